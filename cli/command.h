@@ -1,0 +1,37 @@
+/* The command table.
+ *
+ * Each cli/cmd_<name>.c defines its command with LACE_COMMAND(); the entries
+ * land in one linker section that lace.c walks (the way the kernel collects
+ * initcalls), so adding a command touches only its own file.  `lace help`
+ * lists them in `order`, then by name. */
+#ifndef LACE_CLI_COMMAND_H
+#define LACE_CLI_COMMAND_H
+
+#include <stdio.h>
+
+struct lace_command {
+	const char *name;
+	const char *summary; /* one line for `lace help` */
+	const char *usage;   /* full `lace <name> --help` text, ends in \n */
+	int (*run)(int argc, char **argv); /* argv[0] is the command name */
+	int order;           /* position in the help listing */
+};
+
+#define LACE_COMMAND(ident, ...)                                                    \
+	static const struct lace_command lace_cmd_##ident                           \
+		__attribute__((used, section("lace_commands"), aligned(sizeof(void *)))) = \
+		{ __VA_ARGS__ }
+
+const struct lace_command *lace_command_find(const char *name);
+/* Print the usage of cmd to f. */
+void lace_command_usage(const struct lace_command *cmd, FILE *f);
+
+/* Shared option helpers: print "lace: <cmd>: <msg>" plus a hint and return
+ * LACE_EXIT_USAGE, for a command's getopt loop. */
+int lace_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* getopt_long's optstring must begin with ':' so we can name the bad option;
+ * call this for '?' and ':' returns. */
+int lace_bad_option(const char *cmd, int c, char **argv);
+
+#endif

@@ -1,0 +1,41 @@
+#!/bin/sh
+# Install the Debian packages lace needs, when any is missing.
+# Called by the Makefile before building. As root it runs apt-get; as any
+# other user it prints the exact command to run and fails, so nothing ever
+# depends on what happens to be installed on a given machine.
+set -eu
+
+# build: libraries and tools the build links or runs
+PKGS_BUILD="gcc make pkg-config binutils binutils-dev binutils-multiarch-dev
+libdw-dev libelf-dev zlib1g-dev libgsl-dev libjansson-dev libinih-dev
+libpfm4-dev systemtap-sdt-dev valgrind"
+# test: what the test suite runs or compares against
+PKGS_TEST="libcmocka-dev gcc-powerpc64le-linux-gnu binutils-powerpc64le-linux-gnu
+rt-tests linux-perf python3 clang"
+
+want="$PKGS_BUILD"
+case "${1:-build}" in
+  test|check|all) want="$PKGS_BUILD $PKGS_TEST" ;;
+esac
+
+missing=""
+for p in $want; do
+  st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  case "$st" in
+    *"install ok installed"*) ;;
+    *) missing="$missing $p" ;;
+  esac
+done
+[ -z "$missing" ] && exit 0
+
+cmd="apt-get install -y --no-install-recommends$missing"
+if [ "$(id -u)" -ne 0 ]; then
+  echo "lace: missing Debian packages:$missing" >&2
+  echo "lace: run as root: apt-get update && $cmd" >&2
+  exit 1
+fi
+echo "setup: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >&2 || true
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >&2

@@ -1,0 +1,33 @@
+# Helpers for integration tests; source it: . "$SRC/tests/integration/lib.sh"
+# Each helper prints what went wrong and exits 1, so a test reads as a list
+# of expectations.
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "$*"; exit 77; }
+
+# expect_exit CODE CMD...: run CMD, capture stdout in $OUT and stderr in $ERR
+expect_exit() {
+  local want=$1; shift
+  OUT=$("$@" 2>"$T/.stderr"); local rc=$?
+  ERR=$(cat "$T/.stderr")
+  [ "$rc" -eq "$want" ] || fail "'$*' exited $rc, expected $want; stderr: $ERR"
+}
+
+# expect_match PATTERN TEXT: extended regex must match somewhere in TEXT
+expect_match() {
+  printf '%s\n' "$2" | grep -Eq -- "$1" || fail "expected /$1/ in: $(printf '%s' "$2" | head -c 2000)"
+}
+
+expect_nomatch() {
+  printf '%s\n' "$2" | grep -Eq -- "$1" && fail "did not expect /$1/ in: $(printf '%s' "$2" | head -c 2000)"
+  return 0
+}
+
+# expect_one_line TEXT: exactly one line (error messages)
+expect_one_line() {
+  [ "$(printf '%s\n' "$1" | wc -l)" -eq 1 ] || fail "expected one line, got: $1"
+}
+
+expect_eq() {
+  [ "$1" = "$2" ] || fail "${3:-values differ}: got '$1', expected '$2'"
+}

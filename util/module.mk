@@ -1,0 +1,1 @@
+# util/: strbuf, error messages, allocation; no dependencies.
