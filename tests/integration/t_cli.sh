@@ -19,7 +19,7 @@ expect_exit 2 "$LACE" --bogus
 expect_one_line "$ERR"
 
 # every listed command answers --help with its usage, and help CMD agrees
-for c in $("$LACE" help | awk '/^commands:/{f=1;next} f && NF {print $1}'); do
+for c in $("$LACE" help | awk '/^commands:/{f=1;next} f && !NF {exit} f {print $1}'); do
   expect_exit 0 "$LACE" "$c" --help
   expect_match "usage: lace $c" "$OUT"
   h1=$OUT
