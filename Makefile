@@ -40,7 +40,9 @@ export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
 endif
 
 # Modules linked into lace, in link order (users before what they use).
-MODULES := layout measure util
+# measure/sim holds the freestanding cache/TLB models and the backend that
+# launches the Valgrind tool; the tool itself is built by its module.mk.
+MODULES := layout measure measure/sim util
 
 LACE      := $(BUILD)/lace
 CLI_SRCS  := $(wildcard cli/*.c)
@@ -76,11 +78,10 @@ $(BUILD)/lib$(subst /,_,$(1)).a: $(call mod_objs,$(1))
 	@$$(if $$(Q),echo "  AR      $$@")
 	$$(Q)rm -f $$@ && ar rcs $$@ $$^
 endef
-$(foreach m,$(MODULES),$(eval $(call module_rule,$(m))))
+-include $(wildcard */module.mk */*/module.mk)
 
 # (empty archives are fine: a module with no sources yet links as nothing)
-
--include $(wildcard */module.mk */*/module.mk)
+$(foreach m,$(MODULES),$(eval $(call module_rule,$(m))))
 
 $(LACE): $(CLI_OBJS) $(MOD_LIBS)
 	@$(if $(Q),echo "  LD      $@")

@@ -171,6 +171,10 @@ struct lace_load_opts {
 int image_load(const char *path, const struct lace_load_opts *opts, struct lace_image **out);
 void image_free(struct lace_image *img);
 
+/* Contents of section idx (relocated for ET_REL inputs), or NULL with
+ * *len = 0 when it has none (SEC_NO_CONTENTS / unreadable).  Owned by img. */
+const uint8_t *image_section_data(struct lace_image *img, int idx, size_t *len);
+
 /* Lookups (binary search over sorted arrays); -1 when none. */
 int image_func_at(const struct lace_image *img, uint64_t addr);
 int image_region_at(const struct lace_image *img, uint64_t addr);
