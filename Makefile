@@ -14,7 +14,8 @@
 VERSION := 0.1.0
 PREFIX  ?= /usr/local
 DESTDIR ?=
-BUILD   := build
+# sanitizer builds get their own tree so objects never mix with the normal build
+BUILD   := build$(if $(filter 1,$(SANITIZE)),-san)
 
 ifeq ($(V),1)
 Q :=
