@@ -1,0 +1,54 @@
+/* The runner: start one workload, let it go, wait for it, classify how it
+ * ended.  Every backend starts its workload here so that pinning, timeouts,
+ * output limits and fault records do not depend on who counts.
+ *
+ * The child is forked into its own process group with stdin from
+ * /dev/null and stdout+stderr into a pipe lace drains (to count, and to
+ * show with --show-output).  It then blocks until runner_go(), as perf's
+ * workload does, so counters can be attached to its pid with
+ * enable_on_exec before it execs.  lace is a child subreaper while a run
+ * is in flight, so processes the workload leaves behind come back to lace
+ * and are counted and killed, not leaked into the next run. */
+#ifndef LACE_MEASURE_RUNNER_H
+#define LACE_MEASURE_RUNNER_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "measure/backend.h"
+
+struct lace_child {
+	pid_t pid;          /* also the process group id */
+	int go_fd;          /* write end of the go pipe; -1 once gone */
+	int out_fd;         /* read end of the output pipe */
+	int pidfd;          /* pidfd_open(pid), -1 when the kernel lacks it */
+	double t_go;        /* CLOCK_MONOTONIC at runner_go, seconds */
+	int exec_errno;     /* errno of a failed exec, reported by the child */
+};
+
+/* Fork argv[0] (searched in PATH) as described above; env is NULL or a
+ * NULL-terminated list of "NAME=VALUE" added to the child's environment.
+ * Returns 0 or -errno (message set). */
+int runner_start(struct lace_child *c, char *const argv[], const char *const *env,
+		 const struct lace_run_opts *opts);
+/* Let the child exec.  Timing starts here. */
+int runner_go(struct lace_child *c);
+/* Wait for the child, enforcing opts->timeout_s, opts->output_limit and
+ * opts->stop; fill res's elapsed/user/sys/ctx_switches/max_rss, exit and
+ * fault fields (migrations are left to the backend).  Reaps and kills
+ * leftovers.  Returns 0 (whatever the workload did) or -errno. */
+int runner_wait(struct lace_child *c, const struct lace_run_opts *opts,
+		struct lace_run_result *res);
+/* Kill the process group and reap; for error paths between start and wait. */
+void runner_abort(struct lace_child *c);
+
+/* Run a helper command (--pre/--post) through /bin/sh -c, output treated
+ * like the workload's; returns its exit status (>= 0), 128+signal, or
+ * -errno. */
+int runner_shell(const char *cmd, const struct lace_run_opts *opts);
+
+/* Parse a CPU list "0-3,6" into a cpu_set_t-sized mask check: 0 or
+ * -EINVAL (message set). */
+int runner_cpu_list_check(const char *list);
+
+#endif
