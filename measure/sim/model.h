@@ -1,0 +1,138 @@
+/* The whole front-end model of one simulated process: L1i, iTLB, the
+ * second-level TLB (looked up on iTLB misses), fetch blocks, totals and
+ * per-function counters.  Freestanding C shared by the Valgrind tool and
+ * the tests.
+ *
+ * Two ways to drive it that give identical results (the unit tests check
+ * this on random instruction streams):
+ *  - sim_model_insn(): one executed instruction at a time (the reference);
+ *  - segments: a straight run of instructions (a superblock piece between
+ *    side exits) is compiled once by sim_seg_build() and replayed by
+ *    sim_seg_run() each time it executes.  Compilation keeps, per cache,
+ *    only the lookups that can change state or miss: a lookup of a block
+ *    that was looked up earlier in the segment, with no other block of
+ *    the same set in between, is certainly a hit on the most recently used
+ *    tag and changes nothing, so it is dropped.  What remains is mostly
+ *    the segment's distinct lines, and the replay equals cachegrind's
+ *    per-instruction simulation exactly. */
+#ifndef LACE_SIM_MODEL_H
+#define LACE_SIM_MODEL_H
+
+#include <stdint.h>
+
+#include "measure/sim/cache.h"
+#include "measure/sim/fetch.h"
+
+/* Geometry of one run.  Sizes in bytes; a TLB's size is entries * page. */
+struct sim_config {
+	uint64_t l1i_size;
+	uint32_t l1i_ways;
+	uint32_t l1i_line;
+	uint32_t itlb_entries;
+	uint32_t itlb_ways;
+	uint32_t stlb_entries;   /* 0 = no second-level TLB */
+	uint32_t stlb_ways;
+	uint64_t page;           /* 4096 or 2 MiB (2097152) */
+	uint32_t fetch_block;    /* 16, 32 or 64 */
+};
+
+struct sim_totals {
+	uint64_t instructions;
+	uint64_t l1i_loads;      /* line lookups: one per line an instruction touches */
+	uint64_t l1i_misses;     /* instructions with at least one line missing */
+	uint64_t itlb_loads;     /* page lookups */
+	uint64_t itlb_misses;    /* instructions with at least one page missing */
+	uint64_t stlb_loads;     /* page lookups that missed the iTLB */
+	uint64_t stlb_misses;    /* of those, the ones that missed the STLB too */
+	uint64_t fetch_blocks;
+	uint64_t fetch_late;
+};
+
+struct sim_fn_stats {
+	uint64_t instructions;
+	uint64_t l1i_misses;
+	uint64_t itlb_misses;
+	uint64_t stlb_misses;
+	uint64_t calls;          /* executions of the function's first instruction */
+};
+
+struct sim_model {
+	struct sim_config cfg;
+	struct sim_cache l1i, itlb, stlb;
+	int has_stlb;
+	struct sim_fetch fetch;
+	struct sim_totals t;
+};
+
+/* 0 when cfg is usable, else a negative code; *what names the part
+ * ("l1i", "itlb", "stlb", "page", "fetch-block") and *why says what is wrong. */
+int sim_config_check(const struct sim_config *cfg, const char **what, const char **why);
+/* Tags to provide for each cache (uint64_t slots). */
+uint64_t sim_model_ntags(const struct sim_config *cfg, uint64_t *l1i, uint64_t *itlb,
+			 uint64_t *stlb);
+/* cfg must pass sim_config_check(); the tag arrays come from the caller. */
+void sim_model_init(struct sim_model *m, const struct sim_config *cfg, uint64_t *l1i_tags,
+		    uint64_t *itlb_tags, uint64_t *stlb_tags);
+/* Zero the counters, keep the cache state (a forked child). */
+void sim_model_reset_counts(struct sim_model *m);
+
+/* Reference path: one executed instruction; fn may be NULL; entry is
+ * non-zero when addr is the first instruction of its function. */
+void sim_model_insn(struct sim_model *m, uint64_t addr, uint32_t len,
+		    struct sim_fn_stats *fn, int entry);
+
+/* ---- segments ---------------------------------------------------------- */
+
+/* One instruction handed to the segment compiler.  fn is a slot in the
+ * segment's function table (0 .. nfns-1). */
+struct sim_insn {
+	uint64_t addr;
+	uint32_t len;
+	uint16_t fn;
+	uint8_t entry;   /* first instruction of its function */
+};
+
+/* One kept lookup. */
+struct sim_ref {
+	uint64_t block;
+	uint32_t insn;   /* index of the instruction (build time only) */
+	uint16_t fn;
+	uint8_t first;   /* first kept lookup of its instruction: resets the
+			  * at-most-one-miss rule */
+	uint8_t drop;    /* build time only */
+};
+
+struct sim_seg_fn {
+	struct sim_fn_stats *stats;   /* NULL: not attributed */
+	uint32_t instructions;
+	uint32_t calls;
+};
+
+struct sim_seg {
+	uint32_t ninsn;
+	uint32_t l1i_loads, itlb_loads;
+	uint32_t nlines, npages, nfns;
+	struct sim_ref *lines;
+	struct sim_ref *pages;
+	struct sim_seg_fn *fns;
+	struct sim_fetch_seg fetch;
+};
+
+/* Most lookups one instruction can produce for cache c (for sizing). */
+uint32_t sim_seg_refs_per_insn(uint32_t line, uint32_t maxlen);
+
+/* Compile n >= 1 instructions into seg, for the geometry of m.  lines and
+ * pages are the caller's arrays of line_cap and page_cap refs (they must
+ * hold every lookup before dropping); seg->lines/pages point into them.
+ * fns must be filled by the caller (nfns slots, stats set), the builder
+ * fills their instruction and call counts.  Scratch arrays addr/len hold n
+ * entries.  Returns 0, or -1 when a buffer is too small. */
+int sim_seg_build(const struct sim_model *m, const struct sim_insn *insns, uint32_t n,
+		  struct sim_seg *seg, struct sim_ref *lines, uint32_t line_cap,
+		  struct sim_ref *pages, uint32_t page_cap, struct sim_seg_fn *fns,
+		  uint32_t nfns, uint64_t *scratch_addr, uint32_t *scratch_len);
+
+/* Replay one execution of seg. */
+void sim_seg_run(struct sim_model *m, const struct sim_seg *seg);
+
+#endif

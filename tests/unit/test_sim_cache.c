@@ -1,0 +1,144 @@
+/* The set-associative LRU model on hand-made access sequences whose
+ * hit/miss pattern is worked out by hand in the comments. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "measure/sim/cache.h"
+
+static uint64_t tags[4096];
+
+/* 4 sets x 2 ways x 64 B lines = 512 B */
+static void small(struct sim_cache *c)
+{
+	assert_int_equal(sim_cache_geometry_check(512, 2, 64), 0);
+	sim_cache_init(c, 512, 2, 64, tags);
+	assert_int_equal(c->sets, 4);
+}
+
+/* line address of set s, tag t in the 4-set cache */
+static uint64_t at(unsigned s, unsigned t)
+{
+	return ((uint64_t)t * 4 + s) * 64;
+}
+
+static void test_cold_then_hit(void **state)
+{
+	struct sim_cache c;
+
+	small(&c);
+	assert_int_equal(sim_cache_access(&c, at(0, 0), 4, NULL), 1);
+	assert_int_equal(sim_cache_access(&c, at(0, 0) + 60, 4, NULL), 0); /* same line */
+	assert_int_equal(sim_cache_access(&c, at(1, 0), 1, NULL), 1);
+	assert_int_equal(sim_cache_access(&c, at(0, 0), 1, NULL), 0);
+}
+
+static void test_lru_order(void **state)
+{
+	struct sim_cache c;
+
+	small(&c);
+	/* A B in set 0 (2 ways): both resident, A is LRU */
+	assert_int_equal(sim_cache_access(&c, at(0, 1), 1, NULL), 1); /* A */
+	assert_int_equal(sim_cache_access(&c, at(0, 2), 1, NULL), 1); /* B */
+	/* touching A makes B the LRU; C then evicts B, not A */
+	assert_int_equal(sim_cache_access(&c, at(0, 1), 1, NULL), 0); /* A hit */
+	assert_int_equal(sim_cache_access(&c, at(0, 3), 1, NULL), 1); /* C evicts B */
+	assert_int_equal(sim_cache_access(&c, at(0, 1), 1, NULL), 0); /* A still there */
+	assert_int_equal(sim_cache_access(&c, at(0, 2), 1, NULL), 1); /* B gone; evicts C */
+	assert_int_equal(sim_cache_access(&c, at(0, 3), 1, NULL), 1); /* C gone */
+}
+
+static void test_assoc_conflict(void **state)
+{
+	struct sim_cache c;
+	int misses = 0;
+
+	small(&c);
+	/* three lines cycling through one 2-way set always miss under LRU */
+	for (int round = 0; round < 10; round++)
+		for (unsigned t = 0; t < 3; t++)
+			misses += sim_cache_access(&c, at(2, t), 1, NULL);
+	assert_int_equal(misses, 30);
+	/* other sets are untouched by the thrashing */
+	assert_int_equal(sim_cache_access(&c, at(1, 0), 1, NULL), 1);
+	assert_int_equal(sim_cache_access(&c, at(1, 0), 1, NULL), 0);
+	/* two lines per set fit: after the first round nothing misses */
+	sim_cache_flush(&c);
+	misses = 0;
+	for (int round = 0; round < 10; round++)
+		for (unsigned s = 0; s < 4; s++)
+			for (unsigned t = 0; t < 2; t++)
+				misses += sim_cache_access(&c, at(s, t), 1, NULL);
+	assert_int_equal(misses, 8);
+}
+
+static void test_line_crossing(void **state)
+{
+	struct sim_cache c;
+	uint64_t lookups = 0;
+
+	small(&c);
+	/* a 5-byte instruction at offset 62 touches two lines: two lookups,
+	 * both cold, but one miss */
+	assert_int_equal(sim_cache_access(&c, at(0, 0) + 62, 5, &lookups), 1);
+	assert_int_equal(lookups, 2);
+	/* both lines were brought in */
+	assert_int_equal(sim_cache_access(&c, at(0, 0), 1, &lookups), 0);
+	assert_int_equal(sim_cache_access(&c, at(1, 0), 1, &lookups), 0);
+	assert_int_equal(lookups, 4);
+	/* the second line missing alone still counts one miss */
+	assert_int_equal(sim_cache_access(&c, at(1, 1), 1, NULL), 1);
+	assert_int_equal(sim_cache_access(&c, at(1, 2), 1, NULL), 1); /* evicts at(1,0) */
+	assert_int_equal(sim_cache_access(&c, at(0, 0) + 60, 8, NULL), 1);
+	/* the lookup of the first line still happened: at(0,0) is MRU of set 0 */
+	assert_int_equal(c.tags[0 * 2 + 0], at(0, 0) / 64);
+}
+
+static void test_direct_mapped_and_full(void **state)
+{
+	struct sim_cache c;
+
+	/* direct mapped: 8 sets x 1 way */
+	assert_int_equal(sim_cache_geometry_check(512, 1, 64), 0);
+	sim_cache_init(&c, 512, 1, 64, tags);
+	assert_int_equal(sim_cache_access(&c, 0, 1, NULL), 1);
+	assert_int_equal(sim_cache_access(&c, 512, 1, NULL), 1);
+	assert_int_equal(sim_cache_access(&c, 0, 1, NULL), 1);
+	/* fully associative, 3 ways (sets = 1 need not be a power-of-two way count) */
+	assert_int_equal(sim_cache_geometry_check(192, 3, 64), 0);
+	sim_cache_init(&c, 192, 3, 64, tags);
+	assert_int_equal(c.sets, 1);
+	for (uint64_t a = 0; a < 3 * 4096; a += 4096)
+		assert_int_equal(sim_cache_access(&c, a, 1, NULL), 1);
+	for (uint64_t a = 0; a < 3 * 4096; a += 4096)
+		assert_int_equal(sim_cache_access(&c, a, 1, NULL), 0);
+	assert_int_equal(sim_cache_access(&c, 3 * 4096, 1, NULL), 1); /* evicts 0 */
+	assert_int_equal(sim_cache_access(&c, 0, 1, NULL), 1);
+}
+
+static void test_geometry_errors(void **state)
+{
+	assert_int_not_equal(sim_cache_geometry_check(0, 8, 64), 0);
+	assert_int_not_equal(sim_cache_geometry_check(32768, 8, 48), 0);   /* line */
+	assert_int_not_equal(sim_cache_geometry_check(24576, 8, 64), 0);   /* 48 sets */
+	assert_int_not_equal(sim_cache_geometry_check(256, 8, 64), 0);     /* ways > lines */
+	assert_int_equal(sim_cache_geometry_check(32768, 8, 64), 0);
+	assert_int_equal(sim_cache_geometry_check(32768, 8, 128), 0);      /* POWER9 */
+	assert_string_not_equal(sim_cache_geometry_error(-4), "fine");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cold_then_hit),
+		cmocka_unit_test(test_lru_order),
+		cmocka_unit_test(test_assoc_conflict),
+		cmocka_unit_test(test_line_crossing),
+		cmocka_unit_test(test_direct_mapped_and_full),
+		cmocka_unit_test(test_geometry_errors),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
