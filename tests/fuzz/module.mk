@@ -1,0 +1,78 @@
+# tests/fuzz/: libFuzzer harnesses over image loading, layout and diff.
+#
+#   make fuzz FUZZ_TIME=60      run each harness for FUZZ_TIME seconds
+#                               (clang, ASan+UBSan, objects in build-fuzz/)
+#   make check                  replays tests/fuzz/corpus/ through the same
+#                               harness code built with gcc (t_fuzz_replay)
+#
+# A harness is built only once the function it drives exists in layout/, so
+# the tree builds while the loader and diff are being written.
+
+FUZZ_CC      ?= clang
+FUZZ_BUILD   := build-fuzz
+FUZZ_TIME    ?= 60
+FUZZ_MAX_LEN ?= 24576
+FUZZ_FLAGS   ?=
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_CFLAGS   = -std=gnu11 -g -O1 -Wall -Wextra -Wno-unused-parameter -I. -I$(BUILD)/gen \
+                $(DEP_CFLAGS) -DLACE_VERSION='"$(VERSION)"' -D_GNU_SOURCE -MMD -MP \
+                $(FUZZ_SAN) -fsanitize=fuzzer-no-link
+
+# harness -> the library function it needs before it can link
+FUZZ_NEEDS_fuzz_load   := image_load
+FUZZ_NEEDS_fuzz_layout := image_load
+FUZZ_NEEDS_fuzz_diff   := diff_images
+fuzz_lparen := (
+fuzz_defined = $(shell grep -lsE '^[a-z_].*[ *]$(1)[$(fuzz_lparen)]' layout/*.c 2>/dev/null)
+FUZZ_HARNESSES := $(foreach h,$(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c)),\
+                    $(if $(FUZZ_NEEDS_$(h)),$(if $(call fuzz_defined,$(FUZZ_NEEDS_$(h))),$(h))))
+FUZZ_SUPPORT   := tests/fuzz/fuzz_input.c tests/fuzz/fuzz_check.c
+
+# --- libFuzzer binaries (clang) -------------------------------------------
+FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(wildcard layout/*.c util/*.c) $(FUZZ_SUPPORT))
+FUZZ_BINS     := $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/%)
+
+$(FUZZ_BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  FUZZCC  $<")
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(FUZZ_BUILD)/liblace-fuzz.a: $(FUZZ_LIB_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(FUZZ_BINS): $(FUZZ_BUILD)/%: $(FUZZ_BUILD)/tests/fuzz/%.o $(FUZZ_BUILD)/liblace-fuzz.a
+	@$(if $(Q),echo "  FUZZLD  $@")
+	$(Q)$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(DEP_LIBS)
+
+$(FUZZ_BUILD)/seeds/.done: tests/fuzz/seeds/seed.c tests/fuzz/seeds/make-seeds.sh
+	$(Q)tests/fuzz/seeds/make-seeds.sh $(FUZZ_BUILD)/seeds && touch $@
+
+fuzz-build: $(FUZZ_BINS) $(FUZZ_BUILD)/seeds/.done
+
+# Each harness keeps its growing corpus in tests/fuzz/findings/<h>/queue
+# (ignored by git) and writes crashers next to it; crashers worth keeping
+# are minimized into tests/fuzz/corpus/<h>/.  nice: the machine is shared.
+fuzz: fuzz-build
+	$(Q)test -n "$(FUZZ_HARNESSES)" || { echo "fuzz: no harness can be built yet (layout/ lacks image_load)"; exit 1; }
+	$(Q)for h in $(FUZZ_HARNESSES); do \
+	  seeds=$(FUZZ_BUILD)/seeds; [ $$h = fuzz_diff ] && seeds=$(FUZZ_BUILD)/seeds/pairs; \
+	  mkdir -p tests/fuzz/findings/$$h/queue tests/fuzz/corpus/$$h; \
+	  echo "fuzz: $$h for $(FUZZ_TIME)s"; \
+	  nice -n 10 $(FUZZ_BUILD)/$$h -max_total_time=$(FUZZ_TIME) -max_len=$(FUZZ_MAX_LEN) \
+	    -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	    -artifact_prefix=tests/fuzz/findings/$$h/ $(FUZZ_FLAGS) \
+	    tests/fuzz/findings/$$h/queue $$seeds tests/fuzz/corpus/$$h || exit 1; \
+	done
+
+# --- replay twins (gcc, the normal or SANITIZE=1 build) --------------------
+FUZZ_REPLAYS := $(FUZZ_HARNESSES:%=$(BUILD)/tests/fuzz/replay_%)
+FUZZ_REPLAY_OBJS := $(patsubst %.c,$(BUILD)/%.o,tests/fuzz/replay_main.c $(FUZZ_SUPPORT))
+
+$(FUZZ_REPLAYS): $(BUILD)/tests/fuzz/replay_%: $(BUILD)/tests/fuzz/%.o $(FUZZ_REPLAY_OBJS) $(MOD_LIBS)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(FUZZ_REPLAY_OBJS) $(MOD_LIBS) $(EXTRA_LIBS) $(DEP_LIBS)
+
+CHECK_DEPS += $(FUZZ_REPLAYS)
+
+.PHONY: fuzz fuzz-build
+-include $(shell find $(FUZZ_BUILD) -name '*.d' 2>/dev/null)
