@@ -1,0 +1,697 @@
+/* lace diff core: match functions, classify their changes, compare region
+ * sizes, cross-region branches, jump-label slow paths and the hot-set
+ * footprint, then run the finding rules.  Pure over two lace_images. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layout/diff.h"
+#include "layout/match.h"
+#include "util/error.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+static const char *const change_names[] = {
+	"added", "removed", "region", "resized", "realigned", "straddle", "padded", "shifted",
+};
+
+const char *change_name(unsigned bit)
+{
+	for (unsigned i = 0; i < sizeof(change_names) / sizeof(change_names[0]); i++)
+		if (bit == 1u << i)
+			return change_names[i];
+	return "?";
+}
+
+/* "entry", ".entry.text", "entry_text" -> "entry" (in buf). */
+static const char *region_norm(const char *name, char *buf, size_t len)
+{
+	size_t n;
+
+	while (*name == '.')
+		name++;
+	snprintf(buf, len, "%s", name);
+	n = strlen(buf);
+	if (n > 5 && (!strcmp(buf + n - 5, ".text") || !strcmp(buf + n - 5, "_text")))
+		buf[n - 5] = 0;
+	return buf;
+}
+
+bool region_is_noprobe(const char *name)
+{
+	char buf[64];
+
+	if (!name || !*name)
+		return false;
+	region_norm(name, buf, sizeof(buf));
+	return !strcmp(buf, "entry") || !strcmp(buf, "irqentry") || !strcmp(buf, "noinstr") ||
+	       !strcmp(buf, "kprobes");
+}
+
+static bool region_is_entry(const char *name)
+{
+	char buf[64];
+
+	return name && !strcmp(region_norm(name, buf, sizeof(buf)), "entry");
+}
+
+static const char *region_name(const struct lace_image *img, int r)
+{
+	return r >= 0 && (size_t)r < img->nregions && img->regions[r].name ? img->regions[r].name : "";
+}
+
+const char *image_func_region_name(const struct lace_image *img, int idx)
+{
+	return idx < 0 ? "" : region_name(img, img->funcs[idx].region);
+}
+
+static uint64_t align_capped(uint64_t a, unsigned line)
+{
+	return a > line ? line : a;
+}
+
+static unsigned func_changes(const struct lace_image *old, const struct lace_function *o,
+			     const struct lace_image *new, const struct lace_function *n)
+{
+	unsigned ch = 0;
+	unsigned line = new->geom.line ? new->geom.line : 64;
+
+	if (strcmp(region_name(old, o->region), region_name(new, n->region)))
+		ch |= LACE_CH_REGION;
+	if (o->size != n->size)
+		ch |= LACE_CH_RESIZED;
+	if (align_capped(o->alignment, line) != align_capped(n->alignment, line))
+		ch |= LACE_CH_REALIGNED;
+	if (o->straddles_line != n->straddles_line || o->straddles_page != n->straddles_page ||
+	    (o->size == n->size && (o->lines != n->lines || o->pages != n->pages)))
+		ch |= LACE_CH_STRADDLE;
+	if (o->pad_before != n->pad_before)
+		ch |= LACE_CH_PADDED;
+	if (o->addr != n->addr)
+		ch |= LACE_CH_SHIFTED;
+	return ch;
+}
+
+/* ---- hot set ----------------------------------------------------------- */
+
+static bool *jump_holders(const struct lace_image *img)
+{
+	bool *h = xcalloc(img->nfuncs ? img->nfuncs : 1, sizeof(*h));
+
+	for (size_t i = 0; i < img->njumps; i++) {
+		int f = img->jumps[i].func;
+		if (f >= 0 && (size_t)f < img->nfuncs)
+			h[f] = true;
+	}
+	return h;
+}
+
+static void mark_hot(struct lace_diff *d)
+{
+	const struct lace_image *img[2] = { d->old, d->new };
+	const struct lace_hotset *hs = d->opts.hot;
+	bool *seen = hs ? xcalloc(hs->n ? hs->n : 1, sizeof(*seen)) : NULL;
+	bool *holders[2] = { jump_holders(d->old), jump_holders(d->new) };
+
+	for (size_t k = 0; k < d->nfuncs; k++) {
+		struct lace_func_delta *fd = &d->funcs[k];
+		int idx[2] = { fd->old_idx, fd->new_idx };
+		for (int s = 0; s < 2; s++) {
+			if (idx[s] < 0)
+				continue;
+			const struct lace_function *f = &img[s]->funcs[idx[s]];
+			if (f->suffix == LACE_SUFFIX_COLD)
+				continue; /* the cold piece is the point of being cold */
+			if (hs) {
+				long h = hotset_find(hs, f->name, f->base_name);
+				if (h >= 0) {
+					seen[h] = true;
+					if (hs->weights[h] > 0 && hs->weights[h] > fd->weight) {
+						fd->hot = true;
+						fd->weight = hs->weights[h];
+					}
+				}
+			} else if (region_is_entry(region_name(img[s], f->region)) || holders[s][idx[s]]) {
+				fd->hot = true;
+				fd->weight = 1;
+			}
+		}
+	}
+	if (hs)
+		for (size_t i = 0; i < hs->n; i++)
+			d->hot_unmatched += !seen[i];
+	free(seen);
+	free(holders[0]);
+	free(holders[1]);
+}
+
+/* Footprint of the hot functions present in side s; also returns the sorted
+ * hot page numbers for the slow-path rule. */
+static uint64_t *footprint(struct lace_diff *d, int s, struct lace_footprint *fp, size_t *npages)
+{
+	const struct lace_image *img = s ? d->new : d->old;
+	uint64_t *start = xcalloc(d->nfuncs ? d->nfuncs : 1, sizeof(*start));
+	uint64_t *size = xcalloc(d->nfuncs ? d->nfuncs : 1, sizeof(*size));
+	size_t n = 0;
+	unsigned line = img->geom.line ? img->geom.line : 64;
+	unsigned page = img->geom.page ? img->geom.page : 4096;
+	const uint64_t huge = 2u << 20;
+	struct lace_span_count sc;
+
+	memset(fp, 0, sizeof(*fp));
+	for (size_t k = 0; k < d->nfuncs; k++) {
+		const struct lace_func_delta *fd = &d->funcs[k];
+		int idx = s ? fd->new_idx : fd->old_idx;
+		if (!fd->hot || idx < 0)
+			continue;
+		const struct lace_function *f = &img->funcs[idx];
+		if (f->suffix == LACE_SUFFIX_COLD)
+			continue;
+		start[n] = f->addr;
+		size[n] = f->size;
+		n++;
+		fp->funcs++;
+		fp->bytes += f->size;
+	}
+	ranges_count(start, size, n, line, page, huge, &sc);
+	fp->lines = sc.lines;
+	fp->pages = sc.pages;
+	fp->hugepages = sc.hugepages;
+	fp->ideal_lines = (fp->bytes + line - 1) / line;
+	fp->ideal_pages = (fp->bytes + page - 1) / page;
+	fp->ideal_hugepages = (fp->bytes + huge - 1) / huge;
+	uint64_t *pages = ranges_pages(start, size, n, page, npages);
+	free(start);
+	free(size);
+	return pages;
+}
+
+static bool page_in(const uint64_t *v, size_t n, uint64_t p)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (v[mid] == p)
+			return true;
+		if (v[mid] < p)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+/* ---- regions and cross-region branches ------------------------------- */
+
+static size_t name_slot(const char ***names, size_t *n, size_t *alloc, const char *name)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*names)[i], name))
+			return i;
+	ALLOC_GROW(*names, *n + 1, *alloc);
+	(*names)[*n] = name;
+	return (*n)++;
+}
+
+static void diff_regions(struct lace_diff *d)
+{
+	const struct lace_image *img[2] = { d->old, d->new };
+	const char **names = NULL;
+	size_t n = 0, alloc = 0;
+	size_t *slot[2];
+
+	for (int s = 0; s < 2; s++) {
+		slot[s] = xcalloc(img[s]->nregions ? img[s]->nregions : 1, sizeof(size_t));
+		for (size_t r = 0; r < img[s]->nregions; r++)
+			slot[s][r] = name_slot(&names, &n, &alloc, region_name(img[s], (int)r));
+	}
+	d->regions = xcalloc(n ? n : 1, sizeof(*d->regions));
+	d->nregions = n;
+	for (size_t i = 0; i < n; i++)
+		d->regions[i].name = xstrdup(names[i]);
+	for (int s = 0; s < 2; s++) {
+		for (size_t r = 0; r < img[s]->nregions; r++) {
+			struct lace_region_delta *rd = &d->regions[slot[s][r]];
+			const struct lace_region *rg = &img[s]->regions[r];
+			uint64_t span = rg->end > rg->start ? rg->end - rg->start : 0;
+			if (s) {
+				rd->in_new = true;
+				rd->new_span += span;
+			} else {
+				rd->in_old = true;
+				rd->old_span += span;
+			}
+		}
+		const int *map = s ? d->new_to_delta : d->old_to_delta;
+		for (size_t i = 0; i < img[s]->nfuncs; i++) {
+			const struct lace_function *f = &img[s]->funcs[i];
+			if (map[i] < 0 || f->region < 0 || (size_t)f->region >= img[s]->nregions)
+				continue; /* markers and code outside every region */
+			struct lace_region_delta *rd = &d->regions[slot[s][f->region]];
+			if (s) {
+				rd->new_bytes += f->size;
+				rd->new_funcs++;
+			} else {
+				rd->old_bytes += f->size;
+				rd->old_funcs++;
+			}
+		}
+	}
+
+	/* cross-region branch matrix over the union of region names */
+	size_t nn = n * n + 1, xalloc = 0;
+	size_t *cnt[2] = { xcalloc(nn, sizeof(size_t)), xcalloc(nn, sizeof(size_t)) };
+	for (int s = 0; s < 2; s++) {
+		for (size_t i = 0; i < img[s]->nbranches; i++) {
+			const struct lace_branch *b = &img[s]->branches[i];
+			if (b->kind == LACE_BR_RET || b->kind == LACE_BR_INDIRECT_JUMP ||
+			    b->kind == LACE_BR_INDIRECT_CALL || !b->has_target)
+				continue;
+			if (b->region < 0 || b->target_region < 0 || b->region == b->target_region ||
+			    (size_t)b->region >= img[s]->nregions || (size_t)b->target_region >= img[s]->nregions)
+				continue;
+			cnt[s][slot[s][b->region] * n + slot[s][b->target_region]]++;
+		}
+	}
+	d->branches_old = d->old->disassembled;
+	d->branches_new = d->new->disassembled;
+	for (size_t i = 0; i < n * n; i++) {
+		if (!cnt[0][i] && !cnt[1][i])
+			continue;
+		ALLOC_GROW(d->xbranches, d->nxbranches + 1, xalloc);
+		d->xbranches[d->nxbranches++] = (struct lace_xbranch){
+			d->regions[i / n].name, d->regions[i % n].name, cnt[0][i], cnt[1][i] };
+	}
+	free(cnt[0]);
+	free(cnt[1]);
+	free(slot[0]);
+	free(slot[1]);
+	free(names);
+}
+
+/* ---- jump-label sites ------------------------------------------------- */
+
+struct jrec {
+	int dk;          /* delta index of the holding function, -1 none */
+	const char *key; /* key symbol */
+	int side;
+	uint64_t off;    /* code - function start (or code) */
+	int idx;
+};
+
+static int cmp_jrec(const void *a, const void *b)
+{
+	const struct jrec *x = a, *y = b;
+
+	if (x->dk != y->dk)
+		return x->dk < y->dk ? -1 : 1;
+	int c = strcmp(x->key, y->key);
+	if (c)
+		return c;
+	if (x->side != y->side)
+		return x->side - y->side;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static void add_jump(struct lace_diff *d, size_t *alloc, int oi, int ni, const struct jrec *r,
+		     const uint64_t *hot_pages[2], const size_t nhot[2])
+{
+	const struct lace_image *img[2] = { d->old, d->new };
+	int idx[2] = { oi, ni };
+	struct lace_jump_delta jd = { "?", r->key, oi, ni, 0, 0, 0, "", "", false, false };
+
+	if (r->dk >= 0)
+		jd.func = d->funcs[r->dk].name;
+	for (int s = 0; s < 2; s++) {
+		if (idx[s] < 0)
+			continue;
+		const struct lace_jump_site *j = &img[s]->jumps[idx[s]];
+		unsigned page = img[s]->geom.page ? img[s]->geom.page : 4096;
+		int64_t dist = (int64_t)(j->target - j->code);
+		const char *tr = region_name(img[s], j->target_region);
+		bool same = j->target_region >= 0 && j->target_region == j->region &&
+			    (size_t)j->target_region < img[s]->nregions &&
+			    img[s]->regions[j->target_region].kind != LACE_REGION_COLD;
+		bool hot = same || page_in(hot_pages[s], nhot[s], j->target / page);
+		if (s) {
+			jd.new_distance = dist;
+			jd.new_target_region = tr;
+			jd.new_hot = hot;
+		} else {
+			jd.old_distance = dist;
+			jd.old_target_region = tr;
+			jd.old_hot = hot;
+		}
+	}
+	if (oi < 0)
+		jd.changes |= LACE_JCH_ADDED;
+	else if (ni < 0)
+		jd.changes |= LACE_JCH_REMOVED;
+	else {
+		if (strcmp(jd.old_target_region, jd.new_target_region))
+			jd.changes |= LACE_JCH_REGION;
+		if (jd.old_distance != jd.new_distance)
+			jd.changes |= LACE_JCH_DISTANCE;
+		if (jd.new_hot && !jd.old_hot)
+			jd.changes |= LACE_JCH_HOT;
+	}
+	ALLOC_GROW(d->jumps, d->njumps + 1, *alloc);
+	d->jumps[d->njumps++] = jd;
+}
+
+static void diff_jumps(struct lace_diff *d, const uint64_t *hot_pages[2], const size_t nhot[2])
+{
+	const struct lace_image *img[2] = { d->old, d->new };
+	size_t m = 0, alloc = 0;
+	struct jrec *v = xcalloc(d->old->njumps + d->new->njumps + 1, sizeof(*v));
+
+	for (int s = 0; s < 2; s++) {
+		const int *map = s ? d->new_to_delta : d->old_to_delta;
+		for (size_t i = 0; i < img[s]->njumps; i++) {
+			const struct lace_jump_site *j = &img[s]->jumps[i];
+			int f = j->func >= 0 && (size_t)j->func < img[s]->nfuncs ? j->func : -1;
+			v[m++] = (struct jrec){ f >= 0 ? map[f] : -1, j->key_symbol ? j->key_symbol : "", s,
+						f >= 0 ? j->code - img[s]->funcs[f].addr : j->code, (int)i };
+		}
+	}
+	qsort(v, m, sizeof(*v), cmp_jrec);
+	for (size_t i = 0; i < m;) {
+		size_t j = i, no = 0;
+		while (j < m && v[j].dk == v[i].dk && !strcmp(v[j].key, v[i].key)) {
+			no += v[j].side == 0;
+			j++;
+		}
+		size_t nn = j - i - no;
+		/* the k-th site of a key in a function pairs with the k-th */
+		for (size_t k = 0; k < no || k < nn; k++)
+			add_jump(d, &alloc, k < no ? v[i + k].idx : -1, k < nn ? v[i + no + k].idx : -1,
+				 k < no ? &v[i + k] : &v[i + no + k], hot_pages, nhot);
+		i = j;
+	}
+	free(v);
+}
+
+/* ---- bloat-o-meter ------------------------------------------------------ */
+
+struct bsym {
+	char *name;
+	uint64_t size;
+};
+
+static int cmp_bsym(const void *a, const void *b)
+{
+	return strcmp(((const struct bsym *)a)->name, ((const struct bsym *)b)->name);
+}
+
+/* bloat-o-meter's re.sub(r'\.[0-9]+', '', name) */
+static char *strip_numbers(const char *s)
+{
+	char *out = xmalloc(strlen(s) + 1), *o = out;
+
+	while (*s) {
+		if (s[0] == '.' && s[1] >= '0' && s[1] <= '9') {
+			s++;
+			while (*s >= '0' && *s <= '9')
+				s++;
+			continue;
+		}
+		*o++ = *s++;
+	}
+	*o = 0;
+	return out;
+}
+
+static bool bloat_skip(const char *n)
+{
+	return !strncmp(n, "__mod_", 6) || !strncmp(n, "__se_sys", 8) || !strncmp(n, "__se_compat_sys", 15) ||
+	       !strncmp(n, "__addressable_", 14) || !strcmp(n, "linux_banner") || !strcmp(n, "vermagic");
+}
+
+static struct bsym *bloat_syms(const struct lace_image *img, const int *map, size_t *count)
+{
+	struct bsym *v = xcalloc(img->nfuncs + 1, sizeof(*v));
+	size_t m = 0, k = 0;
+
+	for (size_t i = 0; i < img->nfuncs; i++) {
+		const struct lace_function *f = &img->funcs[i];
+		if (map[i] < 0 || !f->size || !f->name || bloat_skip(f->name))
+			continue;
+		v[m++] = (struct bsym){ strip_numbers(f->name), f->size };
+	}
+	qsort(v, m, sizeof(*v), cmp_bsym);
+	for (size_t i = 0; i < m; i++) {
+		if (k && !strcmp(v[k - 1].name, v[i].name)) {
+			v[k - 1].size += v[i].size;
+			free(v[i].name);
+		} else {
+			v[k++] = v[i];
+		}
+	}
+	*count = k;
+	return v;
+}
+
+static void diff_bloat(struct lace_diff *d)
+{
+	size_t no, nn, i = 0, j = 0;
+	struct bsym *o = bloat_syms(d->old, d->old_to_delta, &no);
+	struct bsym *n = bloat_syms(d->new, d->new_to_delta, &nn);
+	struct lace_bloat *b = &d->bloat;
+
+	memset(b, 0, sizeof(*b));
+	for (size_t k = 0; k < no; k++)
+		b->old_total += o[k].size;
+	for (size_t k = 0; k < nn; k++)
+		b->new_total += n[k].size;
+	while (i < no || j < nn) {
+		int c = i >= no ? 1 : j >= nn ? -1 : strcmp(o[i].name, n[j].name);
+		if (c < 0) {
+			b->remove++;
+			b->down += o[i++].size;
+		} else if (c > 0) {
+			b->add++;
+			b->up += n[j++].size;
+		} else {
+			if (n[j].size > o[i].size) {
+				b->grow++;
+				b->up += n[j].size - o[i].size;
+			} else if (n[j].size < o[i].size) {
+				b->shrink++;
+				b->down += o[i].size - n[j].size;
+			}
+			i++;
+			j++;
+		}
+	}
+	b->net = (int64_t)b->up - (int64_t)b->down;
+	for (size_t k = 0; k < no; k++)
+		free(o[k].name);
+	for (size_t k = 0; k < nn; k++)
+		free(n[k].name);
+	free(o);
+	free(n);
+}
+
+/* ---- findings ----------------------------------------------------------- */
+
+static void run_rules(struct lace_diff *d)
+{
+	struct lace_findings f = { 0 };
+	const struct lace_rule_config *rc = d->opts.rules;
+
+	for (size_t k = 0; k < d->nfuncs; k++) {
+		const struct lace_func_delta *fd = &d->funcs[k];
+		if (fd->old_idx < 0 || fd->new_idx < 0)
+			continue;
+		const struct lace_function *o = &d->old->funcs[fd->old_idx], *n = &d->new->funcs[fd->new_idx];
+		const char *orn = region_name(d->old, o->region), *nrn = region_name(d->new, n->region);
+		if (fd->changes & LACE_CH_REGION) {
+			if (region_is_noprobe(nrn) && !region_is_noprobe(orn))
+				findings_add(&f, rc, LACE_RULE_NOPROBE_REGION, fd->name,
+					     "moved from %s into %s: kprobes can no longer probe it",
+					     *orn ? orn : "(none)", nrn);
+			else
+				findings_add(&f, rc, LACE_RULE_REGION_CHANGE, fd->name, "moved from %s to %s",
+					     *orn ? orn : "(none)", *nrn ? nrn : "(none)");
+		}
+		if (!fd->hot)
+			continue;
+		if (n->straddles_page && !o->straddles_page)
+			findings_add(&f, rc, LACE_RULE_HOT_PAGE_STRADDLE, fd->name,
+				     "hot, %" PRIu64 " bytes at 0x%" PRIx64 " now spans %u pages (was %u)",
+				     n->size, n->addr, n->pages, o->pages);
+		if (n->alignment < d->opts.min_align && n->alignment < o->alignment)
+			findings_add(&f, rc, LACE_RULE_HOT_ALIGN_DROP, fd->name,
+				     "hot, alignment %" PRIu64 " -> %" PRIu64 " (below --min-align %" PRIu64 ")",
+				     o->alignment, n->alignment, d->opts.min_align);
+	}
+	for (size_t k = 0; k < d->njumps; k++) {
+		const struct lace_jump_delta *jd = &d->jumps[k];
+		if (!(jd->changes & LACE_JCH_HOT))
+			continue;
+		struct strbuf subj = STRBUF_INIT;
+		strbuf_addf(&subj, "%s%s%s", jd->func, *jd->key ? ":" : "", jd->key);
+		findings_add(&f, rc, LACE_RULE_JUMP_SLOWPATH_HOT, subj.buf,
+			     "slow path moved from %s (%+" PRId64 " bytes) to %s (%+" PRId64 " bytes), next to hot code",
+			     *jd->old_target_region ? jd->old_target_region : "?", jd->old_distance,
+			     *jd->new_target_region ? jd->new_target_region : "?", jd->new_distance);
+		strbuf_release(&subj);
+	}
+	const struct lace_footprint *ho = &d->hot_old, *hn = &d->hot_new;
+	double g = 1.0 + d->opts.max_hot_growth;
+	if ((double)hn->lines > (double)ho->lines * g || (double)hn->pages > (double)ho->pages * g)
+		findings_add(&f, rc, LACE_RULE_HOT_FOOTPRINT, "hot set",
+			     "lines %zu -> %zu, 4K pages %zu -> %zu (limit +%.4g%%)", ho->lines, hn->lines,
+			     ho->pages, hn->pages, d->opts.max_hot_growth * 100);
+	if (d->branches_old && d->branches_new) {
+		for (size_t k = 0; k < d->nxbranches; k++) {
+			const struct lace_xbranch *x = &d->xbranches[k];
+			if (x->new_count <= x->old_count)
+				continue;
+			struct strbuf subj = STRBUF_INIT;
+			strbuf_addf(&subj, "%s->%s", x->from, x->to);
+			findings_add(&f, rc, LACE_RULE_CROSS_REGION, subj.buf, "%zu -> %zu direct branches",
+				     x->old_count, x->new_count);
+			strbuf_release(&subj);
+		}
+	}
+	findings_sort(f.v, f.n);
+	d->findings = f.v;
+	d->nfindings = f.n;
+}
+
+int diff_max_severity(const struct lace_diff *d)
+{
+	int m = -1;
+
+	for (size_t i = 0; i < d->nfindings; i++)
+		if ((int)d->findings[i].severity > m)
+			m = d->findings[i].severity;
+	return m;
+}
+
+/* ---- the whole diff ----------------------------------------------------- */
+
+static void count_changes(struct lace_diff *d)
+{
+	struct lace_diff_counts *c = &d->counts;
+
+	memset(c, 0, sizeof(*c));
+	for (size_t k = 0; k < d->nfuncs; k++) {
+		unsigned ch = d->funcs[k].changes;
+		c->matched += d->funcs[k].old_idx >= 0 && d->funcs[k].new_idx >= 0;
+		c->added += !!(ch & LACE_CH_ADDED);
+		c->removed += !!(ch & LACE_CH_REMOVED);
+		c->region += !!(ch & LACE_CH_REGION);
+		c->resized += !!(ch & LACE_CH_RESIZED);
+		c->realigned += !!(ch & LACE_CH_REALIGNED);
+		c->straddle += !!(ch & LACE_CH_STRADDLE);
+		c->shifted += !!(ch & LACE_CH_SHIFTED);
+		c->padded += !!(ch & LACE_CH_PADDED);
+		c->changed += !!(ch & LACE_CH_REAL);
+	}
+}
+
+static bool image_sane(const struct lace_image *img)
+{
+	for (size_t i = 0; i < img->nfuncs; i++) {
+		const struct lace_function *f = &img->funcs[i];
+		if (f->region >= (int)img->nregions || (i && f->addr < img->funcs[i - 1].addr))
+			return false;
+	}
+	return true;
+}
+
+int diff_images(const struct lace_image *old, const struct lace_image *new,
+		const struct lace_diff_opts *opts, struct lace_diff **out)
+{
+	static const struct lace_diff_opts defaults = LACE_DIFF_OPTS_DEFAULT;
+	struct lace_diff *d;
+
+	*out = NULL;
+	if (!old || !new)
+		return lace_error_set(EINVAL, "diff needs two images");
+	if (!image_sane(old) || !image_sane(new))
+		return lace_error_set(EINVAL, "image model is inconsistent (unsorted functions or bad region index)");
+	d = xcalloc(1, sizeof(*d));
+	d->old = old;
+	d->new = new;
+	d->opts = opts ? *opts : defaults;
+	d->default_hot = !d->opts.hot;
+
+	int *o2n = xcalloc(old->nfuncs + 1, sizeof(int)), *n2o = xcalloc(new->nfuncs + 1, sizeof(int));
+	funcs_match(old, new, o2n, n2o);
+	d->old_to_delta = xcalloc(old->nfuncs + 1, sizeof(int));
+	d->new_to_delta = xcalloc(new->nfuncs + 1, sizeof(int));
+	d->funcs = xcalloc(old->nfuncs + new->nfuncs + 1, sizeof(*d->funcs));
+	for (size_t i = 0; i < old->nfuncs; i++)
+		d->old_to_delta[i] = -1;
+	for (size_t i = 0; i < new->nfuncs; i++) {
+		d->new_to_delta[i] = -1;
+		if (n2o[i] == LACE_MATCH_MARKER)
+			continue;
+		struct lace_func_delta *fd = &d->funcs[d->nfuncs];
+		const struct lace_function *n = &new->funcs[i];
+		*fd = (struct lace_func_delta){ n->name ? n->name : "", NULL, n2o[i], (int)i, 0, 0, 0, false, 0 };
+		if (n2o[i] >= 0) {
+			const struct lace_function *o = &old->funcs[n2o[i]];
+			fd->old_name = o->name ? o->name : "";
+			fd->changes = func_changes(old, o, new, n);
+			fd->addr_delta = (int64_t)(n->addr - o->addr);
+			fd->size_delta = (int64_t)(n->size - o->size);
+			d->old_to_delta[n2o[i]] = (int)d->nfuncs;
+		} else {
+			fd->old_idx = -1;
+			fd->changes = LACE_CH_ADDED;
+			fd->size_delta = (int64_t)n->size;
+		}
+		d->new_to_delta[i] = (int)d->nfuncs++;
+	}
+	for (size_t i = 0; i < old->nfuncs; i++) {
+		if (o2n[i] != LACE_MATCH_NONE)
+			continue;
+		const struct lace_function *o = &old->funcs[i];
+		d->funcs[d->nfuncs] = (struct lace_func_delta){ o->name ? o->name : "", o->name ? o->name : "",
+			(int)i, -1, LACE_CH_REMOVED, 0, -(int64_t)o->size, false, 0 };
+		d->old_to_delta[i] = (int)d->nfuncs++;
+	}
+	free(o2n);
+	free(n2o);
+
+	count_changes(d);
+	mark_hot(d);
+	size_t nhot[2];
+	uint64_t *hp0 = footprint(d, 0, &d->hot_old, &nhot[0]);
+	uint64_t *hp1 = footprint(d, 1, &d->hot_new, &nhot[1]);
+	const uint64_t *hot_pages[2] = { hp0, hp1 };
+	diff_regions(d);
+	diff_jumps(d, hot_pages, nhot);
+	free(hp0);
+	free(hp1);
+	diff_bloat(d);
+	run_rules(d);
+	*out = d;
+	return 0;
+}
+
+void diff_free(struct lace_diff *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->nregions; i++)
+		free(d->regions[i].name);
+	free(d->regions);
+	free(d->xbranches);
+	free(d->jumps);
+	free(d->funcs);
+	findings_free(d->findings, d->nfindings);
+	for (size_t i = 0; i < d->nnames; i++)
+		free(d->names[i]);
+	free(d->names);
+	free(d->old_to_delta);
+	free(d->new_to_delta);
+	free(d);
+}

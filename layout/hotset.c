@@ -1,0 +1,201 @@
+/* Hot sets: parsing hot files and counting the lines/pages code touches. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layout/hotset.h"
+#include "util/error.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+static int cmp_str_idx(const void *a, const void *b, void *arg)
+{
+	char **names = arg;
+	return strcmp(names[*(const size_t *)a], names[*(const size_t *)b]);
+}
+
+int hotset_parse(const char *text, struct lace_hotset *hs)
+{
+	size_t alloc = 0, walloc = 0, lineno = 0;
+
+	memset(hs, 0, sizeof(*hs));
+	for (const char *p = text; *p;) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+		char *line = xstrndup(p, len);
+		char *hash = strchr(line, '#');
+		char *name, *w, *rest;
+
+		lineno++;
+		p += len + (eol ? 1 : 0);
+		if (hash)
+			*hash = 0;
+		name = strtok_r(line, " \t\r", &rest);
+		if (!name) {
+			free(line);
+			continue;
+		}
+		double weight = 1;
+		w = strtok_r(NULL, " \t\r", &rest);
+		if (w) {
+			char *end;
+			errno = 0;
+			weight = strtod(w, &end);
+			if (*end || errno || !isfinite(weight) || weight < 0) {
+				free(line);
+				hotset_free(hs);
+				return lace_error_set(EINVAL, "line %zu: weight '%s' is not a non-negative number",
+						      lineno, w);
+			}
+			if (strtok_r(NULL, " \t\r", &rest)) {
+				free(line);
+				hotset_free(hs);
+				return lace_error_set(EINVAL, "line %zu: expected 'NAME [WEIGHT]'", lineno);
+			}
+		}
+		ALLOC_GROW(hs->names, hs->n + 1, alloc);
+		ALLOC_GROW(hs->weights, hs->n + 1, walloc);
+		hs->names[hs->n] = xstrdup(name);
+		hs->weights[hs->n] = weight;
+		hs->n++;
+		free(line);
+	}
+	size_t *idx = xcalloc(hs->n ? hs->n : 1, sizeof(*idx));
+	for (size_t i = 0; i < hs->n; i++)
+		idx[i] = i;
+	qsort_r(idx, hs->n, sizeof(*idx), cmp_str_idx, hs->names);
+	hs->index = idx;
+	return 0;
+}
+
+int hotset_load(const char *path, struct lace_hotset *hs)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int err = strbuf_read_file(&sb, path);
+
+	memset(hs, 0, sizeof(*hs));
+	if (err < 0) {
+		strbuf_release(&sb);
+		return lace_error_set(-err, "cannot read hot file: %s", strerror(-err));
+	}
+	if (memchr(sb.buf, 0, sb.len)) {
+		strbuf_release(&sb);
+		return lace_error_set(EINVAL, "hot file is not text");
+	}
+	err = hotset_parse(sb.buf, hs);
+	strbuf_release(&sb);
+	return err;
+}
+
+void hotset_free(struct lace_hotset *hs)
+{
+	for (size_t i = 0; i < hs->n; i++)
+		free(hs->names[i]);
+	free(hs->names);
+	free(hs->weights);
+	free(hs->index);
+	memset(hs, 0, sizeof(*hs));
+}
+
+static long lookup(const struct lace_hotset *hs, const char *name)
+{
+	const size_t *idx = hs->index;
+	size_t lo = 0, hi = hs->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(hs->names[idx[mid]], name);
+		if (!c)
+			return (long)idx[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+long hotset_find(const struct lace_hotset *hs, const char *name, const char *base)
+{
+	long i = -1;
+
+	if (!hs || !hs->n || !hs->index)
+		return -1;
+	if (name)
+		i = lookup(hs, name);
+	if (i < 0 && base)
+		i = lookup(hs, base);
+	return i;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Distinct units of size `unit` touched by the ranges: sort the ranges'
+ * [first, last] unit intervals by start and merge overlaps, so the cost is
+ * O(n log n) however large the ranges are. */
+static size_t count_units(const uint64_t *start, const uint64_t *size, size_t n, uint64_t unit)
+{
+	uint64_t *iv = xcalloc(2 * (n ? n : 1), sizeof(*iv));
+	size_t m = 0, total = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!size[i])
+			continue;
+		iv[2 * m] = start[i] / unit;
+		iv[2 * m + 1] = (start[i] + size[i] - 1) / unit;
+		m++;
+	}
+	/* sort pairs by first element: qsort over 16-byte records */
+	qsort(iv, m, 2 * sizeof(*iv), cmp_u64);
+	for (size_t i = 0; i < m;) {
+		uint64_t lo = iv[2 * i], hi = iv[2 * i + 1];
+		size_t j = i + 1;
+		while (j < m && iv[2 * j] <= hi) {
+			if (iv[2 * j + 1] > hi)
+				hi = iv[2 * j + 1];
+			j++;
+		}
+		total += hi - lo + 1;
+		i = j;
+	}
+	free(iv);
+	return total;
+}
+
+void ranges_count(const uint64_t *start, const uint64_t *size, size_t n,
+		  unsigned line, unsigned page, uint64_t hugepage, struct lace_span_count *out)
+{
+	out->lines = count_units(start, size, n, line ? line : 64);
+	out->pages = count_units(start, size, n, page ? page : 4096);
+	out->hugepages = count_units(start, size, n, hugepage ? hugepage : (2u << 20));
+}
+
+uint64_t *ranges_pages(const uint64_t *start, const uint64_t *size, size_t n,
+		       unsigned page, size_t *npages)
+{
+	uint64_t *v = NULL;
+	size_t m = 0, alloc = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!size[i])
+			continue;
+		for (uint64_t p = start[i] / page; p <= (start[i] + size[i] - 1) / page; p++) {
+			ALLOC_GROW(v, m + 1, alloc);
+			v[m++] = p;
+		}
+	}
+	if (m)
+		qsort(v, m, sizeof(*v), cmp_u64);
+	size_t k = 0;
+	for (size_t i = 0; i < m; i++)
+		if (!k || v[k - 1] != v[i])
+			v[k++] = v[i];
+	*npages = k;
+	return v;
+}

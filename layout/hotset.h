@@ -1,0 +1,41 @@
+/* Hot sets for lace diff: the functions whose footprint matters.
+ *
+ * A hot file names one function per line, optionally followed by a weight
+ * (a non-negative number; default 1).  '#' starts a comment; blank lines are
+ * skipped.  Names are matched against a function's symbol name or its
+ * base_name (compiler suffixes removed), so "foo" covers "foo.isra.0"; .cold
+ * pieces are never hot. */
+#ifndef LACE_LAYOUT_HOTSET_H
+#define LACE_LAYOUT_HOTSET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct lace_hotset {
+	char **names;
+	double *weights;
+	size_t n;
+	void *index;   /* sorted view for lookups */
+};
+
+/* Parse hot-file text.  Returns 0, or -EINVAL with "line N: ..." set. */
+int hotset_parse(const char *text, struct lace_hotset *hs);
+/* Read and parse path; the message names the line, not the path. */
+int hotset_load(const char *path, struct lace_hotset *hs);
+void hotset_free(struct lace_hotset *hs);
+/* Position in hs->names of name (or of base when name is absent), or -1. */
+long hotset_find(const struct lace_hotset *hs, const char *name, const char *base);
+
+/* Distinct line/page/2 MiB-page counts of address ranges.  Ranges are
+ * [start[i], start[i] + size[i]); zero sizes are ignored. */
+struct lace_span_count {
+	size_t lines, pages, hugepages;
+};
+void ranges_count(const uint64_t *start, const uint64_t *size, size_t n,
+		  unsigned line, unsigned page, uint64_t hugepage, struct lace_span_count *out);
+
+/* Sorted distinct page numbers (addr / page) touched by the ranges; caller frees. */
+uint64_t *ranges_pages(const uint64_t *start, const uint64_t *size, size_t n,
+		       unsigned page, size_t *npages);
+
+#endif
