@@ -18,14 +18,16 @@ FUZZ_CFLAGS   = -std=gnu11 -g -O1 -Wall -Wextra -Wno-unused-parameter -I. -I$(BU
                 $(DEP_CFLAGS) -DLACE_VERSION='"$(VERSION)"' -D_GNU_SOURCE -MMD -MP \
                 $(FUZZ_SAN) -fsanitize=fuzzer-no-link
 
-# harness -> the library function it needs before it can link
+# harness -> the library functions it needs before it can link
 FUZZ_NEEDS_fuzz_load   := image_load
 FUZZ_NEEDS_fuzz_layout := image_load
-FUZZ_NEEDS_fuzz_diff   := diff_images
+FUZZ_NEEDS_fuzz_diff   := image_load diff_images
 fuzz_lparen := (
 fuzz_defined = $(shell grep -lsE '^[a-z_].*[ *]$(1)[$(fuzz_lparen)]' layout/*.c 2>/dev/null)
+# the words of $(1) that no layout/*.c defines
+fuzz_missing = $(foreach f,$(1),$(if $(call fuzz_defined,$(f)),,$(f)))
 FUZZ_HARNESSES := $(foreach h,$(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c)),\
-                    $(if $(FUZZ_NEEDS_$(h)),$(if $(call fuzz_defined,$(FUZZ_NEEDS_$(h))),$(h))))
+                    $(if $(FUZZ_NEEDS_$(h)),$(if $(strip $(call fuzz_missing,$(FUZZ_NEEDS_$(h)))),,$(h))))
 FUZZ_SUPPORT   := tests/fuzz/fuzz_input.c tests/fuzz/fuzz_check.c
 
 # --- libFuzzer binaries (clang) -------------------------------------------
