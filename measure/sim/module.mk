@@ -1,0 +1,61 @@
+# measure/sim: the freestanding models (*.c here) go into libmeasure_sim.a
+# like any module; this fragment also builds the Valgrind tool lace-vg and
+# its VALGRIND_LIB folder build/vg/ when Debian's valgrind static archives
+# are installed.  Without them lace still builds and `--backend sim` says
+# the simulator is not built.
+
+VG_INC     := /usr/include/valgrind
+VG_LIBDIR  := /usr/lib/x86_64-linux-gnu/valgrind
+VG_LIBEXEC := /usr/libexec/valgrind
+VG_ARCHIVES := $(VG_LIBDIR)/libcoregrind-amd64-linux.a $(VG_LIBDIR)/libvex-amd64-linux.a \
+               $(VG_LIBDIR)/libgcc-sup-amd64-linux.a
+
+ifeq ($(words $(wildcard $(VG_ARCHIVES) $(VG_INC)/pub_tool_basics.h $(VG_LIBEXEC))),5)
+VG_DIR    := $(BUILD)/vg
+VG_TOOL   := $(VG_DIR)/lace-vg-amd64-linux
+VG_STAMP  := $(VG_DIR)/.links
+# the tool's own sources, then the models shared with lace and the tests
+VG_SRCS   := $(wildcard measure/sim/vg/*.c) measure/sim/cache.c measure/sim/fetch.c \
+             measure/sim/model.c
+VG_OBJS   := $(patsubst %.c,$(VG_DIR)/obj/%.o,$(notdir $(VG_SRCS)))
+VG_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
+             -Wno-sign-compare -I. -I$(VG_INC) \
+             -DVGA_amd64=1 -DVGO_linux=1 -DVGP_amd64_linux=1 -DVGPV_amd64_linux_vanilla=1 \
+             -fno-builtin -fno-stack-protector -fno-strict-aliasing -fno-pie \
+             -fno-omit-frame-pointer -MMD -MP
+
+vpath %.c measure/sim measure/sim/vg
+
+$(VG_DIR)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC [vg] $<")
+	$(Q)$(CC) $(VG_CFLAGS) -c -o $@ $<
+
+# link recipe of an out-of-tree tool (valgrind's Makefile.tool.am)
+$(VG_TOOL): $(VG_OBJS)
+	@$(if $(Q),echo "  LD [vg] $@")
+	$(Q)$(CC) -o $@ $(VG_OBJS) -static -nodefaultlibs -nostartfiles -u _start -no-pie \
+		-Wl,--build-id=none -Wl,-Ttext-segment=0x58000000 \
+		$(VG_LIBDIR)/libcoregrind-amd64-linux.a $(VG_LIBDIR)/libvex-amd64-linux.a \
+		-lgcc $(VG_LIBDIR)/libgcc-sup-amd64-linux.a
+
+# VALGRIND_LIB must hold the tool and everything the core loads (preloads,
+# suppressions, gdb xml, the other tools): link them in.
+$(VG_STAMP): $(VG_TOOL)
+	$(Q)for f in $(VG_LIBEXEC)/*; do ln -sfn "$$f" $(VG_DIR)/; done
+	$(Q)touch $@
+
+sim-tool: $(VG_TOOL) $(VG_STAMP)
+ALL_TARGETS += $(VG_TOOL) $(VG_STAMP)
+
+sim-install:
+	install -D -m 0755 $(VG_TOOL) $(DESTDIR)$(PREFIX)/lib/lace/vg/lace-vg-amd64-linux
+	for f in $(VG_LIBEXEC)/*; do ln -sfn "$$f" $(DESTDIR)$(PREFIX)/lib/lace/vg/; done
+INSTALL_HOOKS += sim-install
+endif
+
+sim-profiles-install:
+	for p in measure/sim/profiles/*.conf; do \
+		install -D -m 0644 "$$p" $(DESTDIR)$(PREFIX)/share/lace/profiles/$$(basename $$p); done
+INSTALL_HOOKS += sim-profiles-install
+.PHONY: sim-tool sim-install sim-profiles-install

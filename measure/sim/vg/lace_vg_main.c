@@ -1,0 +1,484 @@
+/* lace-vg: the Valgrind tool behind `lace stat --backend sim`.
+ *
+ * It simulates the instruction front end of one CPU profile -- L1i, iTLB,
+ * second-level TLB, fetch blocks -- with the freestanding models in
+ * measure/sim/ (the same code the unit tests drive), and attributes the
+ * events to functions.
+ *
+ * Instrumentation: a superblock is cut into segments at its side exits
+ * (exactly where cachegrind flushes its pending events, so the same
+ * instructions are counted).  Each segment is compiled once, at
+ * translation time, by sim_seg_build(): the lookups that cannot change
+ * cache state are dropped, the function of every instruction is looked up
+ * in the debug info, and one helper call per segment replays it.
+ * Cachegrind makes one call per instruction (plus data accesses), which is
+ * where the speed comes from.
+ *
+ * Processes: counters are reset in a forked child (the simulated caches
+ * stay warm, as in the parent); what the child inherited is written too,
+ * so cachegrind's numbers (which carry the parent's counts into the
+ * child) can be reproduced.  Each process image writes one file,
+ * <--lace-out>.<pid>.<n> with the first free n: at exit, and just before
+ * an execve (the new image, run under --trace-children=yes, writes its own).
+ *
+ * Output format (text, one "key value" per line; fn lines last, the name
+ * last so it may hold spaces): see doc/events.md. */
+#include "pub_tool_basics.h"
+#include "pub_tool_tooliface.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_debuginfo.h"
+#include "pub_tool_clientstate.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
+
+#include "measure/sim/model.h"
+
+/* ---- options ---------------------------------------------------------- */
+
+static const HChar *clo_out = "lace-vg.out";
+static const HChar *clo_profile = "custom";
+static const HChar *clo_l1i = "32768,8,64";
+static const HChar *clo_itlb = "128,8";
+static const HChar *clo_stlb = "1536,12";
+static Long clo_page = 4096;
+static Long clo_fetch_block = 16;
+static Bool clo_per_function = True;
+
+static struct sim_config cfg;
+static struct sim_model model;
+
+/* Parse "a,b[,c]" into up to 3 numbers; returns how many, or -1. */
+static Int parse_list(const HChar *s, ULong *v, Int max)
+{
+	Int n = 0;
+
+	while (*s) {
+		HChar *end;
+		Long x = VG_(strtoll10)(s, &end);
+		if (end == s || x < 0 || n >= max)
+			return -1;
+		v[n++] = (ULong)x;
+		s = end;
+		if (*s == ',')
+			s++;
+		else if (*s)
+			return -1;
+	}
+	return n;
+}
+
+static Bool lace_process_cmd_line_option(const HChar *arg)
+{
+	if VG_STR_CLO(arg, "--lace-out", clo_out) {}
+	else if VG_STR_CLO(arg, "--lace-profile", clo_profile) {}
+	else if VG_STR_CLO(arg, "--lace-l1i", clo_l1i) {}
+	else if VG_STR_CLO(arg, "--lace-itlb", clo_itlb) {}
+	else if VG_STR_CLO(arg, "--lace-stlb", clo_stlb) {}
+	else if VG_INT_CLO(arg, "--lace-page", clo_page) {}
+	else if VG_INT_CLO(arg, "--lace-fetch-block", clo_fetch_block) {}
+	else if VG_BOOL_CLO(arg, "--lace-per-function", clo_per_function) {}
+	else
+		return False;
+	return True;
+}
+
+static void lace_print_usage(void)
+{
+	VG_(printf)(
+"    --lace-out=PREFIX          write PREFIX.<pid>.<n> per process image\n"
+"    --lace-profile=NAME        profile name recorded in the output\n"
+"    --lace-l1i=SIZE,WAYS,LINE  L1 instruction cache [32768,8,64]\n"
+"    --lace-itlb=ENTRIES,WAYS   first-level instruction TLB [128,8]\n"
+"    --lace-stlb=ENTRIES,WAYS   second-level TLB, 0,0 for none [1536,12]\n"
+"    --lace-page=BYTES          page size, 4096 or 2097152 [4096]\n"
+"    --lace-fetch-block=BYTES   fetch block size [16]\n"
+"    --lace-per-function=yes|no attribute to functions [yes]\n");
+}
+
+static void lace_print_debug_usage(void)
+{
+	VG_(printf)("    (none)\n");
+}
+
+static void bad_config(const HChar *what, const HChar *why)
+{
+	VG_(fmsg_bad_option)(what, "%s\n", why);
+}
+
+static void lace_post_clo_init(void)
+{
+	ULong v[3];
+	const char *what, *why;
+	uint64_t nl, ni, ns;
+
+	if (parse_list(clo_l1i, v, 3) != 3)
+		bad_config("--lace-l1i", "expected SIZE,WAYS,LINE");
+	cfg.l1i_size = v[0];
+	cfg.l1i_ways = (uint32_t)v[1];
+	cfg.l1i_line = (uint32_t)v[2];
+	if (parse_list(clo_itlb, v, 2) != 2)
+		bad_config("--lace-itlb", "expected ENTRIES,WAYS");
+	cfg.itlb_entries = (uint32_t)v[0];
+	cfg.itlb_ways = (uint32_t)v[1];
+	if (parse_list(clo_stlb, v, 2) != 2)
+		bad_config("--lace-stlb", "expected ENTRIES,WAYS");
+	cfg.stlb_entries = (uint32_t)v[0];
+	cfg.stlb_ways = (uint32_t)v[1];
+	cfg.page = (uint64_t)clo_page;
+	cfg.fetch_block = (uint32_t)clo_fetch_block;
+	if (sim_config_check(&cfg, &what, &why))
+		bad_config(what, why);
+
+	sim_model_ntags(&cfg, &nl, &ni, &ns);
+	sim_model_init(&model, &cfg, VG_(malloc)("lace.l1i", nl * sizeof(uint64_t)),
+		       VG_(malloc)("lace.itlb", ni * sizeof(uint64_t)),
+		       ns ? VG_(malloc)("lace.stlb", ns * sizeof(uint64_t)) : NULL);
+}
+
+/* ---- functions -------------------------------------------------------- */
+
+struct lace_fn {
+	struct sim_fn_stats stats;
+	struct lace_fn *next;
+	UInt hash;
+	HChar name[];
+};
+
+#define FN_BUCKETS 8192
+static struct lace_fn *fn_table[FN_BUCKETS];
+static struct lace_fn *fn_unknown;
+
+static UInt hash_str(const HChar *s)
+{
+	UInt h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (UChar)*s++) * 16777619u;
+	return h;
+}
+
+static struct lace_fn *fn_get(const HChar *name)
+{
+	UInt h = hash_str(name);
+	struct lace_fn **b = &fn_table[h % FN_BUCKETS];
+	struct lace_fn *f;
+	SizeT len;
+
+	for (f = *b; f; f = f->next)
+		if (f->hash == h && !VG_(strcmp)(f->name, name))
+			return f;
+	len = VG_(strlen)(name);
+	f = VG_(calloc)("lace.fn", 1, sizeof(*f) + len + 1);
+	VG_(memcpy)(f->name, name, len + 1);
+	f->hash = h;
+	f->next = *b;
+	*b = f;
+	return f;
+}
+
+static struct lace_fn *fn_of(DiEpoch ep, Addr a, Bool *entry)
+{
+	const HChar *name;
+
+	*entry = VG_(get_fnname_if_entry)(ep, a, &name);
+	if (*entry)
+		return fn_get(name);
+	if (VG_(get_fnname)(ep, a, &name))
+		return fn_get(name);
+	if (!fn_unknown)
+		fn_unknown = fn_get("???");
+	return fn_unknown;
+}
+
+/* ---- instrumentation -------------------------------------------------- */
+
+#define MAX_SEG_INSNS 512
+#define MAX_SEG_FNS 64
+static struct sim_insn seg_insns[MAX_SEG_INSNS];
+static struct lace_fn *seg_fnptr[MAX_SEG_FNS];
+static UInt seg_n, seg_nfns;
+
+static VG_REGPARM(1) void lace_seg_helper(struct sim_seg *seg)
+{
+	sim_seg_run(&model, seg);
+}
+
+/* Compile the pending instructions into a segment and call it. */
+static void seg_flush(IRSB *sbOut)
+{
+	static struct sim_ref lines[MAX_SEG_INSNS * 4], pages[MAX_SEG_INSNS * 4];
+	static struct sim_seg_fn fns[MAX_SEG_FNS];
+	static uint64_t sa[MAX_SEG_INSNS];
+	static uint32_t sl[MAX_SEG_INSNS];
+	struct sim_seg tmp, *seg;
+	HChar *mem;
+	SizeT sz;
+	IRDirty *di;
+	UInt i;
+
+	if (!seg_n)
+		return;
+	for (i = 0; i < seg_nfns; i++)
+		fns[i].stats = clo_per_function ? &seg_fnptr[i]->stats : NULL;
+	if (sim_seg_build(&model, seg_insns, seg_n, &tmp, lines, MAX_SEG_INSNS * 4, pages,
+			  MAX_SEG_INSNS * 4, fns, seg_nfns, sa, sl))
+		VG_(tool_panic)("lace-vg: segment buffer too small");
+	if (!clo_per_function)
+		tmp.nfns = 0;
+
+	/* one allocation per segment, kept for the life of the process */
+	sz = sizeof(*seg) + (tmp.nlines + tmp.npages) * sizeof(struct sim_ref) +
+	     tmp.nfns * sizeof(struct sim_seg_fn);
+	mem = VG_(malloc)("lace.seg", sz);
+	seg = (struct sim_seg *)mem;
+	*seg = tmp;
+	seg->lines = (struct sim_ref *)(mem + sizeof(*seg));
+	seg->pages = seg->lines + tmp.nlines;
+	seg->fns = (struct sim_seg_fn *)(seg->pages + tmp.npages);
+	VG_(memcpy)(seg->lines, tmp.lines, tmp.nlines * sizeof(struct sim_ref));
+	VG_(memcpy)(seg->pages, tmp.pages, tmp.npages * sizeof(struct sim_ref));
+	VG_(memcpy)(seg->fns, fns, tmp.nfns * sizeof(struct sim_seg_fn));
+
+	di = unsafeIRDirty_0_N(1, "lace_seg_helper", VG_(fnptr_to_fnentry)(&lace_seg_helper),
+			       mkIRExprVec_1(mkIRExpr_HWord((HWord)seg)));
+	addStmtToIRSB(sbOut, IRStmt_Dirty(di));
+	seg_n = 0;
+	seg_nfns = 0;
+}
+
+static void seg_add(DiEpoch ep, Addr a, UInt len, IRSB *sbOut)
+{
+	struct lace_fn *f;
+	Bool entry = False;
+	UInt slot = 0;
+
+	if (seg_n == MAX_SEG_INSNS)
+		seg_flush(sbOut);
+	if (clo_per_function) {
+		f = fn_of(ep, a, &entry);
+		for (slot = 0; slot < seg_nfns; slot++)
+			if (seg_fnptr[slot] == f)
+				break;
+		if (slot == seg_nfns) {
+			if (seg_nfns == MAX_SEG_FNS) {
+				seg_flush(sbOut);
+				slot = 0;
+			}
+			seg_fnptr[slot] = f;
+			seg_nfns = slot + 1;
+		}
+	}
+	seg_insns[seg_n].addr = a;
+	seg_insns[seg_n].len = len;
+	seg_insns[seg_n].fn = (uint16_t)slot;
+	seg_insns[seg_n].entry = entry;
+	seg_n++;
+}
+
+static IRSB *lace_instrument(VgCallbackClosure *closure, IRSB *sbIn,
+			     const VexGuestLayout *layout, const VexGuestExtents *vge,
+			     const VexArchInfo *archinfo_host, IRType gWordTy, IRType hWordTy)
+{
+	DiEpoch ep = VG_(current_DiEpoch)();
+	IRSB *sbOut;
+	Int i;
+
+	if (gWordTy != hWordTy)
+		VG_(tool_panic)("host/guest word size mismatch");
+
+	sbOut = deepCopyIRSBExceptStmts(sbIn);
+	i = 0;
+	while (i < sbIn->stmts_used && sbIn->stmts[i]->tag != Ist_IMark) {
+		addStmtToIRSB(sbOut, sbIn->stmts[i]);
+		i++;
+	}
+	seg_n = 0;
+	seg_nfns = 0;
+	for (; i < sbIn->stmts_used; i++) {
+		IRStmt *st = sbIn->stmts[i];
+
+		if (!st || st->tag == Ist_NoOp)
+			continue;
+		if (st->tag == Ist_IMark)
+			seg_add(ep, (Addr)st->Ist.IMark.addr, st->Ist.IMark.len, sbOut);
+		else if (st->tag == Ist_Exit)
+			/* the instructions so far have run whether or not it exits */
+			seg_flush(sbOut);
+		addStmtToIRSB(sbOut, st);
+	}
+	seg_flush(sbOut);
+	return sbOut;
+}
+
+/* ---- output ----------------------------------------------------------- */
+
+static struct sim_totals inherited;
+static Int inherited_from;
+
+struct outbuf {
+	Int fd;
+	UInt len;
+	HChar buf[8192];
+};
+
+static void out_flush(struct outbuf *o)
+{
+	if (o->len)
+		VG_(write)(o->fd, o->buf, (Int)o->len);
+	o->len = 0;
+}
+
+static void out_printf(struct outbuf *o, const HChar *fmt, ...) PRINTF_CHECK(2, 3);
+static void out_printf(struct outbuf *o, const HChar *fmt, ...)
+{
+	HChar line[1024];
+	va_list ap;
+	UInt n;
+
+	va_start(ap, fmt);
+	n = VG_(vsnprintf)(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n >= sizeof(line))
+		n = sizeof(line) - 1;
+	if (o->len + n > sizeof(o->buf))
+		out_flush(o);
+	VG_(memcpy)(o->buf + o->len, line, n);
+	o->len += n;
+}
+
+static void totals_print(struct outbuf *o, const HChar *pfx, const struct sim_totals *t)
+{
+	out_printf(o, "%sinstructions %llu\n", pfx, (ULong)t->instructions);
+	out_printf(o, "%sL1-icache-loads %llu\n", pfx, (ULong)t->l1i_loads);
+	out_printf(o, "%sL1-icache-load-misses %llu\n", pfx, (ULong)t->l1i_misses);
+	out_printf(o, "%siTLB-loads %llu\n", pfx, (ULong)t->itlb_loads);
+	out_printf(o, "%siTLB-load-misses %llu\n", pfx, (ULong)t->itlb_misses);
+	out_printf(o, "%sstlb-loads %llu\n", pfx, (ULong)t->stlb_loads);
+	out_printf(o, "%sstlb-misses %llu\n", pfx, (ULong)t->stlb_misses);
+	out_printf(o, "%sfetch-blocks %llu\n", pfx, (ULong)t->fetch_blocks);
+	out_printf(o, "%sfetch-late-entries %llu\n", pfx, (ULong)t->fetch_late);
+}
+
+static void results_write(const HChar *why)
+{
+	HChar path[4096];
+	struct outbuf *o;
+	Int pid = VG_(getpid)();
+	Int fd = -1, n;
+	UInt b;
+
+	for (n = 0; n < 1000; n++) {
+		VG_(snprintf)(path, sizeof(path), "%s.%d.%d", clo_out, pid, n);
+		fd = VG_(fd_open)(path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_EXCL, 0644);
+		if (fd >= 0)
+			break;
+	}
+	if (fd < 0) {
+		VG_(umsg)("lace-vg: cannot create %s.%d.*\n", clo_out, pid);
+		return;
+	}
+	o = VG_(malloc)("lace.out", sizeof(*o));
+	o->fd = fd;
+	o->len = 0;
+	out_printf(o, "lace-vg 1\n");
+	out_printf(o, "pid %d\n", pid);
+	out_printf(o, "ppid %d\n", VG_(getppid)());
+	out_printf(o, "image %d\n", n);
+	out_printf(o, "end %s\n", why);
+	out_printf(o, "exe %s\n", VG_(args_the_exename) ? VG_(args_the_exename) : "?");
+	out_printf(o, "profile %s\n", clo_profile);
+	out_printf(o, "l1i %llu %u %u\n", (ULong)cfg.l1i_size, cfg.l1i_ways, cfg.l1i_line);
+	out_printf(o, "itlb %u %u\n", cfg.itlb_entries, cfg.itlb_ways);
+	out_printf(o, "stlb %u %u\n", cfg.stlb_entries, cfg.stlb_ways);
+	out_printf(o, "page %llu\n", (ULong)cfg.page);
+	out_printf(o, "fetch-block %u\n", cfg.fetch_block);
+	if (inherited_from) {
+		out_printf(o, "forked-from %d\n", inherited_from);
+		totals_print(o, "inherited-", &inherited);
+	}
+	totals_print(o, "", &model.t);
+	if (clo_per_function) {
+		for (b = 0; b < FN_BUCKETS; b++) {
+			struct lace_fn *f;
+			for (f = fn_table[b]; f; f = f->next) {
+				const struct sim_fn_stats *s = &f->stats;
+				if (!s->instructions)
+					continue;
+				out_printf(o, "fn %llu %llu %llu %llu %llu %s\n",
+					   (ULong)s->instructions, (ULong)s->l1i_misses,
+					   (ULong)s->itlb_misses, (ULong)s->stlb_misses,
+					   (ULong)s->calls, f->name);
+			}
+		}
+	}
+	out_printf(o, "done\n");
+	out_flush(o);
+	VG_(close)(fd);
+	VG_(free)(o);
+}
+
+static void counts_reset(void)
+{
+	UInt b;
+
+	sim_model_reset_counts(&model);
+	for (b = 0; b < FN_BUCKETS; b++) {
+		struct lace_fn *f;
+		for (f = fn_table[b]; f; f = f->next)
+			VG_(memset)(&f->stats, 0, sizeof(f->stats));
+	}
+}
+
+/* In a forked child: keep the warm caches, start counting from zero, and
+ * remember what came from the parent. */
+static void lace_atfork_child(ThreadId tid)
+{
+	inherited = model.t;
+	inherited_from = VG_(getppid)();
+	counts_reset();
+}
+
+static void lace_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
+{
+	if (sysno == __NR_execve || sysno == __NR_execveat) {
+		/* this image ends here if the exec succeeds; if it fails the
+		 * counting goes on into a new file */
+		results_write("exec");
+		inherited_from = 0;
+		counts_reset();
+	}
+}
+
+static void lace_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res)
+{
+}
+
+static void lace_fini(Int exitcode)
+{
+	results_write("exit");
+}
+
+static void lace_pre_clo_init(void)
+{
+	VG_(details_name)("lace-vg");
+	VG_(details_version)("1");
+	VG_(details_description)("lace front-end simulator (L1i, iTLB, STLB, fetch blocks)");
+	VG_(details_copyright_author)("lace authors; GPL-3.0-or-later");
+	VG_(details_bug_reports_to)("the lace project");
+	VG_(details_avg_translation_sizeB)(300);
+
+	VG_(basic_tool_funcs)(lace_post_clo_init, lace_instrument, lace_fini);
+	VG_(needs_command_line_options)(lace_process_cmd_line_option, lace_print_usage,
+					lace_print_debug_usage);
+	VG_(needs_syscall_wrapper)(lace_pre_syscall, lace_post_syscall);
+	VG_(atfork)(NULL, NULL, lace_atfork_child);
+}
+
+VG_DETERMINE_INTERFACE_VERSION(lace_pre_clo_init)
