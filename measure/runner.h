@@ -24,6 +24,7 @@ struct lace_child {
 	int pidfd;          /* pidfd_open(pid), -1 when the kernel lacks it */
 	double t_go;        /* CLOCK_MONOTONIC at runner_go, seconds */
 	int exec_errno;     /* errno of a failed exec, reported by the child */
+	int err_fd;         /* read end of the exec-status pipe until runner_go */
 };
 
 /* Fork argv[0] (searched in PATH) as described above; env is NULL or a

@@ -1,0 +1,242 @@
+/* Backend selection (--backend auto|hw|sim) and the run of one measurement
+ * across the chosen backends. */
+#include "measure/backend.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+int backend_mode_parse(const char *s, enum lace_backend_mode *mode)
+{
+	if (!strcmp(s, "auto"))
+		*mode = LACE_BACKEND_AUTO;
+	else if (!strcmp(s, "hw"))
+		*mode = LACE_BACKEND_HW;
+	else if (!strcmp(s, "sim"))
+		*mode = LACE_BACKEND_SIM;
+	else
+		return lace_error_set(EINVAL, "unknown backend '%s' (expected auto, hw or sim)", s);
+	return 0;
+}
+
+static bool sim_built(void)
+{
+	return sim_backend_new != NULL;
+}
+
+static void list_add(struct strbuf *sb, const char *name)
+{
+	if (sb->len)
+		strbuf_addstr(sb, ", ");
+	strbuf_addstr(sb, name);
+}
+
+int backend_select(struct lace_backend_set *set, enum lace_backend_mode mode,
+		   struct lace_event_spec *evs, size_t nevents)
+{
+	struct strbuf unsup = STRBUF_INIT, moved = STRBUF_INIT;
+	const char *unsup_why = NULL;
+	char why_copy[256] = "";
+	int err = 0;
+
+	memset(set, 0, sizeof(*set));
+	set->hw = hw_backend_new();
+	if (mode != LACE_BACKEND_HW && sim_built())
+		set->sim = sim_backend_new();
+	if (mode == LACE_BACKEND_SIM && !set->sim) {
+		err = lace_error_set(ENOTSUP, "the simulator backend is not built in this lace (it needs valgrind's development files: scripts/setup-deps.sh)");
+		goto out;
+	}
+	for (size_t i = 0; i < nevents; i++) {
+		struct lace_event_spec *ev = &evs[i];
+		const char *why = NULL;
+		bool sim_ok = set->sim && set->sim->supports &&
+			      set->sim->supports(set->sim, ev, &why);
+
+		ev->backend = set->hw;
+		ev->simulated = false;
+		if (mode == LACE_BACKEND_SIM && sim_ok) {
+			ev->backend = set->sim;
+			ev->simulated = true;
+			continue;
+		}
+		if (ev->kind == LACE_EV_SIM_ONLY && !sim_ok) {
+			err = lace_error_set(ENOENT, "%s: unknown event (see 'perf list' and doc/events.md)%s",
+					     ev->name, sim_built() || mode == LACE_BACKEND_HW ? ""
+					     : "; simulator-only events need the simulator backend, which is not built");
+			goto out;
+		}
+		if (mode == LACE_BACKEND_SIM && ev->kind == LACE_EV_SIM_ONLY)
+			continue;
+		bool hw_ok = set->hw->supports(set->hw, ev, &why);
+		if (hw_ok)
+			continue;
+		if (mode == LACE_BACKEND_AUTO && ev->hardware && sim_ok) {
+			ev->backend = set->sim;
+			ev->simulated = true;
+			list_add(&moved, ev->name);
+			continue;
+		}
+		list_add(&unsup, ev->name);
+		if (!unsup_why && why) {
+			snprintf(why_copy, sizeof(why_copy), "%s", why);
+			unsup_why = why_copy;
+		}
+	}
+	if (moved.len)
+		snprintf(set->note, sizeof(set->note),
+			 "%s: not supported by this CPU: counted by the simulator (%s)", moved.buf,
+			 set->sim->describe ? set->sim->describe(set->sim) : "sim");
+	if (unsup.len) {
+		bool any_hw = false;
+		for (size_t i = 0; i < nevents; i++)
+			if (evs[i].backend == set->hw && evs[i].hardware)
+				any_hw = true;
+		const char *way_out =
+			!any_hw ? ""
+			: mode == LACE_BACKEND_SIM ? "; the simulator does not model these"
+			: sim_built() ? "; '--backend sim' counts icache/iTLB events and instructions in a simulator"
+				      : "; '--backend sim' (the simulator) is the way out once built";
+		snprintf(set->hint, sizeof(set->hint), "%s: %s%s", unsup.buf,
+			 unsup_why ? unsup_why : "not supported", way_out);
+	}
+out:
+	strbuf_release(&unsup);
+	strbuf_release(&moved);
+	if (err)
+		backend_set_release(set);
+	return err;
+}
+
+int backend_set_option(struct lace_backend_set *set, const char *name, const char *value)
+{
+	struct lace_backend *bes[2] = { set->hw, set->sim };
+
+	for (size_t i = 0; i < 2; i++) {
+		if (!bes[i] || !bes[i]->set_option)
+			continue;
+		int err = bes[i]->set_option(bes[i], name, value);
+		if (err != -ENOENT)
+			return err;
+	}
+	return lace_error_set(ENOENT, "option --%s needs the simulator backend", name);
+}
+
+static bool owns_any(struct lace_backend *be, const struct lace_event_spec *evs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (evs[i].backend == be)
+			return true;
+	return false;
+}
+
+/* set by prepare: which backends run */
+static const struct lace_event_spec *set_evs;
+static size_t set_nevents;
+
+int backend_set_prepare(struct lace_backend_set *set, struct lace_event_spec *evs, size_t nevents)
+{
+	int err = 0;
+
+	set_evs = evs;
+	set_nevents = nevents;
+	if (set->hw && set->hw->prepare)
+		err = set->hw->prepare(set->hw, evs, nevents);
+	if (!err && set->sim && set->sim->prepare && owns_any(set->sim, evs, nevents))
+		err = set->sim->prepare(set->sim, evs, nevents);
+	return err;
+}
+
+int backend_set_run(struct lace_backend_set *set, char *const argv[],
+		    const struct lace_run_opts *opts, struct lace_run_result *res)
+{
+	bool sim_runs = set->sim && owns_any(set->sim, set_evs, set_nevents);
+	bool hw_runs = !sim_runs || owns_any(set->hw, set_evs, set_nevents);
+	int err;
+
+	if (hw_runs) {
+		err = set->hw->run(set->hw, argv, opts, res);
+		if (err || !sim_runs || res->fault != LACE_FAULT_NONE)
+			return err;
+		/* the native run supplies timing and faults; the simulated one
+		 * adds its counts (it touches only its own events) */
+		struct lace_run_result sim = *res;
+		sim.procs = NULL;
+		sim.nprocs = 0;
+		sim.extra = NULL;
+		err = set->sim->run(set->sim, argv, opts, &sim);
+		res->procs = sim.procs;
+		res->nprocs = sim.nprocs;
+		res->extra = sim.extra;
+		if (!err && sim.fault != LACE_FAULT_NONE) {
+			res->fault = sim.fault;
+			snprintf(res->fault_msg, sizeof(res->fault_msg), "under the simulator: %.100s",
+				 sim.fault_msg);
+		}
+		return err;
+	}
+	return set->sim->run(set->sim, argv, opts, res);
+}
+
+void backend_set_release(struct lace_backend_set *set)
+{
+	if (set->hw && set->hw->free)
+		set->hw->free(set->hw);
+	if (set->sim && set->sim->free)
+		set->sim->free(set->sim);
+	set->hw = set->sim = NULL;
+}
+
+void run_result_init(struct lace_run_result *res, size_t nevents)
+{
+	memset(res, 0, sizeof(*res));
+	res->nevents = nevents;
+	res->counts = xcalloc(nevents ? nevents : 1, sizeof(*res->counts));
+	for (size_t i = 0; i < nevents; i++)
+		res->counts[i].status = LACE_COUNT_NOT_COUNTED;
+	res->migrations = -1;
+	res->exit_status = -1;
+}
+
+void run_result_release(struct lace_run_result *res)
+{
+	free(res->counts);
+	for (size_t i = 0; i < res->nprocs; i++)
+		free(res->procs[i].values);
+	free(res->procs);
+	if (res->extra)
+		json_decref(res->extra);
+	memset(res, 0, sizeof(*res));
+}
+
+static const char *const fault_names[] = {
+	[LACE_FAULT_NONE] = "ok",
+	[LACE_FAULT_EXIT] = "exit",
+	[LACE_FAULT_SIGNAL] = "signal",
+	[LACE_FAULT_TIMEOUT] = "timeout",
+	[LACE_FAULT_FLOOD] = "flood",
+	[LACE_FAULT_LEFTOVER] = "leftover",
+	[LACE_FAULT_START] = "start",
+	[LACE_FAULT_INTERRUPTED] = "interrupted",
+};
+
+const char *run_fault_name(enum lace_run_fault f)
+{
+	if ((size_t)f < sizeof(fault_names) / sizeof(fault_names[0]))
+		return fault_names[f];
+	return "?";
+}
+
+int run_fault_parse(const char *s, enum lace_run_fault *f)
+{
+	for (size_t i = 0; i < sizeof(fault_names) / sizeof(fault_names[0]); i++)
+		if (!strcmp(fault_names[i], s)) {
+			*f = (enum lace_run_fault)i;
+			return 0;
+		}
+	return -EINVAL;
+}

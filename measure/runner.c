@@ -1,0 +1,448 @@
+/* Start, release, watch and classify one workload run.  See runner.h. */
+#include "measure/runner.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/error.h"
+
+extern char **environ;
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cpu_list_parse(const char *list, cpu_set_t *set)
+{
+	const char *p = list;
+
+	CPU_ZERO(set);
+	if (!*p)
+		return -EINVAL;
+	while (*p) {
+		char *end;
+		long lo = strtol(p, &end, 10), hi;
+		if (end == p || lo < 0 || lo >= CPU_SETSIZE)
+			return -EINVAL;
+		hi = lo;
+		p = end;
+		if (*p == '-') {
+			hi = strtol(p + 1, &end, 10);
+			if (end == p + 1 || hi < lo || hi >= CPU_SETSIZE)
+				return -EINVAL;
+			p = end;
+		}
+		for (long c = lo; c <= hi; c++)
+			CPU_SET((int)c, set);
+		if (*p == ',')
+			p++;
+		else if (*p)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+int runner_cpu_list_check(const char *list)
+{
+	cpu_set_t set, online;
+
+	if (cpu_list_parse(list, &set))
+		return lace_error_set(EINVAL, "bad CPU list '%s' (expected e.g. 0-3,6)", list);
+	if (!sched_getaffinity(0, sizeof(online), &online)) {
+		CPU_AND(&set, &set, &online);
+		if (!CPU_COUNT(&set))
+			return lace_error_set(EINVAL, "CPU list '%s' names no CPU this process may use", list);
+	}
+	return 0;
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/* In the child between fork and exec: only async-signal-safe calls. */
+static void child_main(char *const argv[], const char *const *env, const struct lace_run_opts *opts,
+		       int go_rd, int out_wr, int err_wr)
+{
+	char byte;
+	cpu_set_t set;
+	struct sigaction sa;
+	sigset_t none;
+
+	setpgid(0, 0);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	for (int s = 1; s < NSIG; s++)
+		sigaction(s, &sa, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+
+	int in = open(opts->stdin_path ? opts->stdin_path : "/dev/null", O_RDONLY);
+	if (in >= 0 && in != 0) {
+		dup2(in, 0);
+		close(in);
+	}
+	dup2(out_wr, 1);
+	dup2(out_wr, 2);
+	if (out_wr > 2)
+		close(out_wr);
+	if (opts->cpu_list && !cpu_list_parse(opts->cpu_list, &set))
+		sched_setaffinity(0, sizeof(set), &set);
+	for (size_t i = 0; env && env[i]; i++)
+		putenv((char *)env[i]);
+	/* wait for go: counters get attached to us meanwhile */
+	if (read(go_rd, &byte, 1) != 1)
+		_exit(127);
+	close(go_rd);
+	execvp(argv[0], argv);
+	int e = errno;
+	if (write(err_wr, &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+int runner_start(struct lace_child *c, char *const argv[], const char *const *env,
+		 const struct lace_run_opts *opts)
+{
+	int go[2], out[2], err[2];
+
+	memset(c, 0, sizeof(*c));
+	c->go_fd = c->out_fd = c->pidfd = c->err_fd = -1;
+	if (!argv || !argv[0])
+		return lace_error_set(EINVAL, "no command to run");
+	/* orphans of the workload come back to us, see runner_wait */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	if (pipe2(go, O_CLOEXEC))
+		return lace_error_set(errno, "pipe: %s", strerror(errno));
+	if (pipe2(out, O_CLOEXEC)) {
+		int e = errno;
+		close(go[0]);
+		close(go[1]);
+		return lace_error_set(e, "pipe: %s", strerror(e));
+	}
+	if (pipe2(err, O_CLOEXEC)) {
+		int e = errno;
+		close(go[0]);
+		close(go[1]);
+		close(out[0]);
+		close(out[1]);
+		return lace_error_set(e, "pipe: %s", strerror(e));
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		close(go[0]); close(go[1]); close(out[0]); close(out[1]); close(err[0]); close(err[1]);
+		return lace_error_set(e, "fork: %s", strerror(e));
+	}
+	if (pid == 0) {
+		close(go[1]);
+		close(out[0]);
+		close(err[0]);
+		child_main(argv, env, opts, go[0], out[1], err[1]);
+	}
+	setpgid(pid, pid); /* also here: no race with a kill(-pid) */
+	close(go[0]);
+	close(out[1]);
+	close(err[1]);
+	c->pid = pid;
+	c->go_fd = go[1];
+	c->out_fd = out[0];
+	c->err_fd = err[0];
+	fcntl(c->out_fd, F_SETFL, O_NONBLOCK);
+#ifdef SYS_pidfd_open
+	c->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+#endif
+	return 0;
+}
+
+int runner_go(struct lace_child *c)
+{
+	char byte = 'g';
+	int e = 0;
+
+	c->exec_errno = 0;
+	c->t_go = now_s();
+	if (write(c->go_fd, &byte, 1) != 1) {
+		return lace_error_set(errno, "cannot start the workload: %s", strerror(errno));
+	}
+	close_fd(&c->go_fd);
+	/* EOF means exec succeeded (the pipe is close-on-exec) */
+	ssize_t n;
+	do
+		n = read(c->err_fd, &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close_fd(&c->err_fd);
+	if (n == (ssize_t)sizeof(e))
+		c->exec_errno = e;
+	return 0;
+}
+
+void runner_abort(struct lace_child *c)
+{
+	if (c->pid > 0) {
+		kill(-c->pid, SIGKILL);
+		kill(c->pid, SIGKILL);
+		while (waitpid(c->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		c->pid = 0;
+	}
+	close_fd(&c->go_fd);
+	close_fd(&c->out_fd);
+	close_fd(&c->pidfd);
+	close_fd(&c->err_fd);
+}
+
+/* Read what is there; forward it when asked.  Returns 0 at EOF, 1 if more
+ * may come. */
+static int drain(struct lace_child *c, const struct lace_run_opts *opts, uint64_t *bytes)
+{
+	char buf[65536];
+
+	for (;;) {
+		ssize_t n = read(c->out_fd, buf, sizeof(buf));
+		if (n > 0) {
+			*bytes += (uint64_t)n;
+			if (opts->show_output && write(2, buf, (size_t)n) < 0)
+				errno = 0; /* our stderr is gone: keep counting */
+			if (opts->output_limit && *bytes > opts->output_limit)
+				return 1;
+			continue;
+		}
+		if (n == 0)
+			return 0;
+		if (errno == EINTR)
+			continue;
+		return 1; /* EAGAIN */
+	}
+}
+
+static bool child_exited(struct lace_child *c)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	if (waitid(P_PID, (id_t)c->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0)
+		return errno == ECHILD;
+	return si.si_pid == c->pid;
+}
+
+static void kill_group(struct lace_child *c)
+{
+	kill(-c->pid, SIGKILL);
+}
+
+/* Processes whose parent is us (orphans we reaped as subreaper), other than
+ * pid `except`. */
+static int count_our_children(pid_t except, bool kill_them)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	pid_t self = getpid();
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		char path[64], buf[512];
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		pid_t pid = (pid_t)atoi(de->d_name);
+		if (pid == except)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+		int fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;
+		ssize_t len = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (len <= 0)
+			continue;
+		buf[len] = '\0';
+		/* "pid (comm) S ppid ...": comm may hold spaces and ')' */
+		char *rp = strrchr(buf, ')');
+		char state;
+		int ppid;
+		if (!rp || sscanf(rp + 1, " %c %d", &state, &ppid) != 2)
+			continue;
+		if (ppid != self || state == 'Z')
+			continue;
+		n++;
+		if (kill_them)
+			kill(pid, SIGKILL);
+	}
+	closedir(d);
+	return n;
+}
+
+static void reap_orphans(void)
+{
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+}
+
+int runner_wait(struct lace_child *c, const struct lace_run_opts *opts, struct lace_run_result *res)
+{
+	bool timed_out = false, flood = false, stopped = false, out_open = c->out_fd >= 0;
+	double deadline = opts->timeout_s > 0 ? c->t_go + opts->timeout_s : 0;
+	uint64_t bytes = 0;
+	int status = 0;
+	struct rusage ru;
+
+	for (;;) {
+		if (child_exited(c))
+			break;
+		if (opts->stop && *opts->stop && !stopped) {
+			stopped = true;
+			kill_group(c);
+		}
+		double now = now_s();
+		if (deadline && now >= deadline && !timed_out) {
+			timed_out = true;
+			kill_group(c);
+		}
+		struct pollfd pf[2];
+		int np = 0;
+		if (out_open)
+			pf[np++] = (struct pollfd){ .fd = c->out_fd, .events = POLLIN };
+		if (c->pidfd >= 0)
+			pf[np++] = (struct pollfd){ .fd = c->pidfd, .events = POLLIN };
+		int ms = c->pidfd >= 0 ? 1000 : 20;
+		if (deadline && !timed_out) {
+			double left = (deadline - now) * 1000.0 + 1;
+			if (left < ms)
+				ms = (int)left;
+		}
+		if (np == 0) {
+			usleep((useconds_t)ms * 1000);
+			continue;
+		}
+		int r = poll(pf, (nfds_t)np, ms);
+		if (r < 0 && errno != EINTR)
+			return lace_error_set(errno, "poll: %s", strerror(errno));
+		if (r > 0 && out_open && pf[0].revents) {
+			if (!drain(c, opts, &bytes)) {
+				out_open = false;
+				close_fd(&c->out_fd);
+			} else if (opts->output_limit && bytes > opts->output_limit && !flood) {
+				flood = true;
+				kill_group(c);
+			}
+		}
+	}
+	pid_t w;
+	do
+		w = wait4(c->pid, &status, 0, &ru);
+	while (w < 0 && errno == EINTR);
+	res->elapsed_s = now_s() - c->t_go;
+	if (w < 0)
+		return lace_error_set(errno, "wait4: %s", strerror(errno));
+
+	/* what the workload wrote just before it exited */
+	if (out_open && drain(c, opts, &bytes) && opts->output_limit && bytes > opts->output_limit)
+		flood = true;
+	close_fd(&c->out_fd);
+	close_fd(&c->pidfd);
+
+	/* leftovers: group members still alive, or orphans reparented to us */
+	reap_orphans();
+	int left = 0;
+	if (kill(-c->pid, 0) == 0 || errno == EPERM) {
+		/* count the group through /proc: members have pgid == pid */
+		left = count_our_children(-1, false);
+		if (left == 0)
+			left = 1;
+	} else {
+		left = count_our_children(-1, false);
+	}
+	if (left) {
+		kill(-c->pid, SIGKILL);
+		count_our_children(-1, true);
+		/* give them a moment to die, then reap */
+		for (int i = 0; i < 50 && count_our_children(-1, false); i++)
+			usleep(2000);
+		reap_orphans();
+	}
+	c->pid = 0;
+
+	res->user_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6;
+	res->sys_s = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+	res->ctx_switches = ru.ru_nvcsw + ru.ru_nivcsw;
+	res->max_rss_kb = ru.ru_maxrss;
+	res->output_bytes = bytes;
+	res->timed_out = timed_out;
+	res->leftover = left;
+	res->exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	res->term_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+
+	res->fault = LACE_FAULT_NONE;
+	res->fault_msg[0] = '\0';
+	if (stopped) {
+		res->fault = LACE_FAULT_INTERRUPTED;
+		snprintf(res->fault_msg, sizeof(res->fault_msg), "interrupted");
+	} else if (timed_out) {
+		res->fault = LACE_FAULT_TIMEOUT;
+		snprintf(res->fault_msg, sizeof(res->fault_msg), "timed out after %gs", opts->timeout_s);
+	} else if (flood) {
+		res->fault = LACE_FAULT_FLOOD;
+		snprintf(res->fault_msg, sizeof(res->fault_msg),
+			 "output flood: more than %llu bytes", (unsigned long long)opts->output_limit);
+	} else if (c->exec_errno) {
+		res->fault = LACE_FAULT_START;
+		snprintf(res->fault_msg, sizeof(res->fault_msg), "cannot run: %s", strerror(c->exec_errno));
+	} else if (res->term_signal) {
+		res->fault = LACE_FAULT_SIGNAL;
+		snprintf(res->fault_msg, sizeof(res->fault_msg), "killed by SIG%s",
+			 sigabbrev_np(res->term_signal) ? sigabbrev_np(res->term_signal) : "?");
+	} else if (res->exit_status != 0) {
+		res->fault = LACE_FAULT_EXIT;
+		snprintf(res->fault_msg, sizeof(res->fault_msg), "exit status %d", res->exit_status);
+	} else if (left) {
+		res->fault = LACE_FAULT_LEFTOVER;
+		snprintf(res->fault_msg, sizeof(res->fault_msg), "left %d process%s behind", left,
+			 left == 1 ? "" : "es");
+	}
+	return 0;
+}
+
+int runner_shell(const char *cmd, const struct lace_run_opts *opts)
+{
+	char *argv[] = { "/bin/sh", "-c", (char *)cmd, NULL };
+	struct lace_child c;
+	struct lace_run_result res;
+	struct lace_run_opts o = *opts;
+	int err;
+
+	memset(&res, 0, sizeof(res));
+	o.output_limit = 0;
+	if ((err = runner_start(&c, argv, NULL, &o)))
+		return err;
+	if ((err = runner_go(&c)) || (err = runner_wait(&c, &o, &res))) {
+		runner_abort(&c);
+		return err;
+	}
+	if (res.term_signal)
+		return 128 + res.term_signal;
+	return res.exit_status;
+}

@@ -1,0 +1,82 @@
+/* Statistics for lace stat and lace ab, on GSL (gsl_stats_*, gsl_cdf_tdist_*).
+ *
+ * Two spreads are kept apart everywhere: sd is the run-to-run standard
+ * deviation (what one more run may do), sem is the standard error of the
+ * mean (how well the mean is known; perf's "( +- x% )" is sem/mean).
+ *
+ * lace ab compares paired rounds on the log scale: d_i = ln(B_i / A_i).
+ * Drift (a warming machine, a neighbour) moves A and B of one round alike
+ * and cancels in d_i; the ratio B/A is exp(mean d) with a t interval. */
+#ifndef LACE_MEASURE_STATS_H
+#define LACE_MEASURE_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct lace_summary {
+	size_t n;
+	double mean, sd, sem; /* sd: sample (n-1) standard deviation; sem = sd / sqrt(n) */
+	double min, median, max;
+};
+
+/* Summary of x[0..n); n == 0 gives NaNs, n == 1 gives sd = sem = 0. */
+void stats_summary(const double *x, size_t n, struct lace_summary *s);
+
+struct lace_ttest {
+	double t, df, p;        /* two-sided p */
+	double diff;            /* mean difference (x - y, or mean of x - y pairs) */
+	double ci_low, ci_high; /* confidence interval of diff */
+};
+
+/* Welch's unequal-variance t test of mean(x) - mean(y); -EINVAL when a
+ * sample has fewer than 2 values. */
+int stats_ttest_welch(const double *x, size_t nx, const double *y, size_t ny, double confidence,
+		      struct lace_ttest *r);
+/* Paired t test of x_i - y_i. */
+int stats_ttest_paired(const double *x, const double *y, size_t n, double confidence,
+		       struct lace_ttest *r);
+/* One-sample t test of mean(d) == 0 (the paired test on differences). */
+int stats_ttest_one(const double *d, size_t n, double confidence, struct lace_ttest *r);
+
+/* Two one-sided tests of low < mean(d) < high: returns the TOST p-value
+ * (the larger of the two one-sided p); NaN when n < 2. */
+double stats_tost(const double *d, size_t n, double low, double high);
+
+/* Holm's step-down adjustment of p[0..n) into adj[0..n) (may alias). */
+void stats_holm(const double *p, size_t n, double *adj);
+
+/* Confidence interval of the ratio of paired values b_i / a_i from the
+ * log-ratios: ratio = exp(mean), [ci_low, ci_high] = exp(mean -+ t * sem),
+ * p of ratio == 1.  Values <= 0 give -EDOM. */
+struct lace_ratio {
+	size_t n;
+	double ratio, ci_low, ci_high, p;
+	double log_mean, log_sd; /* of d_i = ln(b_i/a_i) */
+	double tost_p;           /* TOST of the ratio within [1-margin, 1+margin] */
+};
+int stats_ratio_ci(const double *a, const double *b, size_t n, double confidence, double margin,
+		   struct lace_ratio *r);
+
+enum lace_verdict {
+	LACE_VERDICT_INCONCLUSIVE = 0,
+	LACE_VERDICT_SLOWER,     /* B is more than margin above A, significantly */
+	LACE_VERDICT_FASTER,     /* B is more than margin below A, significantly */
+	LACE_VERDICT_EQUIVALENT, /* the CI lies inside [1-margin, 1+margin] */
+	LACE_VERDICT_UNDECIDED,  /* too few rounds or no values */
+};
+
+/* The verdict for one event.  p_adj is the Holm-adjusted p of r->p.
+ * slower/faster: p_adj < 1 - confidence and the whole CI lies beyond the
+ * margin; equivalent: the whole CI lies inside it; else inconclusive.
+ * "slower" means the count grew (more misses, more time). */
+enum lace_verdict stats_verdict(const struct lace_ratio *r, double p_adj, double confidence,
+				double margin);
+const char *stats_verdict_name(enum lace_verdict v);
+
+/* For an inconclusive event: the total rounds a paired comparison with the
+ * same spread would need to decide it (reach the margin on one side);
+ * 0 when it is not inconclusive, SIZE_MAX when the estimate sits on the
+ * margin and no number of rounds is likely to settle it. */
+size_t stats_rounds_needed(const struct lace_ratio *r, double confidence, double margin);
+
+#endif

@@ -1,0 +1,195 @@
+/* measure/stats.c against known answers.
+ *
+ * References: Student's sleep data (Cushny & Peebles 1905, R's `sleep`
+ * dataset) with the values R prints for t.test(extra ~ group, data = sleep)
+ * (Welch: t = -1.8608, df = 17.776, p = 0.07939, CI -3.3654832 0.2054832;
+ * paired: t = -4.0621, df = 9, p = 0.002833, CI -2.4598858 -0.7001142),
+ * confirmed to 12 digits with mpmath by tests/fixtures/measure/stats_ref.py,
+ * which also computes the ratio-CI and TOST references below.  Holm's
+ * adjustment is worked by hand from Holm (1979), "A simple sequentially
+ * rejective multiple test procedure", Scand. J. Statist. 6:65-70. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "measure/stats.h"
+
+static const double sleep1[] = { 0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0 };
+static const double sleep2[] = { 1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4 };
+
+#define CLOSE(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
+
+static void test_summary(void **state)
+{
+	const double x[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
+	struct lace_summary s;
+
+	stats_summary(x, 8, &s);
+	CLOSE(s.mean, 5.0, 1e-12);
+	/* sample sd: sqrt(32/7) */
+	CLOSE(s.sd, sqrt(32.0 / 7.0), 1e-12);
+	CLOSE(s.sem, sqrt(32.0 / 7.0) / sqrt(8.0), 1e-12);
+	CLOSE(s.min, 2, 0);
+	CLOSE(s.max, 9, 0);
+	CLOSE(s.median, 4.5, 1e-12);
+	stats_summary(x, 1, &s);
+	CLOSE(s.sd, 0, 0);
+	stats_summary(x, 0, &s);
+	assert_true(isnan(s.mean));
+}
+
+static void test_welch(void **state)
+{
+	struct lace_ttest r;
+
+	assert_int_equal(stats_ttest_welch(sleep1, 10, sleep2, 10, 0.95, &r), 0);
+	CLOSE(r.t, -1.86081346749, 1e-9);
+	CLOSE(r.df, 17.7764735162, 1e-8);
+	CLOSE(r.p, 0.0793941401874, 1e-9);
+	CLOSE(r.ci_low, -3.36548323071, 1e-8);
+	CLOSE(r.ci_high, 0.205483230712, 1e-8);
+	assert_int_not_equal(stats_ttest_welch(sleep1, 1, sleep2, 10, 0.95, &r), 0);
+}
+
+static void test_paired(void **state)
+{
+	struct lace_ttest r;
+
+	assert_int_equal(stats_ttest_paired(sleep1, sleep2, 10, 0.95, &r), 0);
+	CLOSE(r.t, -4.06212768338, 1e-9);
+	CLOSE(r.df, 9, 0);
+	CLOSE(r.p, 0.00283289019738, 1e-10);
+	CLOSE(r.ci_low, -2.45988576328, 1e-8);
+	CLOSE(r.ci_high, -0.700114236723, 1e-8);
+}
+
+static void test_ratio_and_tost(void **state)
+{
+	const double a[] = { 100, 102, 98, 101, 99, 103, 97, 100 };
+	const double b[] = { 103, 104, 101, 105, 101, 106, 99, 104 };
+	struct lace_ratio r;
+
+	assert_int_equal(stats_ratio_ci(a, b, 8, 0.95, 0.05, &r), 0);
+	CLOSE(r.ratio, 1.02869269159, 1e-10);
+	CLOSE(r.ci_low, 1.02185411762, 1e-9);
+	CLOSE(r.ci_high, 1.03557703149, 1e-9);
+	CLOSE(r.p, 2.09924507765e-5, 1e-11);
+	CLOSE(r.tost_p, 8.36504840339e-5, 1e-11);
+	/* inside +-5 %: equivalent; with a 1 % margin it is slower */
+	assert_int_equal(stats_verdict(&r, r.p, 0.95, 0.05), LACE_VERDICT_EQUIVALENT);
+	assert_int_equal(stats_verdict(&r, r.p, 0.95, 0.01), LACE_VERDICT_SLOWER);
+	assert_int_equal(stats_verdict(&r, r.p, 0.95, 0.025), LACE_VERDICT_INCONCLUSIVE);
+	/* inconclusive at 2.5 %: more rounds than the 8 we have would settle it */
+	assert_true(stats_rounds_needed(&r, 0.95, 0.025) > 8);
+	/* swapped: faster */
+	assert_int_equal(stats_ratio_ci(b, a, 8, 0.95, 0.01, &r), 0);
+	assert_int_equal(stats_verdict(&r, r.p, 0.95, 0.01), LACE_VERDICT_FASTER);
+	/* a zero or negative value is a domain error, not a crash */
+	const double z[] = { 0, 1 };
+	assert_int_not_equal(stats_ratio_ci(z, z, 2, 0.95, 0.01, &r), 0);
+	/* identical rounds: ratio exactly 1, equivalent */
+	assert_int_equal(stats_ratio_ci(a, a, 8, 0.95, 0.01, &r), 0);
+	CLOSE(r.ratio, 1, 0);
+	assert_int_equal(stats_verdict(&r, r.p, 0.95, 0.01), LACE_VERDICT_EQUIVALENT);
+}
+
+static void test_holm(void **state)
+{
+	/* sorted 0.005 0.01 0.03 0.04 -> x4 x3 x2 x1 = 0.02 0.03 0.06 0.04,
+	 * made monotone: 0.02 0.03 0.06 0.06 */
+	const double p[] = { 0.01, 0.04, 0.03, 0.005 };
+	double adj[4];
+
+	stats_holm(p, 4, adj);
+	CLOSE(adj[0], 0.03, 1e-15);
+	CLOSE(adj[1], 0.06, 1e-15);
+	CLOSE(adj[2], 0.06, 1e-15);
+	CLOSE(adj[3], 0.02, 1e-15);
+	/* capped at 1, NaN passed through and not counted */
+	const double q[] = { 0.6, NAN, 0.5 };
+	stats_holm(q, 3, adj);
+	CLOSE(adj[2], 1.0, 0);
+	CLOSE(adj[0], 1.0, 0);
+	assert_true(isnan(adj[1]));
+}
+
+static void test_rounds_needed(void **state)
+{
+	/* an estimate of +2 % with log sd 0.05 at 10 rounds, margin 1 %: the CI
+	 * must shrink to the 1 % gap: n ~ (1.96 * 0.05 / 0.0099)^2 ~ 98 */
+	struct lace_ratio r = { .n = 10, .log_mean = log(1.02), .log_sd = 0.05, .ratio = 1.02,
+				.ci_low = 0.98, .ci_high = 1.06, .p = 0.2 };
+	size_t n = stats_rounds_needed(&r, 0.95, 0.01);
+	assert_true(n > 90 && n < 110);
+	/* on the margin itself: no number of rounds settles it */
+	r.log_mean = log1p(0.01);
+	assert_int_equal(stats_rounds_needed(&r, 0.95, 0.01), SIZE_MAX);
+}
+
+/* Acceptance 2.  Synthetic batches of 30 rounds: the machine drifts by 20 %
+ * over the batch (each run of a round sees the level of its own time slot,
+ * so A and B of one round differ by the drift of one slot), and each run is
+ * off by noise of 5 % (normal, 95 % of runs within +-5 %: sigma 2.5 %).
+ * A and B run in random order within a round, as lace ab does. */
+static void simulate(gsl_rng *rng, double effect, double *a, double *b, size_t rounds)
+{
+	for (size_t r = 0; r < rounds; r++) {
+		int b_first = gsl_rng_uniform(rng) < 0.5;
+		for (int pos = 0; pos < 2; pos++) {
+			double slot = (double)(2 * r + (size_t)pos);
+			double level = 1.0 + 0.20 * slot / (double)(2 * rounds - 1);
+			double v = 1e6 * level * (1.0 + gsl_ran_gaussian(rng, 0.025));
+			if ((pos == 0) == b_first)
+				b[r] = v * (1.0 + effect);
+			else
+				a[r] = v;
+		}
+	}
+}
+
+static void test_simulated_verdicts(void **state)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double a[30], b[30];
+	int aa_decided = 0, ab_slower = 0;
+
+	gsl_rng_set(rng, 20240601);
+	for (int i = 0; i < 1000; i++) {
+		struct lace_ratio r;
+		simulate(rng, 0.0, a, b, 30);
+		assert_int_equal(stats_ratio_ci(a, b, 30, 0.95, 0.01, &r), 0);
+		enum lace_verdict v = stats_verdict(&r, r.p, 0.95, 0.01);
+		aa_decided += v == LACE_VERDICT_SLOWER || v == LACE_VERDICT_FASTER;
+	}
+	for (int i = 0; i < 1000; i++) {
+		struct lace_ratio r;
+		simulate(rng, 0.03, a, b, 30);
+		assert_int_equal(stats_ratio_ci(a, b, 30, 0.95, 0.01, &r), 0);
+		ab_slower += stats_verdict(&r, r.p, 0.95, 0.01) == LACE_VERDICT_SLOWER;
+	}
+	print_message("A/A slower or faster: %d/1000; 3%% found slower: %d/1000\n", aa_decided,
+		      ab_slower);
+	assert_true(aa_decided <= 50);
+	assert_true(ab_slower >= 800);
+	gsl_rng_free(rng);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_welch),
+		cmocka_unit_test(test_paired),
+		cmocka_unit_test(test_ratio_and_tost),
+		cmocka_unit_test(test_holm),
+		cmocka_unit_test(test_rounds_needed),
+		cmocka_unit_test(test_simulated_verdicts),
+	};
+	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);
+}
