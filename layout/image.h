@@ -45,8 +45,12 @@ enum lace_region_kind {
 	LACE_REGION_COLD,    /* the run of GCC .cold parts merged into .text */
 };
 
-/* A code sub-range that matters for placement.  Regions of one image do not
- * overlap: a marker region carves its range out of its section's region. */
+/* A code sub-range that matters for placement.  Regions of one image never
+ * cross: a marker region carves its range out of its section's region, and
+ * marker regions may nest (the kernel's irqentry text lies inside its entry
+ * text).  An address belongs to its innermost region (image_region_at());
+ * nfuncs/func_bytes count the functions whose innermost region this is.
+ * Sorted by start address, enclosing regions before those they hold. */
 struct lace_region {
 	char *name;          /* ".text", "entry", "noinstr", "cold", ".entry.text" ... */
 	enum lace_region_kind kind;
@@ -56,6 +60,7 @@ struct lace_region {
 	char *end_symbol;
 	size_t nfuncs;
 	uint64_t func_bytes; /* sum of function sizes inside */
+	int parent;          /* the region enclosing this one, or -1 */
 };
 
 enum lace_suffix {
