@@ -1,0 +1,200 @@
+/* image_disassemble(): decode every code section of an image in the chunks
+ * objdump uses (symbol to symbol), then give each branch its function and
+ * regions and each function its branch range. */
+#include "layout/disasm.h"
+
+#include <bfd.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layout/image_priv.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+const char disasm_linked[] = "disasm";
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_branch(const void *a, const void *b)
+{
+	const struct lace_branch *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* First symbol index with addr >= a. */
+static size_t sym_lower_bound(const struct image_priv *p, uint64_t a)
+{
+	size_t lo = 0, hi = p->nsyms;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->syms[mid].addr < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Whether what starts at addr (symbols from index k on) is code: yes
+ * unless the only symbols there are data objects, as objdump decides. */
+static bool chunk_is_code(const struct image_priv *p, int idx, size_t k, uint64_t addr)
+{
+	bool object = false, func = false;
+	for (size_t j = k; j < p->nsyms && p->syms[j].addr == addr; j++) {
+		if (p->syms[j].section != idx)
+			continue;
+		object |= p->syms[j].type == STT_OBJECT;
+		func |= p->syms[j].type == STT_FUNC;
+	}
+	return func || !object;
+}
+
+/* Decode section idx: chunks start at the section start and at every
+ * distinct symbol address in it; a chunk whose symbols are data objects
+ * only is not code (objdump dumps it as bytes). */
+static void section_decode(struct lace_image *img, struct disasm *d, int idx,
+			   struct branch_vec *out)
+{
+	const struct lace_section *s = &img->sections[idx];
+	const struct image_priv *p = image_priv(img);
+	size_t len;
+	const uint8_t *data = image_section_data(img, idx, &len);
+
+	if (!data || !len)
+		return;
+	uint64_t end = s->addr + len, at = s->addr;
+	size_t k = sym_lower_bound(p, s->addr);
+	bool code = chunk_is_code(p, idx, k, at);
+
+	while (at < end) {
+		/* the next restart point: the next symbol of this section */
+		while (k < p->nsyms && p->syms[k].addr < end &&
+		       (p->syms[k].addr <= at || p->syms[k].section != idx))
+			k++;
+		uint64_t next = k < p->nsyms && p->syms[k].addr < end ? p->syms[k].addr : end;
+		if (code)
+			disasm_chunk(d, data, len, s->addr, at, next, out);
+		if (next >= end)
+			break;
+		code = chunk_is_code(p, idx, k, next);
+		at = next;
+	}
+}
+
+/* Addresses of the kernel's return and indirect-branch thunks. */
+static void thunks_collect(const struct image_priv *p, uint64_t **ret, size_t *nret,
+			   uint64_t **ind, size_t *nind)
+{
+	size_t aret = 0, aind = 0;
+	*ret = *ind = NULL;
+	*nret = *nind = 0;
+	for (size_t i = 0; i < p->nsyms; i++) {
+		switch (disasm_thunk_kind(p->syms[i].name)) {
+		case DISASM_THUNK_RET:
+			ALLOC_GROW(*ret, *nret + 1, aret);
+			(*ret)[(*nret)++] = p->syms[i].addr;
+			break;
+		case DISASM_THUNK_INDIRECT:
+			ALLOC_GROW(*ind, *nind + 1, aind);
+			(*ind)[(*nind)++] = p->syms[i].addr;
+			break;
+		default:
+			break;
+		}
+	}
+	qsort(*ret, *nret, sizeof(**ret), cmp_u64);
+	qsort(*ind, *nind, sizeof(**ind), cmp_u64);
+}
+
+/* First branch index with addr >= a. */
+static size_t branch_lower_bound(const struct lace_image *img, uint64_t a)
+{
+	size_t lo = 0, hi = img->nbranches;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (img->branches[mid].addr < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void branches_resolve(struct lace_image *img)
+{
+	int func = -1;
+	uint64_t fend = 0;
+
+	/* branches are sorted: keep the last function while inside it */
+	for (size_t i = 0; i < img->nbranches; i++) {
+		struct lace_branch *b = &img->branches[i];
+		if (func < 0 || b->addr < img->funcs[func].addr || b->addr >= fend) {
+			func = image_func_at(img, b->addr);
+			fend = func >= 0 ? img->funcs[func].addr + img->funcs[func].size : 0;
+		}
+		b->func = func;
+		b->region = image_region_at(img, b->addr);
+		if (b->has_target) {
+			b->target_func = image_func_at(img, b->target);
+			b->target_region = image_region_at(img, b->target);
+		} else {
+			b->target_func = b->target_region = -1;
+		}
+	}
+	for (size_t f = 0; f < img->nfuncs; f++) {
+		struct lace_function *fn = &img->funcs[f];
+		size_t lo = branch_lower_bound(img, fn->addr);
+		size_t hi = branch_lower_bound(img, fn->addr + fn->size);
+		fn->first_branch = lo;
+		fn->nbranches = hi - lo;
+	}
+}
+
+int image_disassemble(struct lace_image *img)
+{
+	struct image_priv *p = image_priv(img);
+	struct branch_vec bv = { 0 };
+
+	img->disassembled = false;
+	struct disasm *d = disasm_new(img->arch, DISASM_ENGINE_AUTO);
+	if (!d) {
+		image_warn(img, "branches are not decoded for architecture %s",
+			   img->arch_name ? img->arch_name : "unknown");
+		lace_error_clear();
+		return 0;
+	}
+	for (size_t i = 0; i < img->nsections; i++) {
+		const struct lace_section *s = &img->sections[i];
+		if ((s->flags & (SEC_CODE | SEC_HAS_CONTENTS)) != (SEC_CODE | SEC_HAS_CONTENTS))
+			continue;
+		section_decode(img, d, (int)i, &bv);
+	}
+	disasm_free(d);
+
+	/* sections come in header order, not always address order */
+	for (size_t i = 1; i < bv.n; i++) {
+		if (bv.v[i].addr < bv.v[i - 1].addr) {
+			qsort(bv.v, bv.n, sizeof(*bv.v), cmp_branch);
+			break;
+		}
+	}
+	if (img->arch == LACE_ARCH_X86_64) {
+		uint64_t *ret, *ind;
+		size_t nret, nind;
+		thunks_collect(p, &ret, &nret, &ind, &nind);
+		branches_apply_thunks(bv.v, bv.n, ret, nret, ind, nind);
+		free(ret);
+		free(ind);
+	}
+	free(img->branches);
+	img->branches = bv.v;
+	img->nbranches = bv.n;
+	branches_resolve(img);
+	img->disassembled = true;
+	return 0;
+}
