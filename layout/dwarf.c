@@ -39,9 +39,11 @@ static void func_set(struct lace_image *img, int fi, Dwarf_Die *die, unsigned in
 		return;
 	const char *file = dwarf_decl_file(die);
 	int line = 0;
+	if (!file)
+		return; /* assembler DWARF: ranges but no declaration */
 	dwarf_decl_line(die, &line);
 	free(f->src_file);
-	f->src_file = xstrdup(file ? file : "");
+	f->src_file = xstrdup(file);
 	f->src_line = line > 0 ? (unsigned)line : 0;
 	if (entry)
 		f->inlined = inlined;

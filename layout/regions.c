@@ -220,7 +220,7 @@ void regions_build(struct lace_image *img)
 		bool dup = false;
 		for (size_t r = 0; r < img->nregions; r++)
 			if (sec >= 0 && img->regions[r].start == st->addr && en && img->regions[r].end == en->addr &&
-			    (!strcmp(img->regions[r].name, base) || img->regions[r].kind == LACE_REGION_SECTION))
+			    !strcmp(img->regions[r].name, base))
 				dup = true; /* __start_SEC of an orphan section SEC: the section says it */
 		if (sec >= 0 && !dup)
 			region_add(img, &alloc, base, LACE_REGION_MARKER, st->addr, en->addr, sec,
