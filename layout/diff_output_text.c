@@ -153,12 +153,17 @@ void diff_output_text(const struct lace_diff *d, const struct lace_diff_print_op
 		strbuf_addstr(sb, "  (not disassembled)\n");
 	else if (!d->nxbranches)
 		strbuf_addstr(sb, "  none\n");
+	size_t hidden = 0;
 	for (size_t i = 0; i < d->nxbranches; i++) {
 		const struct lace_xbranch *x = &d->xbranches[i];
-		if (!o->all && x->old_count == x->new_count && d->nxbranches > 12)
+		if (!o->all && x->old_count == x->new_count && d->nxbranches > 12) {
+			hidden++; /* a kernel has dozens of pairs: show the ones that changed */
 			continue;
+		}
 		strbuf_addf(sb, "  %-20s -> %-20s %7zu -> %zu\n", x->from, x->to, x->old_count, x->new_count);
 	}
+	if (hidden)
+		strbuf_addf(sb, "  %zu region pairs unchanged (--all lists them)\n", hidden);
 
 	strbuf_addf(sb, "\nhot set (%s): %zu functions%s\n",
 		    o->hot_source ? o->hot_source : "default: entry region + jump-label sites",
