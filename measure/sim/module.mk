@@ -59,3 +59,11 @@ sim-profiles-install:
 		install -D -m 0644 "$$p" $(DESTDIR)$(PREFIX)/share/lace/profiles/$$(basename $$p); done
 INSTALL_HOOKS += sim-profiles-install
 .PHONY: sim-tool sim-install sim-profiles-install
+
+# measure/ refers to the simulator backend only weakly (so lace links
+# without it), and a weak reference never pulls an archive member: -u makes
+# ld take sim_backend.o.  It calls the runner in libmeasure.a, which comes
+# before libmeasure_sim.a on the link line, so that archive (and util) is
+# scanned once more after it.
+EXTRA_LIBS += -Wl,-u,sim_backend_new -Wl,-u,sim_backend_options \
+              $(BUILD)/libmeasure.a $(BUILD)/libmeasure_sim.a $(BUILD)/libutil.a

@@ -1,0 +1,549 @@
+/* The simulator backend (measure/backend.h): runs the workload under the
+ * lace-vg Valgrind tool with the geometry of a CPU profile and turns the
+ * per-process result files into counts.
+ *
+ * The tool folder (VALGRIND_LIB) is found next to lace: $LACE_VG_LIB,
+ * <lace dir>/vg (the build tree), <lace dir>/../vg (unit tests in
+ * build/tests), <lace dir>/../lib/lace/vg (installed).
+ * Without it `--backend sim` says the simulator is not built. */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "measure/backend.h"
+#include "measure/runner.h"
+#include "measure/sim/profile.h"
+#include "measure/sim/results.h"
+#include "util/error.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#define VG_TOOL_FILE "lace-vg-amd64-linux"
+
+const struct lace_backend_option sim_backend_options[] = {
+	{ "cpu-profile", 1, "simulated CPU: skylake-client (default), golden-cove, zen3, power9, or a .conf path" },
+	{ "l1i", 1, "override the L1i geometry: SIZE,WAYS,LINE (e.g. 32768,8,64)" },
+	{ "itlb", 1, "override the iTLB: ENTRIES,WAYS (e.g. 64,4)" },
+	{ "stlb", 1, "override the second-level TLB: ENTRIES,WAYS, or 0 for none" },
+	{ "page-size", 1, "override the page size: 4096, 2M ..." },
+	{ "fetch-block", 1, "override the fetch block size: 16, 32 or 64" },
+	{ "per-function", 0, "print the hottest functions (simulator)" },
+	{ "top", 1, "with --per-function: how many functions (default 20)" },
+	{ "hot-out", 1, "write the hot set (name weight per line) for 'lace diff --hot'" },
+	{ NULL, 0, NULL },
+};
+
+struct sim_priv {
+	char profile_name[PATH_MAX];
+	char *ovr_l1i, *ovr_itlb, *ovr_stlb, *ovr_page, *ovr_fetch;
+	struct sim_profile prof;
+	bool per_function;
+	long top;
+	char *hot_out;
+	char vgdir[PATH_MAX];
+	char describe[256];
+	int *event_idx;       /* per event of the batch: sim_event_index or -1 */
+	size_t nevents;
+};
+
+static bool file_exists(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode);
+}
+
+/* The VALGRIND_LIB folder holding the tool; false when not built. */
+static bool tool_dir_find(char *out, size_t len)
+{
+	const char *env = getenv("LACE_VG_LIB");
+	const char *exe = sim_exe_dir();
+	char path[PATH_MAX];
+
+	if (env && *env) {
+		snprintf(out, len, "%s", env);
+		snprintf(path, sizeof(path), "%s/" VG_TOOL_FILE, out);
+		return file_exists(path);
+	}
+	if (!exe)
+		return false;
+	/* build tree, build/tests (unit tests), installed */
+	const char *rel[] = { "vg", "../vg", "../lib/lace/vg" };
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(out, len, "%s/%s", exe, rel[i]);
+		snprintf(path, sizeof(path), "%s/" VG_TOOL_FILE, out);
+		if (file_exists(path))
+			return true;
+	}
+	return false;
+}
+
+static bool in_path(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char buf[PATH_MAX];
+
+	if (strchr(prog, '/'))
+		return access(prog, X_OK) == 0;
+	if (!path)
+		path = "/usr/bin:/bin";
+	while (*path) {
+		size_t n = strcspn(path, ":");
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, path, prog);
+		if (!access(buf, X_OK))
+			return true;
+		path += n + (path[n] == ':');
+	}
+	return false;
+}
+
+static const char *valgrind_prog(void)
+{
+	const char *env = getenv("LACE_VALGRIND");
+
+	return env && *env ? env : "valgrind";
+}
+
+/* Load the profile and apply the overrides, in a fixed order whatever the
+ * order on the command line. */
+static int profile_resolve(struct sim_priv *p, struct sim_profile *out)
+{
+	int err = sim_profile_load(p->profile_name, out);
+
+	if (!err && p->ovr_l1i)
+		err = sim_profile_set_l1i(out, p->ovr_l1i);
+	if (!err && p->ovr_itlb)
+		err = sim_profile_set_itlb(out, p->ovr_itlb);
+	if (!err && p->ovr_stlb)
+		err = sim_profile_set_stlb(out, p->ovr_stlb);
+	if (!err && p->ovr_page)
+		err = sim_profile_set_page(out, p->ovr_page);
+	if (!err && p->ovr_fetch)
+		err = sim_profile_set_fetch_block(out, p->ovr_fetch);
+	if (!err)
+		err = sim_profile_check(out);
+	return err;
+}
+
+static bool sim_supports(struct lace_backend *be, const struct lace_event_spec *ev,
+			 const char **why)
+{
+	if (sim_event_index(ev->base) < 0) {
+		*why = "the simulator does not model it";
+		return false;
+	}
+	if (ev->exclude_user) {
+		*why = "the simulator sees user space only";
+		return false;
+	}
+	return true;
+}
+
+static int sim_prepare(struct lace_backend *be, struct lace_event_spec *evs, size_t nevents)
+{
+	struct sim_priv *p = be->priv;
+	int err;
+
+	if (!tool_dir_find(p->vgdir, sizeof(p->vgdir)))
+		return lace_error_set(ENOTSUP, "the simulator is not built (no " VG_TOOL_FILE
+				      " next to lace; build with valgrind's development files installed)");
+	if (!in_path(valgrind_prog()))
+		return lace_error_set(ENOENT, "the simulator needs valgrind, which is not installed");
+	err = profile_resolve(p, &p->prof);
+	if (err)
+		return err;
+	free(p->event_idx);
+	p->event_idx = xcalloc(nevents ? nevents : 1, sizeof(*p->event_idx));
+	p->nevents = nevents;
+	for (size_t i = 0; i < nevents; i++)
+		p->event_idx[i] = evs[i].backend == be ? sim_event_index(evs[i].base) : -1;
+	return 0;
+}
+
+static json_t *totals_json(const struct sim_totals *t)
+{
+	json_t *o = json_object();
+
+	for (int i = 0; sim_event_names[i]; i++)
+		json_object_set_new(o, sim_event_names[i], json_integer((json_int_t)sim_totals_get(t, i)));
+	return o;
+}
+
+static json_t *geometry_json(const struct sim_config *c)
+{
+	return json_pack("{s:{s:I,s:i,s:i},s:{s:i,s:i},s:{s:i,s:i},s:I,s:i}",
+			 "l1i", "size", (json_int_t)c->l1i_size, "ways", (int)c->l1i_ways,
+			 "line", (int)c->l1i_line,
+			 "itlb", "entries", (int)c->itlb_entries, "ways", (int)c->itlb_ways,
+			 "stlb", "entries", (int)c->stlb_entries, "ways", (int)c->stlb_ways,
+			 "page", (json_int_t)c->page, "fetch_block", (int)c->fetch_block);
+}
+
+static json_t *fn_json(const struct sim_fn_result *f)
+{
+	json_t *o = json_pack("{s:s,s:I,s:I,s:I,s:I,s:I}", "name", f->name,
+			      "instructions", (json_int_t)f->s.instructions,
+			      "calls", (json_int_t)f->s.calls,
+			      "l1i_misses", (json_int_t)f->s.l1i_misses,
+			      "itlb_misses", (json_int_t)f->s.itlb_misses,
+			      "stlb_misses", (json_int_t)f->s.stlb_misses);
+	json_object_set_new(o, "instructions_per_call",
+			    f->s.calls ? json_real((double)f->s.instructions / (double)f->s.calls)
+				       : json_null());
+	return o;
+}
+
+static json_t *results_json(struct sim_priv *p, const struct sim_results *r)
+{
+	json_t *o = json_object(), *procs = json_array();
+
+	json_object_set_new(o, "simulator", json_string("lace-vg"));
+	json_object_set_new(o, "profile", json_string(p->prof.name));
+	json_object_set_new(o, "geometry", geometry_json(&p->prof.cfg));
+	json_object_set_new(o, "totals", totals_json(&r->total));
+	for (size_t i = 0; i < r->nprocs; i++) {
+		const struct sim_proc *sp = &r->procs[i];
+		json_t *j = json_pack("{s:i,s:i,s:i,s:s,s:s}", "pid", (int)sp->pid, "ppid",
+				      (int)sp->ppid, "image", sp->image, "exe", sp->exe, "end",
+				      sp->end);
+		json_object_set_new(j, "counts", totals_json(&sp->t));
+		if (sp->forked_from) {
+			json_object_set_new(j, "forked_from", json_integer(sp->forked_from));
+			json_object_set_new(j, "inherited", totals_json(&sp->inherited));
+		}
+		json_array_append_new(procs, j);
+	}
+	json_object_set_new(o, "processes", procs);
+	if (p->per_function) {
+		json_t *fns = json_array();
+		size_t n = r->nfns < (size_t)p->top ? r->nfns : (size_t)p->top;
+		for (size_t i = 0; i < n; i++)
+			json_array_append_new(fns, fn_json(&r->fns[i]));
+		json_object_set_new(o, "functions", fns);
+	}
+	return o;
+}
+
+/* The hot set: the functions that together run 99% of the instructions,
+ * weighted by their share of instructions (`lace diff --hot` reads it). */
+static int hot_write(const char *path, const struct sim_results *r)
+{
+	FILE *f = fopen(path, "w");
+	double total = (double)r->total.instructions, acc = 0;
+
+	if (!f)
+		return lace_error_set(errno, "%s: %s", path, strerror(errno));
+	fprintf(f, "# hot set from lace's simulator: function, share of instructions\n");
+	for (size_t i = 0; i < r->nfns && total > 0 && acc < 0.99 * total; i++) {
+		const struct sim_fn_result *fn = &r->fns[i];
+		if (!strcmp(fn->name, "???") || strpbrk(fn->name, " \t#"))
+			continue;
+		acc += (double)fn->s.instructions;
+		fprintf(f, "%s %.6f\n", fn->name, (double)fn->s.instructions / total);
+	}
+	if (fclose(f))
+		return lace_error_set(EIO, "%s: write failed", path);
+	return 0;
+}
+
+static void dir_remove(const char *dir)
+{
+	struct strbuf sb = STRBUF_INIT;
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	if (d) {
+		while ((de = readdir(d))) {
+			if (de->d_name[0] == '.')
+				continue;
+			strbuf_reset(&sb);
+			strbuf_addf(&sb, "%s/%s", dir, de->d_name);
+			unlink(sb.buf);
+		}
+		closedir(d);
+	}
+	rmdir(dir);
+	strbuf_release(&sb);
+}
+
+static void fill_counts(struct sim_priv *p, const struct sim_results *r,
+			struct lace_run_result *res)
+{
+	for (size_t i = 0; i < res->nevents && i < p->nevents; i++) {
+		int idx = p->event_idx[i];
+		if (idx < 0)
+			continue;
+		uint64_t v = sim_totals_get(&r->total, idx);
+		res->counts[i].status = LACE_COUNT_OK;
+		res->counts[i].raw = v;
+		res->counts[i].value = (double)v;
+		res->counts[i].time_enabled = res->counts[i].time_running =
+			(uint64_t)(res->elapsed_s * 1e9);
+	}
+	res->procs = xcalloc(r->nprocs ? r->nprocs : 1, sizeof(*res->procs));
+	res->nprocs = r->nprocs;
+	for (size_t k = 0; k < r->nprocs; k++) {
+		struct lace_proc_result *pr = &res->procs[k];
+		const char *base = strrchr(r->procs[k].exe, '/');
+		pr->pid = r->procs[k].pid;
+		snprintf(pr->comm, sizeof(pr->comm), "%.31s", base ? base + 1 : r->procs[k].exe);
+		pr->values = xcalloc(res->nevents ? res->nevents : 1, sizeof(double));
+		for (size_t i = 0; i < res->nevents; i++) {
+			int idx = i < p->nevents ? p->event_idx[i] : -1;
+			pr->values[i] = idx < 0 ? NAN : (double)sim_totals_get(&r->procs[k].t, idx);
+		}
+	}
+}
+
+static int sim_run(struct lace_backend *be, char *const argv[], const struct lace_run_opts *opts,
+		   struct lace_run_result *res)
+{
+	struct sim_priv *p = be->priv;
+	const struct sim_config *c = &p->prof.cfg;
+	char dir[PATH_MAX], out[PATH_MAX + 32], envlib[PATH_MAX + 16];
+	char a_l1i[96], a_itlb[64], a_stlb[64], a_page[48], a_fetch[48], a_prof[96];
+	const char *tmp = getenv("TMPDIR");
+	const char *env[] = { envlib, NULL };
+	struct sim_results r;
+	struct lace_child child;
+	size_t argc = 0, n = 0;
+	char **vargv;
+	int err;
+
+	if (!p->event_idx)
+		return lace_error_set(EINVAL, "simulator: run before prepare");
+	snprintf(dir, sizeof(dir), "%s/lace-sim.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir))
+		return lace_error_set(errno, "%s: %s", dir, strerror(errno));
+	snprintf(out, sizeof(out), "--lace-out=%s/r", dir);
+	snprintf(envlib, sizeof(envlib), "VALGRIND_LIB=%s", p->vgdir);
+	snprintf(a_prof, sizeof(a_prof), "--lace-profile=%s", p->prof.name);
+	snprintf(a_l1i, sizeof(a_l1i), "--lace-l1i=%llu,%u,%u", (unsigned long long)c->l1i_size,
+		 c->l1i_ways, c->l1i_line);
+	snprintf(a_itlb, sizeof(a_itlb), "--lace-itlb=%u,%u", c->itlb_entries, c->itlb_ways);
+	snprintf(a_stlb, sizeof(a_stlb), "--lace-stlb=%u,%u", c->stlb_entries, c->stlb_ways);
+	snprintf(a_page, sizeof(a_page), "--lace-page=%llu", (unsigned long long)c->page);
+	snprintf(a_fetch, sizeof(a_fetch), "--lace-fetch-block=%u", c->fetch_block);
+
+	while (argv[argc])
+		argc++;
+	vargv = xcalloc(argc + 16, sizeof(*vargv));
+	vargv[n++] = (char *)valgrind_prog();
+	vargv[n++] = "--tool=lace-vg";
+	vargv[n++] = "-q";
+	vargv[n++] = opts->follow_children ? "--trace-children=yes" : "--trace-children=no";
+	vargv[n++] = out;
+	vargv[n++] = a_prof;
+	vargv[n++] = a_l1i;
+	vargv[n++] = a_itlb;
+	vargv[n++] = a_stlb;
+	vargv[n++] = a_page;
+	vargv[n++] = a_fetch;
+	vargv[n++] = (p->per_function || p->hot_out) ? "--lace-per-function=yes"
+						     : "--lace-per-function=no";
+	for (size_t i = 0; i < argc; i++)
+		vargv[n++] = argv[i];
+	vargv[n] = NULL;
+
+	err = runner_start(&child, vargv, env, opts);
+	if (!err) {
+		err = runner_go(&child);
+		if (err)
+			runner_abort(&child);
+		else
+			err = runner_wait(&child, opts, res);
+	}
+	free(vargv);
+	if (err) {
+		dir_remove(dir);
+		return err;
+	}
+
+	err = sim_results_load(dir, "r", &r);
+	if (err) {
+		/* no (or a broken) result: a run that failed, not a backend
+		 * failure, unless the workload itself exited cleanly */
+		if (res->fault == LACE_FAULT_NONE) {
+			res->fault = LACE_FAULT_START;
+			snprintf(res->fault_msg, sizeof(res->fault_msg), "simulator: %.110s",
+				 lace_error_msg());
+		}
+		dir_remove(dir);
+		return 0;
+	}
+	fill_counts(p, &r, res);
+	res->extra = results_json(p, &r);
+	if (p->hot_out)
+		err = hot_write(p->hot_out, &r);
+	sim_results_free(&r);
+	dir_remove(dir);
+	return err;
+}
+
+static const char *sim_describe(struct lace_backend *be)
+{
+	struct sim_priv *p = be->priv;
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "sim (%s", p->prof.name[0] ? p->prof.name : p->profile_name);
+	if (p->ovr_l1i)
+		strbuf_addf(&sb, ", l1i %s", p->ovr_l1i);
+	if (p->ovr_itlb)
+		strbuf_addf(&sb, ", itlb %s", p->ovr_itlb);
+	if (p->ovr_stlb)
+		strbuf_addf(&sb, ", stlb %s", p->ovr_stlb);
+	if (p->ovr_page)
+		strbuf_addf(&sb, ", page %s", p->ovr_page);
+	if (p->ovr_fetch)
+		strbuf_addf(&sb, ", fetch block %s", p->ovr_fetch);
+	strbuf_addch(&sb, ')');
+	snprintf(p->describe, sizeof(p->describe), "%s", sb.buf);
+	strbuf_release(&sb);
+	return p->describe;
+}
+
+static int set_override(char **slot, const char *value,
+			int (*apply)(struct sim_profile *, const char *))
+{
+	struct sim_profile scratch;
+
+	memset(&scratch, 0, sizeof(scratch));
+	if (apply(&scratch, value))
+		return -EINVAL;   /* message set by apply */
+	free(*slot);
+	*slot = xstrdup(value);
+	return 0;
+}
+
+static int sim_set_option(struct lace_backend *be, const char *name, const char *value)
+{
+	struct sim_priv *p = be->priv;
+
+	if (!strcmp(name, "cpu-profile")) {
+		struct sim_profile scratch;
+		int err = sim_profile_load(value, &scratch);
+		if (err)
+			return err;
+		snprintf(p->profile_name, sizeof(p->profile_name), "%s", value);
+		p->prof = scratch;
+		return 0;
+	}
+	if (!strcmp(name, "l1i"))
+		return set_override(&p->ovr_l1i, value, sim_profile_set_l1i);
+	if (!strcmp(name, "itlb"))
+		return set_override(&p->ovr_itlb, value, sim_profile_set_itlb);
+	if (!strcmp(name, "stlb"))
+		return set_override(&p->ovr_stlb, value, sim_profile_set_stlb);
+	if (!strcmp(name, "page-size"))
+		return set_override(&p->ovr_page, value, sim_profile_set_page);
+	if (!strcmp(name, "fetch-block"))
+		return set_override(&p->ovr_fetch, value, sim_profile_set_fetch_block);
+	if (!strcmp(name, "per-function")) {
+		p->per_function = true;
+		return 0;
+	}
+	if (!strcmp(name, "top")) {
+		char *end;
+		long v = value ? strtol(value, &end, 10) : 0;
+		if (!value || !*value || *end || v < 1 || v > 100000)
+			return lace_error_set(EINVAL, "--top wants a positive number, not '%s'",
+					      value ? value : "");
+		p->top = v;
+		return 0;
+	}
+	if (!strcmp(name, "hot-out")) {
+		if (!value || !*value)
+			return lace_error_set(EINVAL, "--hot-out wants a file name");
+		free(p->hot_out);
+		p->hot_out = xstrdup(value);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/* Per-function table after the summary.  Simulated counts do not vary
+ * between runs of a deterministic program; the table is the last run's
+ * and says whether every run agreed. */
+static void sim_print_extra(struct lace_backend *be, FILE *out, json_t *const *extra,
+			    size_t nruns)
+{
+	struct sim_priv *p = be->priv;
+	json_t *last = NULL, *fns, *fn;
+	size_t i, nvalid = 0;
+	bool same = true;
+
+	if (!p->per_function)
+		return;
+	for (i = 0; i < nruns; i++) {
+		if (!extra[i] || !json_object_get(extra[i], "functions"))
+			continue;
+		if (last && !json_equal(json_object_get(last, "totals"),
+					json_object_get(extra[i], "totals")))
+			same = false;
+		last = extra[i];
+		nvalid++;
+	}
+	if (!last)
+		return;
+	fns = json_object_get(last, "functions");
+	fprintf(out, "\n Hottest functions (simulated, %s; %s):\n\n",
+		json_string_value(json_object_get(last, "profile")),
+		nvalid < 2 ? "one run" : same ? "identical in every run" : "runs differ: last run shown");
+	fprintf(out, " %14s %10s %12s %10s %10s %10s  %s\n", "instructions", "calls", "instr/call",
+		"L1i-miss", "iTLB-miss", "STLB-miss", "function");
+	json_array_foreach(fns, i, fn) {
+		json_t *ipc = json_object_get(fn, "instructions_per_call");
+		char ipcs[32] = "-";
+		if (json_is_number(ipc))
+			snprintf(ipcs, sizeof(ipcs), "%.1f", json_number_value(ipc));
+		fprintf(out, " %14lld %10lld %12s %10lld %10lld %10lld  %s\n",
+			(long long)json_integer_value(json_object_get(fn, "instructions")),
+			(long long)json_integer_value(json_object_get(fn, "calls")), ipcs,
+			(long long)json_integer_value(json_object_get(fn, "l1i_misses")),
+			(long long)json_integer_value(json_object_get(fn, "itlb_misses")),
+			(long long)json_integer_value(json_object_get(fn, "stlb_misses")),
+			json_string_value(json_object_get(fn, "name")));
+	}
+}
+
+static void sim_free(struct lace_backend *be)
+{
+	struct sim_priv *p = be->priv;
+
+	free(p->ovr_l1i);
+	free(p->ovr_itlb);
+	free(p->ovr_stlb);
+	free(p->ovr_page);
+	free(p->ovr_fetch);
+	free(p->hot_out);
+	free(p->event_idx);
+	free(p);
+	free(be);
+}
+
+struct lace_backend *sim_backend_new(void)
+{
+	struct lace_backend *be = xcalloc(1, sizeof(*be));
+	struct sim_priv *p = xcalloc(1, sizeof(*p));
+
+	snprintf(p->profile_name, sizeof(p->profile_name), "%s", SIM_PROFILE_DEFAULT);
+	p->top = 20;
+	be->name = "sim";
+	be->priv = p;
+	be->supports = sim_supports;
+	be->prepare = sim_prepare;
+	be->run = sim_run;
+	be->describe = sim_describe;
+	be->set_option = sim_set_option;
+	be->print_extra = sim_print_extra;
+	be->free = sim_free;
+	return be;
+}

@@ -1,0 +1,202 @@
+/* The simulator backend: CPU profiles and overrides, the result-file
+ * parser, and (when the Valgrind tool is built) one real run. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "measure/backend.h"
+#include "measure/sim/profile.h"
+#include "measure/sim/results.h"
+#include "util/error.h"
+
+/* build/tests/test_sim_backend -> the source tree's profiles */
+static int setup(void **state)
+{
+	char exe[PATH_MAX], dir[PATH_MAX + 64];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n > 0 && !getenv("LACE_PROFILE_DIR")) {
+		exe[n] = '\0';
+		*strrchr(exe, '/') = '\0';
+		snprintf(dir, sizeof(dir), "%s/../../measure/sim/profiles", exe);
+		setenv("LACE_PROFILE_DIR", dir, 1);
+	}
+	return 0;
+}
+
+static void test_profiles_load(void **state)
+{
+	const char *names[] = { "skylake-client", "golden-cove", "zen3", "power9" };
+	struct sim_profile p;
+
+	for (size_t i = 0; i < 4; i++) {
+		assert_int_equal(sim_profile_load(names[i], &p), 0);
+		assert_string_equal(p.name, names[i]);
+		assert_int_equal(p.cfg.l1i_size, 32768);
+		assert_int_equal(p.cfg.l1i_ways, 8);
+	}
+	assert_int_equal(sim_profile_load("power9", &p), 0);
+	assert_int_equal(p.cfg.l1i_line, 128);
+	assert_int_equal(p.cfg.page, 65536);
+	assert_int_equal(sim_profile_load("skylake-client", &p), 0);
+	assert_int_equal(p.cfg.itlb_entries, 128);
+	assert_int_equal(p.cfg.stlb_entries, 1536);
+	assert_int_equal(p.cfg.stlb_ways, 12);
+	assert_int_equal(sim_profile_load("zen3", &p), 0);
+	assert_int_equal(p.cfg.itlb_ways, 64);   /* fully associative */
+
+	assert_int_equal(sim_profile_load("nehalem-xx", &p), -ENOENT);
+	assert_non_null(strstr(lace_error_msg(), "unknown CPU profile"));
+	assert_int_not_equal(sim_profile_load("../etc", &p), 0);
+}
+
+static void test_bad_profile_file(void **state)
+{
+	char path[] = "/tmp/lace-prof-XXXXXX";
+	int fd = mkstemp(path);
+	struct sim_profile p;
+	FILE *f;
+
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	fputs("[l1i]\nsize = 32768\nways = 8\nline = 64\n[itlb]\nentries = 64\nways = 3\n"
+	      "[page]\nsize = 4096\n[fetch]\nblock = 16\n", f);
+	fclose(f);
+	assert_int_equal(sim_profile_load(path, &p), -EINVAL);   /* 64/3 ways */
+	assert_non_null(strstr(lace_error_msg(), "itlb"));
+	f = fopen(path, "w");
+	fputs("[l1i]\nsize = lots\n", f);
+	fclose(f);
+	assert_int_equal(sim_profile_load(path, &p), -EINVAL);
+	assert_non_null(strstr(lace_error_msg(), "line 2"));
+	unlink(path);
+}
+
+static void test_overrides(void **state)
+{
+	struct sim_profile p;
+
+	assert_int_equal(sim_profile_load("skylake-client", &p), 0);
+	assert_int_equal(sim_profile_set_l1i(&p, "16k,4,64"), 0);
+	assert_int_equal(p.cfg.l1i_size, 16384);
+	assert_int_equal(sim_profile_set_itlb(&p, "64,4"), 0);
+	assert_int_equal(sim_profile_set_stlb(&p, "0"), 0);
+	assert_int_equal(p.cfg.stlb_entries, 0);
+	assert_int_equal(sim_profile_set_page(&p, "2M"), 0);
+	assert_int_equal(p.cfg.page, 2 << 20);
+	assert_int_equal(sim_profile_check(&p), 0);
+	assert_int_equal(sim_profile_set_l1i(&p, "32768,8"), -EINVAL);
+	assert_int_equal(sim_profile_set_itlb(&p, "64,-4"), -EINVAL);
+	assert_int_equal(sim_profile_set_fetch_block(&p, "x"), -EINVAL);
+	assert_int_equal(sim_profile_set_l1i(&p, "30000,8,64"), 0);
+	assert_int_equal(sim_profile_check(&p), -EINVAL);        /* sets not a power of 2 */
+}
+
+static const char good[] =
+	"lace-vg 1\npid 42\nppid 41\nimage 0\nend exit\nexe /bin/x y\nprofile zen3\n"
+	"l1i 32768 8 64\nitlb 64 64\nstlb 512 8\npage 4096\nfetch-block 32\n"
+	"forked-from 41\ninherited-instructions 5\n"
+	"instructions 1000\nL1-icache-loads 1010\nL1-icache-load-misses 7\niTLB-loads 1000\n"
+	"iTLB-load-misses 3\nstlb-loads 3\nstlb-misses 2\nfetch-blocks 300\nfetch-late-entries 9\n"
+	"fn 600 5 2 1 10 main\nfn 400 2 1 1 0 operator new(unsigned long)\ndone\n";
+
+static void test_result_parse(void **state)
+{
+	struct sim_proc p;
+	char *bad;
+
+	assert_int_equal(sim_proc_parse(good, &p), 0);
+	assert_int_equal(p.pid, 42);
+	assert_int_equal(p.forked_from, 41);
+	assert_int_equal(p.inherited.instructions, 5);
+	assert_int_equal(p.t.instructions, 1000);
+	assert_int_equal(p.t.l1i_misses, 7);
+	assert_int_equal(p.t.fetch_late, 9);
+	assert_string_equal(p.exe, "/bin/x y");
+	assert_int_equal(p.nfns, 2);
+	assert_string_equal(p.fns[1].name, "operator new(unsigned long)");
+	assert_int_equal(p.fns[0].s.calls, 10);
+	for (size_t i = 0; i < p.nfns; i++)
+		free(p.fns[i].name);
+	free(p.fns);
+
+	/* a killed process leaves no "done" line */
+	bad = strdup(good);
+	*strstr(bad, "done") = '\0';
+	assert_int_equal(sim_proc_parse(bad, &p), -EINVAL);
+	assert_non_null(strstr(lace_error_msg(), "truncated"));
+	assert_null(p.fns);
+	free(bad);
+	assert_int_equal(sim_proc_parse("lace-vg 1\ninstructions 12x\ndone\n", &p), -EINVAL);
+	assert_int_equal(sim_proc_parse("cachegrind 1\n", &p), -EINVAL);
+	assert_int_equal(sim_proc_parse("", &p), -EINVAL);
+	assert_int_equal(sim_event_index("stlb-misses"), 6);
+	assert_int_equal(sim_event_index("cycles"), -1);
+}
+
+static void test_backend_run(void **state)
+{
+	struct lace_backend *be = sim_backend_new();
+	struct lace_event_spec evs[3];
+	const char *names[] = { "instructions", "L1-icache-load-misses", "cycles" };
+	struct lace_run_opts opts = { .follow_children = true, .timeout_s = 120 };
+	struct lace_run_result res;
+	char *argv[] = { "/bin/true", NULL };
+	const char *why;
+
+	memset(evs, 0, sizeof(evs));
+	for (int i = 0; i < 3; i++) {
+		evs[i].name = evs[i].base = (char *)names[i];
+		evs[i].backend = be;
+	}
+	assert_true(be->supports(be, &evs[0], &why));
+	assert_false(be->supports(be, &evs[2], &why));
+	evs[2].backend = NULL;
+	assert_int_equal(be->set_option(be, "cpu-profile", "zen3"), 0);
+	assert_int_equal(be->set_option(be, "cpu-profile", "nope"), -ENOENT);
+	assert_int_equal(be->set_option(be, "l1i", "16384,4,64"), 0);
+	assert_int_equal(be->set_option(be, "top", "0"), -EINVAL);
+	assert_int_equal(be->set_option(be, "per-function", NULL), 0);
+	assert_int_equal(be->set_option(be, "repeat", "3"), -ENOENT);
+	assert_string_equal(be->describe(be), "sim (zen3, l1i 16384,4,64)");
+	if (be->prepare(be, evs, 3)) {
+		be->free(be);
+		skip();   /* the Valgrind tool is not built here */
+	}
+	run_result_init(&res, 3);
+	assert_int_equal(be->run(be, argv, &opts, &res), 0);
+	assert_int_equal(res.fault, LACE_FAULT_NONE);
+	assert_int_equal(res.counts[0].status, LACE_COUNT_OK);
+	assert_true(res.counts[0].raw > 10000);
+	assert_true(res.counts[1].raw > 0 && res.counts[1].raw < res.counts[0].raw);
+	assert_int_equal(res.counts[2].status, LACE_COUNT_NOT_COUNTED);
+	assert_int_equal(res.nprocs, 1);
+	assert_true(isnan(res.procs[0].values[2]));
+	assert_non_null(json_object_get(res.extra, "functions"));
+	assert_string_equal(json_string_value(json_object_get(res.extra, "profile")), "zen3");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(json_object_get(
+				 res.extra, "geometry"), "l1i"), "size")), 16384);
+	run_result_release(&res);
+	be->free(be);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_profiles_load),
+		cmocka_unit_test(test_bad_profile_file),
+		cmocka_unit_test(test_overrides),
+		cmocka_unit_test(test_result_parse),
+		cmocka_unit_test(test_backend_run),
+	};
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
