@@ -248,7 +248,9 @@ void regions_build(struct lace_image *img)
 	/* cold pieces need their suffix: functions_join_parents ran before */
 	cold_regions_add(img, &alloc);
 
-	qsort(img->regions, img->nregions, sizeof(*img->regions), cmp_region);
+	/* regions is NULL when there are none: qsort(NULL, 0) is undefined */
+	if (img->nregions > 1)
+		qsort(img->regions, img->nregions, sizeof(*img->regions), cmp_region);
 	for (size_t i = 0; i < img->nregions; i++) {
 		struct lace_region *r = &img->regions[i];
 		r->parent = -1;
