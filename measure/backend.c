@@ -89,7 +89,7 @@ int backend_select(struct lace_backend_set *set, enum lace_backend_mode mode,
 	}
 	if (moved.len)
 		snprintf(set->note, sizeof(set->note),
-			 "%s: not supported by this CPU: counted by the simulator (%s)", moved.buf,
+			 "%s: not supported by this CPU: counted by the simulator, %s", moved.buf,
 			 set->sim->describe ? set->sim->describe(set->sim) : "sim");
 	if (unsup.len) {
 		bool any_hw = false;
@@ -98,9 +98,10 @@ int backend_select(struct lace_backend_set *set, enum lace_backend_mode mode,
 				any_hw = true;
 		const char *way_out =
 			!any_hw ? ""
-			: mode == LACE_BACKEND_SIM ? "; the simulator does not model these"
-			: sim_built() ? "; '--backend sim' counts icache/iTLB events and instructions in a simulator"
-				      : "; '--backend sim' (the simulator) is the way out once built";
+			: set->sim ? "; the simulator does not model these either"
+			: mode == LACE_BACKEND_HW && sim_built()
+				? "; '--backend sim' counts icache/iTLB events and instructions in a simulator"
+				: "; '--backend sim' (the simulator) is the way out once built";
 		snprintf(set->hint, sizeof(set->hint), "%s: %s%s", unsup.buf,
 			 unsup_why ? unsup_why : "not supported", way_out);
 	}

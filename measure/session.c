@@ -1,0 +1,139 @@
+/* Signals, one run with --pre/--post, small parsers; see session.h. */
+#include "measure/session.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "measure/runner.h"
+#include "util/error.h"
+#include "util/strbuf.h"
+
+volatile int session_stop;
+
+static void on_signal(int sig)
+{
+	if (!session_stop)
+		session_stop = sig;
+}
+
+void session_signals_install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	/* no SA_RESTART: poll() in the runner must wake up */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	/* a reader of our output went away: end like perf, not by SIGPIPE */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+int session_exit_status(void)
+{
+	return session_stop ? 128 + session_stop : 0;
+}
+
+int session_run_once(struct lace_backend_set *set, char *const argv[], const char *pre,
+		     const char *post, const struct lace_run_opts *opts, struct lace_run_result *res)
+{
+	if (pre) {
+		int st = runner_shell(pre, opts);
+		if (st < 0)
+			return st;
+		if (st != 0) {
+			res->fault = LACE_FAULT_START;
+			snprintf(res->fault_msg, sizeof(res->fault_msg), "--pre command exited with %d", st);
+			return 0;
+		}
+	}
+	int err = backend_set_run(set, argv, opts, res);
+	if (err)
+		return err;
+	if (post && !session_stop) {
+		int st = runner_shell(post, opts);
+		if (st < 0)
+			return st;
+		if (st != 0 && res->fault == LACE_FAULT_NONE) {
+			res->fault = LACE_FAULT_EXIT;
+			snprintf(res->fault_msg, sizeof(res->fault_msg), "--post command exited with %d", st);
+		}
+	}
+	return 0;
+}
+
+char *session_join_argv(char *const argv[])
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; argv[i]; i++) {
+		const char *a = argv[i];
+		if (i)
+			strbuf_addch(&sb, ' ');
+		if (*a && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%") == strlen(a)) {
+			strbuf_addstr(&sb, a);
+			continue;
+		}
+		strbuf_addch(&sb, '\'');
+		for (; *a; a++) {
+			if (*a == '\'')
+				strbuf_addstr(&sb, "'\\''");
+			else
+				strbuf_addch(&sb, *a);
+		}
+		strbuf_addch(&sb, '\'');
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+int session_parse_seconds(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || !isfinite(v) || v < 0)
+		return -EINVAL;
+	if (!strcmp(end, "ms"))
+		v /= 1000;
+	else if (!strcmp(end, "m") || !strcmp(end, "min"))
+		v *= 60;
+	else if (!strcmp(end, "h"))
+		v *= 3600;
+	else if (*end && strcmp(end, "s"))
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int session_parse_bytes(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	if (*s == '-')
+		return -EINVAL;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -EINVAL;
+	switch (*end) {
+	case 'k': case 'K': v <<= 10; end++; break;
+	case 'm': case 'M': v <<= 20; end++; break;
+	case 'g': case 'G': v <<= 30; end++; break;
+	default: break;
+	}
+	if (*end == 'B' || *end == 'b')
+		end++;
+	if (*end)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}

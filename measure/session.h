@@ -1,0 +1,30 @@
+/* What `lace stat` and `lace ab` share around the runs: the signal
+ * handling that ends a batch cleanly, and one measured run with its
+ * --pre/--post commands. */
+#ifndef LACE_MEASURE_SESSION_H
+#define LACE_MEASURE_SESSION_H
+
+#include "measure/backend.h"
+
+/* Set to the signal number by SIGINT/SIGTERM/SIGHUP handlers; the runner
+ * sees it through lace_run_opts.stop and kills the workload in flight. */
+extern volatile int session_stop;
+void session_signals_install(void);
+/* Exit status for a batch ended by session_stop: 128 + signal. */
+int session_exit_status(void);
+
+/* pre (may be NULL), the measured run, post (may be NULL).  A failing
+ * --pre is recorded as a START fault of this run without running it; a
+ * failing --post is recorded as an EXIT fault.  0 or -errno (backend
+ * failure: the batch must stop). */
+int session_run_once(struct lace_backend_set *set, char *const argv[], const char *pre,
+		     const char *post, const struct lace_run_opts *opts, struct lace_run_result *res);
+
+/* "cmd arg 'a b'": argv joined with shell quoting where needed (caller frees). */
+char *session_join_argv(char *const argv[]);
+/* Parse "10", "1.5", "100ms", "2m" into seconds; -EINVAL otherwise. */
+int session_parse_seconds(const char *s, double *out);
+/* Parse "64M", "4096", "1G" into bytes; -EINVAL otherwise. */
+int session_parse_bytes(const char *s, uint64_t *out);
+
+#endif
