@@ -169,6 +169,9 @@ struct hashmmu_stats {
  * config).  cfg NULL: 1 MiB HPT, 64K pages, young PTEs. */
 struct hashmmu_mm *hashmmu_create(const struct hashmmu_config *cfg);
 void hashmmu_destroy(struct hashmmu_mm *mm);
+/* Install the data/instruction storage handlers (0x300, 0x400) in the
+ * entry code's trap table; hashmmu_create() does it, idempotent. */
+void hashmmu_register_traps(void);
 
 /* Map [ea, ea+len) (64 KiB aligned) with Linux permissions prot
  * (_PAGE_READ|_PAGE_WRITE|_PAGE_EXEC).  PTEs are filled on demand by the
