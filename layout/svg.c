@@ -47,6 +47,24 @@ static void xml_text(struct strbuf *sb, const char *s)
 	}
 }
 
+/* Colours go to regions holding code (in either image), in region order, so
+ * the dozen palette entries are not spent on empty regions. */
+static const char *region_colour(const struct lace_diff *d, int slot)
+{
+	int rank = 0;
+
+	if (slot < 0 || (size_t)slot >= d->nregions)
+		return "#cccccc";
+	for (int i = 0; i < slot; i++)
+		rank += d->regions[i].old_bytes || d->regions[i].new_bytes;
+	return palette[rank % NPAL];
+}
+
+static bool region_shown(const struct lace_diff *d, size_t i)
+{
+	return d->regions[i].old_bytes || d->regions[i].new_bytes;
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -108,9 +126,8 @@ static void strip_build(const struct lace_diff *d, struct strip *s, int side)
 	s->n = k;
 	s->colour = xcalloc(k + 1, sizeof(int));
 	s->hot = xcalloc(k + 1, sizeof(bool));
-	uint64_t *best = xcalloc(k + 1, sizeof(uint64_t));
-	for (size_t i = 0; i < k; i++)
-		s->colour[i] = -1;
+	size_t nr = d->nregions + 1; /* last slot: outside every region */
+	uint64_t *bytes = xcalloc((k + 1) * nr, sizeof(uint64_t));
 	for (size_t i = 0; i < img->nfuncs; i++) {
 		const struct lace_function *f = &img->funcs[i];
 		if (map[i] < 0 || !f->size)
@@ -123,15 +140,22 @@ static void strip_build(const struct lace_diff *d, struct strip *s, int side)
 				continue;
 			uint64_t lo = f->addr > p * page ? f->addr : p * page;
 			uint64_t hi = f->addr + f->size < (p + 1) * page ? f->addr + f->size : (p + 1) * page;
-			/* majority region by bytes; ties keep the first */
-			if (hi - lo > best[pi]) {
-				best[pi] = hi - lo;
-				s->colour[pi] = slot;
-			}
+			bytes[(size_t)pi * nr + (slot >= 0 ? (size_t)slot : nr - 1)] += hi - lo;
 			s->hot[pi] |= hot;
 		}
 	}
-	free(best);
+	/* a page takes the colour of the region holding most of its function bytes */
+	for (size_t i = 0; i < k; i++) {
+		uint64_t best = 0;
+		s->colour[i] = -1;
+		for (size_t r = 0; r + 1 < nr; r++) {
+			if (bytes[i * nr + r] > best) {
+				best = bytes[i * nr + r];
+				s->colour[i] = (int)r;
+			}
+		}
+	}
+	free(bytes);
 }
 
 static void cell_xy(const struct strip *s, long i, int cell, int *x, int *y)
@@ -153,7 +177,7 @@ static void strip_draw(const struct lace_diff *d, const struct strip *s, int cel
 	for (size_t i = 0; i < s->n; i++) {
 		int x, y;
 		cell_xy(s, (long)i, cell, &x, &y);
-		const char *fill = s->colour[i] >= 0 ? palette[s->colour[i] % NPAL] : "#cccccc";
+		const char *fill = region_colour(d, s->colour[i]);
 		strbuf_addf(sb, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"%s><title>0x%" PRIx64
 			    " %s%s</title></rect>\n", x, y, cell - 1, cell - 1, fill,
 			    s->hot[i] ? " class=\"hot\"" : "", s->pages[i] * page,
@@ -167,12 +191,138 @@ static void strip_draw(const struct lace_diff *d, const struct strip *s, int cel
 	(void)d;
 }
 
+/* ---- detailed map (small images): one bar per page, functions inside ---- */
+
+#define DETAIL_MAX_PAGES 48
+#define DW 480   /* page width in px */
+#define DH 22    /* page row height */
+
+static void func_rects(const struct lace_diff *d, const struct strip *s, int side, int x0, int y0,
+		       struct strbuf *sb)
+{
+	const struct lace_image *img = s->img;
+	const int *map = side ? d->new_to_delta : d->old_to_delta;
+	unsigned page = img->geom.page ? img->geom.page : 4096;
+
+	for (size_t i = 0; i < img->nfuncs; i++) {
+		const struct lace_function *f = &img->funcs[i];
+		if (map[i] < 0 || !f->size)
+			continue;
+		const struct lace_func_delta *fd = &d->funcs[map[i]];
+		int slot = region_slot(d, img, f->region);
+		const char *fill = region_colour(d, slot);
+		bool hot = fd->hot && f->suffix != LACE_SUFFIX_COLD;
+		for (uint64_t p = f->addr / page; p <= (f->addr + f->size - 1) / page; p++) {
+			long pi = page_index(s, p);
+			if (pi < 0)
+				continue;
+			uint64_t lo = f->addr > p * page ? f->addr : p * page;
+			uint64_t hi = f->addr + f->size < (p + 1) * page ? f->addr + f->size : (p + 1) * page;
+			double x = x0 + (double)(lo - p * page) * DW / page, w = (double)(hi - lo) * DW / page;
+			int y = y0 + (int)pi * DH;
+			if (w < 1.5)
+				w = 1.5;
+			strbuf_addf(sb, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"%s><title>",
+				    x, y + 2, w, DH - 6, fill, hot ? " class=\"hot\"" : "");
+			xml_text(sb, f->name);
+			strbuf_addf(sb, " 0x%" PRIx64 " +%" PRIu64 "%s</title></rect>\n", f->addr, f->size,
+				    hot ? " (hot)" : "");
+			/* a name label when it fits (about 6 px per character at 10 px) */
+			if (w >= 6.0 * (double)strlen(f->name) + 4) {
+				strbuf_addf(sb, "<text x=\"%.1f\" y=\"%d\" class=\"fn\">", x + 2, y + DH - 8);
+				xml_text(sb, f->name);
+				strbuf_addstr(sb, "</text>\n");
+			}
+		}
+	}
+}
+
+static void render_detail(const struct lace_diff *d, struct strip s[2], struct strbuf *sb)
+{
+	int margin = 30, label = 96, gap = 170, top = 90;
+	int x[2] = { margin + label, margin + label + DW + gap + label };
+	size_t n = s[0].n > s[1].n ? s[0].n : s[1].n;
+	int rows = n ? (int)n : 1;
+	int legend_rows = (int)((d->nregions + 3) / 4) + 2;
+	int w = x[1] + DW + margin, h = top + rows * DH + 30 + legend_rows * 20 + margin;
+
+	strbuf_addf(sb, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\""
+		    " font-family=\"DejaVu Sans, Arial, sans-serif\">\n"
+		    "<style>.h{font-size:16px;font-weight:bold}.s{font-size:11px;fill:#444}"
+		    ".l{font-size:12px}.fn{font-size:10px;fill:#fff}.a{font-size:10px;fill:#444;font-family:monospace}"
+		    ".hot{stroke:#000;stroke-width:1.5}.pg{fill:#f4f4f4;stroke:#bbb;stroke-width:0.5}"
+		    ".ln{stroke:#d62728;stroke-width:1.4;fill:none;opacity:0.8}"
+		    ".lo{stroke:#ff7f0e;stroke-width:1;fill:none;opacity:0.7;stroke-dasharray:4 2}</style>\n"
+		    "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n", w, h, w, h);
+	strbuf_addf(sb, "<text x=\"%d\" y=\"24\" class=\"h\">lace diff layout map: one bar per 4 KiB page, "
+		    "functions coloured by region; outlined = hot</text>\n", margin);
+	strbuf_addf(sb, "<text x=\"%d\" y=\"42\" class=\"s\">red links: changed region; dashed orange: other "
+		    "changes (aligned, resized, straddle)</text>\n", margin);
+	for (int k = 0; k < 2; k++) {
+		unsigned page = s[k].img->geom.page ? s[k].img->geom.page : 4096;
+		strbuf_addf(sb, "<text x=\"%d\" y=\"%d\" class=\"h\">%s</text>\n<text x=\"%d\" y=\"%d\" class=\"s\">",
+			    x[k], top - 24, k ? "new" : "old", x[k] + 40, top - 24);
+		xml_text(sb, s[k].img->path ? s[k].img->path : "");
+		strbuf_addf(sb, " (%zu pages)</text>\n", s[k].n);
+		for (size_t i = 0; i < s[k].n; i++) {
+			int y = top + (int)i * DH;
+			strbuf_addf(sb, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" class=\"pg\"/>"
+				    "<text x=\"%d\" y=\"%d\" class=\"a\">0x%" PRIx64 "</text>\n",
+				    x[k], y + 1, DW, DH - 4, x[k] - label, y + DH - 8, s[k].pages[i] * page);
+		}
+		func_rects(d, &s[k], k, x[k], top, sb);
+	}
+	/* links: old position -> new position of each changed function */
+	for (size_t i = 0; i < d->nfuncs; i++) {
+		const struct lace_func_delta *f = &d->funcs[i];
+		if (!(f->changes & LACE_CH_REAL) || f->old_idx < 0 || f->new_idx < 0)
+			continue;
+		const struct lace_function *of = &d->old->funcs[f->old_idx], *nf = &d->new->funcs[f->new_idx];
+		unsigned po = d->old->geom.page ? d->old->geom.page : 4096, pn = d->new->geom.page ? d->new->geom.page : 4096;
+		long a = page_index(&s[0], of->addr / po), b = page_index(&s[1], nf->addr / pn);
+		if (a < 0 || b < 0)
+			continue;
+		double x1 = x[0] + (double)((of->addr % po) + of->size / 2) * DW / po;
+		double x2 = x[1] + (double)(nf->addr % pn) * DW / pn;
+		int y1 = top + (int)a * DH + DH / 2, y2 = top + (int)b * DH + DH / 2;
+		if (x1 > x[0] + DW)
+			x1 = x[0] + DW;
+		double mx1 = x[0] + DW + gap / 2.0, mx2 = x[1] - label - gap / 2.0 + label;
+		strbuf_addf(sb, "<path class=\"%s\" d=\"M%.1f %d C%.1f %d %.1f %d %.1f %d\"><title>",
+			    f->changes & LACE_CH_REGION ? "ln" : "lo", x1, y1, mx1 + 40, y1, mx2 - 40, y2, x2, y2);
+		xml_text(sb, f->name);
+		strbuf_addf(sb, "</title></path>\n");
+	}
+	int ly = top + rows * DH + 30;
+	for (size_t i = 0, k = 0; i < d->nregions; i++) {
+		if (!region_shown(d, i))
+			continue;
+		int lx = margin + (int)(k % 4) * 260, y = ly + (int)(k / 4) * 20;
+		k++;
+		strbuf_addf(sb, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" fill=\"%s\"/>"
+			    "<text x=\"%d\" y=\"%d\" class=\"l\">", lx, y, region_colour(d, (int)i), lx + 20, y + 12);
+		xml_text(sb, d->regions[i].name);
+		strbuf_addf(sb, " (%" PRIu64 " -> %" PRIu64 " B)</text>\n", d->regions[i].old_bytes,
+			    d->regions[i].new_bytes);
+	}
+	ly += (int)((d->nregions + 3) / 4) * 20;
+	strbuf_addf(sb, "<text x=\"%d\" y=\"%d\" class=\"l\">%zu functions changed (%zu changed region); hot "
+		    "footprint %zu -> %zu lines, %zu -> %zu pages</text>\n</svg>\n", margin, ly + 12,
+		    d->counts.changed, d->counts.region, d->hot_old.lines, d->hot_new.lines, d->hot_old.pages,
+		    d->hot_new.pages);
+}
+
 void diff_svg_render(const struct lace_diff *d, struct strbuf *sb)
 {
 	struct strip s[2];
 	strip_build(d, &s[0], 0);
 	strip_build(d, &s[1], 1);
 	size_t n = s[0].n > s[1].n ? s[0].n : s[1].n;
+	if (n <= DETAIL_MAX_PAGES) {
+		render_detail(d, s, sb);
+		goto out;
+	}
 	int cols = n > 4096 ? 96 : n > 1024 ? 64 : n > 64 ? 32 : 16;
 	int cell = n > 4096 ? 7 : n > 1024 ? 9 : n > 64 ? 14 : 24;
 	int gap = 120, margin = 30, top = 90;
@@ -233,10 +383,13 @@ void diff_svg_render(const struct lace_diff *d, struct strbuf *sb)
 
 	/* legend */
 	int ly = top + rows * cell + 30;
-	for (size_t i = 0; i < d->nregions; i++) {
-		int lx = margin + (int)(i % 4) * 260, y = ly + (int)(i / 4) * 20;
+	for (size_t i = 0, k = 0; i < d->nregions; i++) {
+		if (!region_shown(d, i))
+			continue;
+		int lx = margin + (int)(k % 4) * 260, y = ly + (int)(k / 4) * 20;
+		k++;
 		strbuf_addf(sb, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" fill=\"%s\"/>"
-			    "<text x=\"%d\" y=\"%d\" class=\"l\">", lx, y, palette[i % NPAL], lx + 20, y + 12);
+			    "<text x=\"%d\" y=\"%d\" class=\"l\">", lx, y, region_colour(d, (int)i), lx + 20, y + 12);
 		xml_text(sb, d->regions[i].name);
 		strbuf_addf(sb, " (%" PRIu64 " -> %" PRIu64 " B)</text>\n", d->regions[i].old_bytes,
 			    d->regions[i].new_bytes);
@@ -248,6 +401,7 @@ void diff_svg_render(const struct lace_diff *d, struct strbuf *sb)
 	strbuf_addf(sb, "<text x=\"%d\" y=\"%d\" class=\"l\">%zu functions changed region%s</text>\n",
 		    margin + 260, ly + 12, d->counts.region, skipped ? " (first 400 linked)" : "");
 	strbuf_addstr(sb, "</svg>\n");
+out:
 	for (int k = 0; k < 2; k++) {
 		free(s[k].pages);
 		free(s[k].colour);
