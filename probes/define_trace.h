@@ -9,6 +9,9 @@
 #if defined(LACE_CREATE_TRACE_POINTS) && !defined(LACE_NO_TRACEPOINTS)
 #undef LACE_CREATE_TRACE_POINTS
 
+#ifndef SDT_USE_VARIADIC
+#define SDT_USE_VARIADIC 1  /* for STAP_PROBEV */
+#endif
 #include <sys/sdt.h>
 
 #define LACE_TRACE_HEADER_MULTI_READ
@@ -17,8 +20,8 @@
 #undef LACE_TRACE_EVENT
 #undef __field
 #define __field(type, item) type item;
-#define LACE_TRACE_EVENT(name, proto, args, fields, printk) \
-	struct lace_trace_rec_##name {                       \
+#define LACE_TRACE_EVENT(ev, proto, args, fields, printk) \
+	struct lace_trace_rec_##ev {                       \
 		fields                                       \
 	};
 #include LACE_TRACE_INCLUDE
@@ -30,37 +33,37 @@
 #undef __field
 #define __field(type, item) __entry->item = item;
 #define __LACE_SDT(provider, name, ...) STAP_PROBEV(provider, name, __VA_ARGS__)
-#define LACE_TRACE_EVENT(name, proto, args, fields, printk)                         \
-	static void __lace_print_##name(FILE *f, const void *rec__)                   \
+#define LACE_TRACE_EVENT(ev, proto, args, fields, printk)                         \
+	static void __lace_print_##ev(FILE *f, const void *rec__)                   \
 	{                                                                             \
-		const struct lace_trace_rec_##name *__entry = rec__;                  \
+		const struct lace_trace_rec_##ev *__entry = rec__;                  \
 		fprintf(f, printk);                                                   \
 		fputc('\n', f);                                                       \
 	}                                                                             \
-	struct lace_tracepoint __tracepoint_##name = {                                \
-		.name = #name,                                                        \
+	struct lace_tracepoint __tracepoint_##ev = {                                \
+		.name = #ev,                                                        \
 		.key = { .key = STATIC_KEY_INIT_FALSE },                              \
-		.rec_size = sizeof(struct lace_trace_rec_##name),                     \
-		.print = __lace_print_##name,                                         \
+		.rec_size = sizeof(struct lace_trace_rec_##ev),                     \
+		.print = __lace_print_##ev,                                         \
 	};                                                                            \
-	static struct lace_tracepoint *const __lace_tp_ptr_##name                     \
-		__attribute__((used, section("__lace_tracepoints"))) = &__tracepoint_##name; \
-	LACE_SLOWPATH void __trace_##name##_slow(proto)                               \
+	static struct lace_tracepoint *const __lace_tp_ptr_##ev                     \
+		__attribute__((used, section("__lace_tracepoints"))) = &__tracepoint_##ev; \
+	LACE_SLOWPATH void __trace_##ev##_slow(proto)                               \
 	{                                                                             \
-		struct lace_trace_rec_##name *__entry;                                \
-		__atomic_fetch_add(&__tracepoint_##name.hits, 1, __ATOMIC_RELAXED);   \
-		__entry = lace_trace_ring_reserve(&__tracepoint_##name);              \
+		struct lace_trace_rec_##ev *__entry;                                \
+		__atomic_fetch_add(&__tracepoint_##ev.hits, 1, __ATOMIC_RELAXED);   \
+		__entry = lace_trace_ring_reserve(&__tracepoint_##ev);              \
 		if (__entry) {                                                        \
 			fields                                                        \
 		}                                                                     \
-		__LACE_SDT(lace, name, args);                                         \
+		__LACE_SDT(lace, ev, args);                                         \
 	}
 #include LACE_TRACE_INCLUDE
 
 #undef __field
 #undef LACE_TRACE_EVENT
-#define LACE_TRACE_EVENT(name, proto, args, fields, printk)                     \
-	__LACE_TRACE_EVENT_DECL(name, LACE_PARAMS(proto), LACE_PARAMS(args),      \
+#define LACE_TRACE_EVENT(ev, proto, args, fields, printk)                      \
+	__LACE_TRACE_EVENT_DECL(ev, LACE_PARAMS(proto), LACE_PARAMS(args),      \
 				LACE_PARAMS(fields), LACE_PARAMS(printk))
 #undef LACE_TRACE_HEADER_MULTI_READ
 #endif
