@@ -14,17 +14,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "layout/disasm.h"
 #include "layout/geometry.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-#if __has_include("layout/disasm.h")
-#include "layout/disasm.h"
-#endif
-/* weak until the decoder is linked in everywhere: a lace built without it
- * still loads images, and says branches are missing */
-int image_disassemble(struct lace_image *img) __attribute__((weak));
 
 #ifndef EF_PPC64_ABI
 #define EF_PPC64_ABI 3
@@ -211,9 +206,7 @@ int image_load(const char *path, const struct lace_load_opts *opts, struct lace_
 			goto fail;
 	}
 	if (opts && opts->branches && img->has_symbols) {
-		if (!image_disassemble)
-			image_warn(img, "branch decoding is not built into this lace");
-		else if ((err = image_disassemble(img)))
+		if ((err = image_disassemble(img)))
 			goto fail;
 	}
 	*out = img;

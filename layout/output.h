@@ -42,7 +42,7 @@ void layout_print_csv(FILE *f, const struct lace_image *img, enum layout_table w
 /* Names used by every format. */
 const char *region_kind_name(enum lace_region_kind k);
 const char *arch_name(enum lace_arch a);
-/* branch_kind_name() of layout/disasm.h when linked, else a local copy */
+/* branch_kind_name() of layout/disasm.h */
 const char *layout_branch_kind(enum lace_branch_kind k);
 
 #endif

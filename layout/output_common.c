@@ -1,7 +1,7 @@
 /* Names shared by the output formats. */
 #include "layout/output.h"
 
-const char *branch_kind_name(enum lace_branch_kind kind) __attribute__((weak));
+#include "layout/disasm.h"
 
 const char *region_kind_name(enum lace_region_kind k)
 {
@@ -26,15 +26,5 @@ const char *arch_name(enum lace_arch a)
 
 const char *layout_branch_kind(enum lace_branch_kind k)
 {
-	if (branch_kind_name)
-		return branch_kind_name(k);
-	switch (k) {
-	case LACE_BR_JUMP: return "jump";
-	case LACE_BR_COND: return "cond";
-	case LACE_BR_CALL: return "call";
-	case LACE_BR_INDIRECT_JUMP: return "indirect-jump";
-	case LACE_BR_INDIRECT_CALL: return "indirect-call";
-	case LACE_BR_RET: return "ret";
-	}
-	return "?";
+	return branch_kind_name(k);
 }

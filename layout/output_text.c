@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "layout/branch_stats.h"
 #include "layout/names.h"
 #include "util/xalloc.h"
 
@@ -104,44 +105,40 @@ static void probes(FILE *f, const struct lace_image *img)
 }
 
 /* Branch kinds, cross-region pairs (from -> to, only pairs that occur) and
- * where direct jump targets fall within the fetch block. */
+ * where direct jump targets fall within the fetch block (branch_stats.c). */
 static void branches(FILE *f, const struct lace_image *img)
 {
 	size_t kinds[LACE_BR_RET + 1] = { 0 };
-	size_t nr = img->nregions + 1; /* last row/column: outside every region */
-	size_t *pair = xcalloc(nr * nr, sizeof(*pair));
-	size_t *hist = xcalloc(img->geom.fetch, sizeof(*hist));
-	size_t ntarget = 0;
+	struct branch_matrix m;
+	struct branch_pair *pairs = NULL;
+	struct fetch_histogram h;
 
-	for (size_t i = 0; i < img->nbranches; i++) {
-		const struct lace_branch *b = &img->branches[i];
-		if ((unsigned)b->kind <= LACE_BR_RET)
-			kinds[b->kind]++;
-		if (!b->has_target)
-			continue;
-		size_t from = b->region >= 0 ? (size_t)b->region : nr - 1;
-		size_t to = b->target_region >= 0 ? (size_t)b->target_region : nr - 1;
-		pair[from * nr + to]++;
-		if (b->kind == LACE_BR_JUMP || b->kind == LACE_BR_COND) {
-			hist[b->target & (img->geom.fetch - 1)]++;
-			ntarget++;
-		}
-	}
+	for (size_t i = 0; i < img->nbranches; i++)
+		if ((unsigned)img->branches[i].kind <= LACE_BR_RET)
+			kinds[img->branches[i].kind]++;
 	fprintf(f, "\nBranches: %zu\n", img->nbranches);
 	for (int k = 0; k <= LACE_BR_RET; k++)
 		fprintf(f, "  %-14s %zu\n", layout_branch_kind((enum lace_branch_kind)k), kinds[k]);
-	fprintf(f, "\nCross-region direct branches (from -> to: count):\n");
-	for (size_t a = 0; a < nr; a++)
-		for (size_t b = 0; b < nr; b++)
-			if (a != b && pair[a * nr + b])
-				fprintf(f, "  %-22s -> %-22s %zu\n", a + 1 < nr ? img->regions[a].name : "(outside)",
-					b + 1 < nr ? img->regions[b].name : "(outside)", pair[a * nr + b]);
-	fprintf(f, "\nJump-target offset within the %u B fetch block (direct jumps, %zu):\n", img->geom.fetch, ntarget);
-	for (unsigned o = 0; o < img->geom.fetch; o++)
-		if (hist[o])
-			fprintf(f, "  +%-3u %8zu  %5.1f%%\n", o, hist[o], 100.0 * (double)hist[o] / (double)ntarget);
-	free(pair);
-	free(hist);
+
+	branch_matrix_compute(img, BRANCH_KINDS_DIRECT, &m);
+	size_t np = branch_matrix_pairs(&m, true, &pairs);
+	fprintf(f, "\nCross-region direct branches: %" PRIu64 " of %" PRIu64 " (from -> to: count)\n", m.cross,
+		m.total);
+	for (size_t i = 0; i < np; i++)
+		fprintf(f, "  %-22s -> %-22s %" PRIu64 "\n", pairs[i].from >= 0 ? img->regions[pairs[i].from].name : "(outside)",
+			pairs[i].to >= 0 ? img->regions[pairs[i].to].name : "(outside)", pairs[i].count);
+	free(pairs);
+	branch_matrix_release(&m);
+
+	if (fetch_histogram_compute(img, BRANCH_KINDS_JUMPS, &h) == 0) {
+		fprintf(f, "\nJump-target offset within the %u B fetch block (direct jumps, %" PRIu64 "):\n", h.fetch,
+			h.total);
+		for (unsigned o = 0; o < h.fetch; o++)
+			if (h.count[o])
+				fprintf(f, "  +%-3u %8" PRIu64 "  %5.1f%%\n", o, h.count[o],
+					100.0 * (double)h.count[o] / (double)h.total);
+		fetch_histogram_release(&h);
+	}
 }
 
 void layout_print_text(FILE *f, const struct lace_image *img, enum layout_table what)
