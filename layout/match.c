@@ -25,6 +25,9 @@ bool func_is_marker(const struct lace_image *img, int idx)
 	if (!strcmp(n, "_stext") || !strcmp(n, "_etext") || !strcmp(n, "_text") ||
 	    !strcmp(n, "_sinittext") || !strcmp(n, "_einittext"))
 		return true;
+	/* ld's __start_SEC/__stop_SEC, and the kernel's __foo_start/__foo_end */
+	if (!strncmp(n, "__start_", 8) || !strncmp(n, "__stop_", 7))
+		return true;
 	return !strncmp(n, "__", 2) &&
 	       ((len > 6 && !strcmp(n + len - 6, "_start")) || (len > 4 && !strcmp(n + len - 4, "_end")));
 }

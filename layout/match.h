@@ -25,7 +25,7 @@ void funcs_match(const struct lace_image *old, const struct lace_image *new,
 		 int *old_to_new, int *new_to_old);
 
 /* A region start/end marker or another linker-script label with no size
- * (__*_start, __*_end, _stext, _etext ...). */
+ * (__*_start, __*_end, __start_*, __stop_*, _stext, _etext ...). */
 bool func_is_marker(const struct lace_image *img, int idx);
 
 #endif
