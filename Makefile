@@ -41,9 +41,11 @@ export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
 endif
 
 # Modules linked into lace, in link order (users before what they use).
+# pipeline/ drives the other commands (lace check, lace study) through their
+# JSON output, as a user script would.
 # measure/sim holds the freestanding cache/TLB models and the backend that
 # launches the Valgrind tool; the tool itself is built by its module.mk.
-MODULES := layout measure measure/sim util
+MODULES := pipeline layout measure measure/sim util
 
 LACE      := $(BUILD)/lace
 CLI_SRCS  := $(wildcard cli/*.c)

@@ -1,0 +1,409 @@
+#include "pipeline/check.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "measure/stats.h"
+#include "pipeline/selfexec.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+/* The workload used when base/head are built-in variants and the config
+ * names none: a short hackbench run through the study code. */
+#define DEFAULT_VARIANT_WORKLOAD "{elf} -g 2 -f 5 -l 40 -T"
+#define DEFAULT_EVENTS "instructions,L1-icache-load-misses,iTLB-load-misses"
+
+char *check_resolve_elf(const char *arg, const char *variants_dir)
+{
+	struct stat st;
+
+	if (stat(arg, &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			lace_error_set(EISDIR, "is a directory, not an ELF file");
+			return NULL;
+		}
+		/* absolute, so '{elf} ARGS' runs it whatever the shell's PATH */
+		char *abs = realpath(arg, NULL);
+		return abs ? abs : xstrdup(arg);
+	}
+	if (!strchr(arg, '/')) {
+		struct strbuf p = STRBUF_INIT;
+		strbuf_addf(&p, "%s/%s/hackbench", variants_dir, arg);
+		if (stat(p.buf, &st) == 0) {
+			char *abs = realpath(p.buf, NULL);
+			if (abs) {
+				strbuf_release(&p);
+				return abs;
+			}
+			return strbuf_detach(&p, NULL);
+		}
+		strbuf_release(&p);
+		lace_error_set(ENOENT, "no such file, nor a variant in %s (run 'lace build --all')",
+			       variants_dir);
+		return NULL;
+	}
+	lace_error_set(errno, "%s", strerror(errno));
+	return NULL;
+}
+
+static bool is_variant_arg(const char *arg)
+{
+	return access(arg, F_OK) != 0 && !strchr(arg, '/');
+}
+
+static int severity_rank(const char *s)
+{
+	if (!s)
+		return -1;
+	if (!strcmp(s, "info"))
+		return 0;
+	if (!strcmp(s, "warning"))
+		return 1;
+	if (!strcmp(s, "error"))
+		return 2;
+	return 3; /* never */
+}
+
+static void add_reason(json_t *reasons, const char *kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void add_reason(json_t *reasons, const char *kind, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	json_array_append_new(reasons, json_pack("{s:s,s:s}", "kind", kind, "reason", msg));
+}
+
+static void argv_push(const char ***v, size_t *n, const char *s)
+{
+	*v = xrealloc(*v, (*n + 2) * sizeof(**v));
+	(*v)[(*n)++] = s;
+	(*v)[*n] = NULL;
+}
+
+/* lace diff --json with the configured thresholds; returns parsed JSON. */
+static json_t *run_diff(const struct check_opts *o, const char *base, const char *head,
+			json_t *errors)
+{
+	const struct check_config *c = &o->cfg;
+	const char **argv = NULL;
+	size_t n = 0;
+
+	argv_push(&argv, &n, "diff");
+	argv_push(&argv, &n, "--json");
+	argv_push(&argv, &n, "--fail-on");
+	argv_push(&argv, &n, "never");
+	if (c->min_align) {
+		argv_push(&argv, &n, "--min-align");
+		argv_push(&argv, &n, c->min_align);
+	}
+	if (c->max_hot_growth) {
+		argv_push(&argv, &n, "--max-hot-growth");
+		argv_push(&argv, &n, c->max_hot_growth);
+	}
+	if (c->hot) {
+		argv_push(&argv, &n, "--hot");
+		argv_push(&argv, &n, c->hot);
+	}
+	for (size_t i = 0; i < c->nrules; i++) {
+		argv_push(&argv, &n, "--rule");
+		argv_push(&argv, &n, c->rules[i]);
+	}
+	if (o->svg) {
+		argv_push(&argv, &n, "--svg");
+		argv_push(&argv, &n, o->svg);
+	}
+	argv_push(&argv, &n, base);
+	argv_push(&argv, &n, head);
+
+	struct selfexec_result r;
+	json_t *j = NULL;
+	if (selfexec_run(argv, NULL, false, &r) < 0) {
+		add_reason(errors, "diff", "%s", lace_error_msg());
+	} else if (r.exit_code != 0) {
+		strbuf_rtrim(&r.err);
+		add_reason(errors, "diff", "lace diff exited %d: %s", r.exit_code, r.err.buf);
+	} else {
+		json_error_t je;
+		j = json_loads(r.out.buf, 0, &je);
+		if (!j)
+			add_reason(errors, "diff", "lace diff printed unreadable JSON: %s", je.text);
+	}
+	selfexec_result_release(&r);
+	free(argv);
+	return j;
+}
+
+static json_t *run_ab(const struct check_opts *o, const char *base, const char *head,
+		      const char *workload, json_t *errors)
+{
+	const struct check_config *c = &o->cfg;
+	const char **argv = NULL;
+	size_t n = 0;
+	char margin[32];
+
+	snprintf(margin, sizeof(margin), "%g", c->margin * 100);
+	argv_push(&argv, &n, "ab");
+	argv_push(&argv, &n, "--json");
+	argv_push(&argv, &n, "--base");
+	argv_push(&argv, &n, base);
+	argv_push(&argv, &n, "--head");
+	argv_push(&argv, &n, head);
+	argv_push(&argv, &n, "--workload");
+	argv_push(&argv, &n, workload);
+	argv_push(&argv, &n, "-e");
+	argv_push(&argv, &n, c->events ? c->events : DEFAULT_EVENTS);
+	argv_push(&argv, &n, "--margin");
+	argv_push(&argv, &n, margin);
+	struct { const char *opt, *val; } pass[] = {
+		{ "--rounds", c->rounds }, { "--max-runs", c->max_runs }, { "--max-time", c->max_time },
+		{ "--warmup", c->warmup }, { "--confidence", c->confidence }, { "--seed", c->seed },
+		{ "--timeout", c->timeout }, { "--backend", c->backend }, { "--results", o->results },
+	};
+	for (size_t i = 0; i < sizeof(pass) / sizeof(pass[0]); i++) {
+		if (pass[i].val) {
+			argv_push(&argv, &n, pass[i].opt);
+			argv_push(&argv, &n, pass[i].val);
+		}
+	}
+	if (!o->results)
+		argv_push(&argv, &n, "--no-results");
+
+	struct selfexec_result r;
+	json_t *j = NULL;
+	if (selfexec_run(argv, NULL, false, &r) < 0) {
+		add_reason(errors, "ab", "%s", lace_error_msg());
+	} else {
+		json_error_t je;
+		j = r.out.len ? json_loads(r.out.buf, 0, &je) : NULL;
+		if (!j || r.exit_code != 0) {
+			strbuf_rtrim(&r.err);
+			const char *last = strrchr(r.err.buf, '\n');
+			add_reason(errors, "ab", "lace ab on '%s' exited %d: %s", workload, r.exit_code,
+				   last ? last + 1 : r.err.buf);
+			json_decref(j);
+			j = NULL;
+		}
+	}
+	selfexec_result_release(&r);
+	free(argv);
+	return j;
+}
+
+static double jnum(const json_t *o, const char *k)
+{
+	const json_t *v = json_object_get(o, k);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* Re-decide each event with its own margin from the CI and Holm p that
+ * lace ab reported (stats_verdict depends on nothing else). */
+static void judge_events(const struct check_opts *o, json_t *ab, const char *workload,
+			 json_t *reasons, json_t *notes)
+{
+	const struct check_config *c = &o->cfg;
+	double conf = c->confidence ? atof(c->confidence) / 100.0 : jnum(ab, "confidence");
+	if (!(conf > 0 && conf < 1))
+		conf = 0.95;
+	size_t i;
+	json_t *ev;
+
+	json_array_foreach(json_object_get(ab, "events"), i, ev) {
+		const char *name = json_string_value(json_object_get(ev, "name"));
+		if (!name)
+			continue;
+		double margin = check_config_margin(c, name);
+		struct lace_ratio r = {
+			.n = (size_t)json_integer_value(json_object_get(ev, "rounds")),
+			.ratio = jnum(ev, "ratio"), .ci_low = jnum(ev, "ci_low"),
+			.ci_high = jnum(ev, "ci_high"), .p = jnum(ev, "p"),
+		};
+		double p_adj = jnum(ev, "p_holm");
+		if (isnan(p_adj))
+			p_adj = r.p;
+		enum lace_verdict v = stats_verdict(&r, p_adj, conf, margin);
+		bool gated = check_config_gated(c, name);
+		json_object_set_new(ev, "check_margin", json_real(margin));
+		json_object_set_new(ev, "check_verdict", json_string(stats_verdict_name(v)));
+		json_object_set_new(ev, "gated", json_boolean(gated));
+		if (!gated)
+			continue;
+		double pct = (r.ratio - 1) * 100, lo = (r.ci_low - 1) * 100, hi = (r.ci_high - 1) * 100;
+		if (v == LACE_VERDICT_SLOWER)
+			add_reason(reasons, "slower",
+				   "%s on '%s': %+.2f%% (CI %+.2f%% .. %+.2f%%), beyond the %.3g%% margin",
+				   name, workload, pct, lo, hi, margin * 100);
+		else if ((v == LACE_VERDICT_INCONCLUSIVE || v == LACE_VERDICT_UNDECIDED)) {
+			char line[512];
+			snprintf(line, sizeof(line),
+				 "%s on '%s' is %s: %+.2f%% (CI %+.2f%% .. %+.2f%%) against a %.3g%% margin",
+				 name, workload, stats_verdict_name(v), pct, lo, hi, margin * 100);
+			if (c->inconclusive_fails)
+				add_reason(reasons, "inconclusive", "%s", line);
+			else
+				json_array_append_new(notes, json_string(line));
+		}
+	}
+}
+
+enum check_decision check_run(const struct check_opts *o, json_t **report)
+{
+	json_t *rep = json_object();
+	json_t *reasons = json_array(), *errors = json_array(), *notes = json_array();
+	char *base = check_resolve_elf(o->base, o->variants_dir);
+	char *head = base ? check_resolve_elf(o->head, o->variants_dir) : NULL;
+
+	*report = rep;
+	json_object_set_new(rep, "base", json_string(o->base));
+	json_object_set_new(rep, "head", json_string(o->head));
+	if (!base || !head) {
+		add_reason(errors, "input", "%s: %s", base ? o->head : o->base, lace_error_msg());
+		goto out;
+	}
+	json_object_set_new(rep, "base_elf", json_string(base));
+	json_object_set_new(rep, "head_elf", json_string(head));
+
+	/* layout rules */
+	json_t *diff = run_diff(o, base, head, errors);
+	if (diff) {
+		int fail_rank = severity_rank(o->cfg.fail_on);
+		size_t i;
+		json_t *f;
+		json_array_foreach(json_object_get(diff, "findings"), i, f) {
+			const char *sev = json_string_value(json_object_get(f, "severity"));
+			if (severity_rank(sev) >= fail_rank && fail_rank <= 2)
+				add_reason(reasons, "finding", "[%s] %s: %s: %s",
+					   sev, json_string_value(json_object_get(f, "rule")),
+					   json_string_value(json_object_get(f, "subject")),
+					   json_string_value(json_object_get(f, "reason")));
+		}
+		json_object_set_new(rep, "diff", diff);
+	}
+
+	/* measurements */
+	json_t *abs = json_array();
+	json_object_set_new(rep, "ab", abs);
+	if (o->measure) {
+		const struct check_config *c = &o->cfg;
+		size_t nw = c->nworkloads;
+		const char *const *w = (const char *const *)c->workloads;
+		const char *def[] = { DEFAULT_VARIANT_WORKLOAD };
+		if (!nw && is_variant_arg(o->base) && is_variant_arg(o->head)) {
+			w = def;
+			nw = 1;
+		}
+		if (!nw)
+			json_array_append_new(notes, json_string(
+				"no workload configured: layout rules only (add [workload] run = ... or --workload)"));
+		for (size_t k = 0; k < nw; k++) {
+			json_t *ab = run_ab(o, base, head, w[k], errors);
+			if (!ab)
+				continue;
+			json_object_set_new(ab, "workload", json_string(w[k]));
+			judge_events(o, ab, w[k], reasons, notes);
+			json_array_append_new(abs, ab);
+		}
+	}
+out:
+	free(base);
+	free(head);
+	enum check_decision d = json_array_size(errors) ? CHECK_ERROR
+				: json_array_size(reasons) ? CHECK_FAIL : CHECK_PASS;
+	json_object_set_new(rep, "decision",
+			    json_string(d == CHECK_PASS ? "pass" : d == CHECK_FAIL ? "fail" : "error"));
+	json_object_set_new(rep, "reasons", reasons);
+	json_object_set_new(rep, "errors", errors);
+	json_object_set_new(rep, "notes", notes);
+	json_object_set_new(rep, "fail_on", json_string(o->cfg.fail_on));
+	return d;
+}
+
+static const char *js(const json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+	return s ? s : "";
+}
+
+void check_render_md(const json_t *rep, struct strbuf *out)
+{
+	const char *d = js(rep, "decision");
+	size_t i;
+	json_t *x;
+
+	strbuf_addf(out, "### lace check: %s\n\n",
+		    !strcmp(d, "pass") ? "PASS" : !strcmp(d, "fail") ? "FAIL" : "ERROR (could not run)");
+	strbuf_addf(out, "base `%s` → head `%s`\n\n", js(rep, "base"), js(rep, "head"));
+	if (json_array_size(json_object_get(rep, "errors"))) {
+		strbuf_addstr(out, "**Could not run:**\n\n");
+		json_array_foreach(json_object_get(rep, "errors"), i, x)
+			strbuf_addf(out, "- %s\n", js(x, "reason"));
+		strbuf_addch(out, '\n');
+	}
+	if (json_array_size(json_object_get(rep, "reasons"))) {
+		strbuf_addstr(out, "**Fails because:**\n\n");
+		json_array_foreach(json_object_get(rep, "reasons"), i, x)
+			strbuf_addf(out, "- %s\n", js(x, "reason"));
+		strbuf_addch(out, '\n');
+	}
+	const json_t *diff = json_object_get(rep, "diff");
+	if (diff) {
+		const json_t *b = json_object_get(diff, "bloat");
+		strbuf_addf(out, "**Layout** (`lace diff`): `%s`\n\n", js(b, "line"));
+		const json_t *f = json_object_get(diff, "findings");
+		if (json_array_size(f)) {
+			strbuf_addstr(out, "| severity | rule | subject | reason |\n|---|---|---|---|\n");
+			json_array_foreach(f, i, x)
+				strbuf_addf(out, "| %s | %s | `%s` | %s |\n", js(x, "severity"),
+					    js(x, "rule"), js(x, "subject"), js(x, "reason"));
+			strbuf_addch(out, '\n');
+		} else {
+			strbuf_addstr(out, "No layout findings.\n\n");
+		}
+		const json_t *hot = json_object_get(diff, "hot");
+		const json_t *ho = json_object_get(hot, "old"), *hn = json_object_get(hot, "new");
+		if (ho && hn) {
+			strbuf_addstr(out, "| hot set | lines | 4 KiB pages | 2 MiB pages |\n|---|---:|---:|---:|\n");
+			const char *k[] = { "lines", "pages", "hugepages" };
+			strbuf_addstr(out, "| base |");
+			for (int t = 0; t < 3; t++)
+				strbuf_addf(out, " %lld |", (long long)json_integer_value(json_object_get(ho, k[t])));
+			strbuf_addstr(out, "\n| head |");
+			for (int t = 0; t < 3; t++)
+				strbuf_addf(out, " %lld |", (long long)json_integer_value(json_object_get(hn, k[t])));
+			strbuf_addstr(out, "\n\n");
+		}
+	}
+	json_array_foreach(json_object_get(rep, "ab"), i, x) {
+		strbuf_addf(out, "**Measurement** (`lace ab`, %lld rounds, backend %s): `%s`\n\n",
+			    (long long)json_integer_value(json_object_get(x, "rounds")), js(x, "backend"),
+			    js(x, "workload"));
+		strbuf_addstr(out, "| event | base | head | change | CI | margin | verdict |\n"
+				   "|---|---:|---:|---:|---|---:|---|\n");
+		size_t k;
+		json_t *ev;
+		json_array_foreach(json_object_get(x, "events"), k, ev) {
+			double r = jnum(ev, "ratio"), lo = jnum(ev, "ci_low"), hi = jnum(ev, "ci_high");
+			strbuf_addf(out, "| %s%s | %.6g | %.6g | %+.2f%% | %+.2f%% .. %+.2f%% | ±%.3g%% | %s%s |\n",
+				    js(ev, "name"),
+				    json_is_true(json_object_get(ev, "simulated")) ? " (sim)" : "",
+				    jnum(ev, "a_mean"), jnum(ev, "b_mean"), (r - 1) * 100, (lo - 1) * 100,
+				    (hi - 1) * 100, jnum(ev, "check_margin") * 100, js(ev, "check_verdict"),
+				    json_is_true(json_object_get(ev, "gated")) ? "" : " (not gated)");
+		}
+		strbuf_addch(out, '\n');
+	}
+	if (json_array_size(json_object_get(rep, "notes"))) {
+		json_array_foreach(json_object_get(rep, "notes"), i, x)
+			strbuf_addf(out, "- note: %s\n", json_string_value(x));
+		strbuf_addch(out, '\n');
+	}
+}

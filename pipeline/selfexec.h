@@ -1,0 +1,34 @@
+/* Run lace's own commands as child processes and capture their output.
+ *
+ * `lace check` and `lace study` drive `lace build/diff/stat/ab` through the
+ * same interfaces a user script would (their documented JSON), so each
+ * command stays the single owner of its logic and its output format. */
+#ifndef LACE_PIPELINE_SELFEXEC_H
+#define LACE_PIPELINE_SELFEXEC_H
+
+#include <stdbool.h>
+
+#include "util/strbuf.h"
+
+struct selfexec_result {
+	int exit_code;   /* exit status, or 128+signal */
+	struct strbuf out;
+	struct strbuf err;
+};
+
+/* Path of the running lace binary (from /proc/self/exe), cached. */
+const char *selfexec_path(void);
+
+/* Run `lace argv...` (argv NULL-terminated, without the program name),
+ * capturing stdout into res->out and stderr into res->err (also copied to our
+ * stderr when echo_err).  Extra environment "K=V" strings in env (NULL-ended,
+ * may be NULL) are added.  Returns 0 when the child could be run (whatever
+ * its exit code) or -errno. */
+int selfexec_run(const char *const *argv, const char *const *env, bool echo_err,
+		 struct selfexec_result *res);
+/* Same for an arbitrary program (argv[0] is looked up in PATH). */
+int selfexec_run_prog(const char *const *argv, const char *const *env, bool echo_err,
+		      struct selfexec_result *res);
+void selfexec_result_release(struct selfexec_result *res);
+
+#endif
