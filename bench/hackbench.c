@@ -47,7 +47,7 @@ static const char usage[] =
 	"  -l, --loops=N          messages each sender sends each receiver (default 100)\n"
 	"  -s, --datasize=BYTES   message size (default 100)\n"
 	"  -p, --pipe             send over pipes (default: socketpairs)\n"
-	"  -P, --process          tasks are processes (fork; default)\n"
+	"  -P, --process          tasks are processes (fork; default; also --processes)\n"
 	"  -T, --threads          tasks are POSIX threads\n"
 	"  -F, --fifo             run the main task SCHED_FIFO (needs privilege)\n"
 	"  -h, --help             this text\n"

@@ -1,8 +1,9 @@
 # bench/: the workloads (hackbench, faultbench, randaccess) and the
 # code-footprint generator.  Not linked into lace.  This fragment builds the
 # host versions build/bench/{hackbench,faultbench,randaccess} against the
-# study code (build/libstudy.a, probes/module.mk) with lace's own flags, for
+# study code (probes/, hashmmu/) with lace's own flags, for
 # the tests; `lace build` builds the same sources into every variant.
+# Objects here use lace's flags (-O2 -g, -Werror).
 #
 # What each workload is made of is read from bench/workloads.conf, the list
 # `lace build` reads too, so the two builds cannot drift apart.
@@ -21,8 +22,11 @@ BENCH_GEN_OBJS  := $(BENCH_GEN_SRCS:.c=.o)
 BENCH_COMMON    := $(call bench_conf,common,sources)
 BENCH_LIBS      := $(call bench_conf,common,libs) -lm
 BENCH_BINS      := $(addprefix $(BUILD)/bench/,$(BENCH_WORKLOADS))
-# built by probes/module.mk (included after this file: name it literally)
-BENCH_STUDY_LIB := $(BUILD)/libstudy.a
+# The study code, as workloads.conf defines it: every .c directly in each
+# `study` folder, as objects (built by the generic rule, shared with
+# probes/module.mk's archive) so no archive name couples the two fragments.
+BENCH_STUDY_OBJS := $(patsubst %.c,$(BUILD)/%.o,\
+	$(foreach d,$(call bench_conf,common,study),$(wildcard $(d)/*.c)))
 
 # The generator is a host tool: plain flags, no project libraries.
 $(BENCH_GEN): bench/gen_handlers.c bench/handlers.h
@@ -47,14 +51,14 @@ $(BENCH_GEN_DIR)/%.o: $(BENCH_GEN_DIR)/%.c
 define bench_workload
 $(BUILD)/bench/$(1): $(patsubst %.c,$(BUILD)/%.o,$(BENCH_COMMON) $(call bench_conf,$(1),sources)) \
 		$(if $(filter yes,$(call bench_conf,$(1),handlers)),$(BENCH_GEN_OBJS)) \
-		$(BENCH_STUDY_LIB) $(BUILD)/libutil.a
+		$(BENCH_STUDY_OBJS)
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  LD      $$@")
-	$$(Q)$$(CC) $$(LDFLAGS) -o $$@ $$(filter %.o,$$^) $(BENCH_STUDY_LIB) $(BUILD)/libutil.a $(BENCH_LIBS)
+	$$(Q)$$(CC) $$(LDFLAGS) -o $$@ $$(filter %.o,$$^) $(BENCH_LIBS)
 endef
 $(foreach w,$(BENCH_WORKLOADS),$(eval $(call bench_workload,$(w))))
 
 .PHONY: bench-workloads
 bench-workloads: $(BENCH_BINS)
 
-# ALL_TARGETS += $(BENCH_BINS)   (enabled once hashmmu/*.c links)
+ALL_TARGETS += $(BENCH_BINS)

@@ -1,0 +1,158 @@
+/* faultbench: touch one byte per page through the hash MMU model.
+ *
+ * The microbenchmark of the hash-fault tracepoint review ("touch one byte
+ * per page", sys time 11.24 s -> 11.33 s): a region of `pages` pages, one
+ * byte of each touched in order, `passes` times.  Every touch goes through
+ * hashmmu_touch(): an HPT miss raises a data-storage exception through the
+ * entry code (lace_exception_entry) into hash_page_mm(), and on a missing
+ * Linux PTE into the Linux fault path.  So on a fresh region, one pass:
+ *
+ *   young PTEs (default): one hash fault per page (the Linux fault fills the
+ *     PTE and preloads the HPTE of the faulting page);
+ *   old PTEs (--old): plus one per Linux page (64 KiB): the first access
+ *     of a 64 KiB page faults again to set the accessed bit
+ *     (accessed_faults), the mkold story.
+ *
+ * With --page-size 4k, pages are 4 KiB sub-pages of 64 KiB Linux pages
+ * (H_PAGE_COMBO): N pages -> N hash faults young, N + N/16 old.  With
+ * --page-size 64k: N -> N young, 2N old.  Later passes fault again only on
+ * pages whose HPTE was evicted (region larger than the HPT covers). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench/counts.h"
+#include "bench/mmuctx.h"
+#include "bench/opts.h"
+#include "util/error.h"
+#include "util/strbuf.h"
+
+static const char usage[] =
+	"usage: faultbench [options]\n"
+	"Touch one byte per page of a region through the hash MMU model, `passes`\n"
+	"times, and report hash faults per second and the model's counts.\n"
+	"  -n, --pages=N          pages in the region (default 4096)\n"
+	"  -p, --passes=P         passes over the region (default 1)\n"
+	"  -r, --read             touch with a load (default: a store, as the\n"
+	"                         original microbenchmark's `p[i] = 1`)\n"
+	"      --seed=N           model seed: the HPT eviction choices (default 1)\n"
+	MMUCTX_USAGE
+	"  -h, --help             this text\n"
+	"output: readable counts, `faults/s: N`, then one line\n"
+	"`lace-counts: workload=faultbench key=value ...` (deterministic values only).\n"
+	"Exit status: 0 ok, 1 model failure, 2 invalid arguments.\n";
+
+enum { OPT_SEED = 256, OPT_HTAB, OPT_PSIZE, OPT_OLD, OPT_YOUNG };
+
+/* Model address of the region: 256 GiB, segment aligned. */
+#define FAULTBENCH_BASE 0x4000000000ULL
+
+enum { C_PAGES, C_PASSES, C_MODEL_ERRORS, C_MODEL };
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "pages", required_argument, NULL, 'n' },
+		{ "passes", required_argument, NULL, 'p' },
+		{ "read", no_argument, NULL, 'r' },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "htab-kib", required_argument, NULL, OPT_HTAB },
+		{ "page-size", required_argument, NULL, OPT_PSIZE },
+		{ "old", no_argument, NULL, OPT_OLD },
+		{ "young", no_argument, NULL, OPT_YOUNG },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *prog = "faultbench";
+	const char *names[C_MODEL + MMUCTX_NCOUNTS + 1] = { "pages", "passes", "model_errors" };
+	struct mmuctx_opts mo = MMUCTX_OPTS_DEFAULT;
+	uint64_t pages = 4096, passes = 1, seed = 1, access = _PAGE_READ | _PAGE_WRITE;
+	uint64_t page_bytes, errors = 0, len;
+	struct hashmmu_mm *mm;
+	struct hashmmu_stats st;
+	struct counts counts;
+	struct strbuf out = STRBUF_INIT, extra = STRBUF_INIT;
+	struct timespec t0, t1;
+	double secs;
+	int c;
+
+	while ((c = getopt_long(argc, argv, ":n:p:rh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			if (opts_uint(optarg, 1, 1ULL << 24, &pages))
+				opts_die(prog, usage, "--pages needs an integer in 1..16777216, not '%s'", optarg);
+			break;
+		case 'p':
+			if (opts_uint(optarg, 1, 1000000, &passes))
+				opts_die(prog, usage, "--passes needs an integer in 1..1000000, not '%s'", optarg);
+			break;
+		case 'r': access = _PAGE_READ; break;
+		case OPT_SEED:
+			if (opts_uint(optarg, 0, UINT64_MAX, &seed))
+				opts_die(prog, usage, "--seed needs an unsigned integer, not '%s'", optarg);
+			break;
+		case OPT_HTAB:
+			if (mmuctx_parse_htab(optarg, &mo.htab_kib))
+				opts_die(prog, usage, "--htab-kib needs a power of two >= 256, not '%s'", optarg);
+			break;
+		case OPT_PSIZE:
+			if (mmuctx_parse_psize(optarg, &mo.psize))
+				opts_die(prog, usage, "--page-size needs 4k or 64k, not '%s'", optarg);
+			break;
+		case OPT_OLD: mo.young = false; break;
+		case OPT_YOUNG: mo.young = true; break;
+		case 'h': opts_help(usage);
+		default: opts_bad_option(prog, usage, c, argv);
+		}
+	}
+	if (optind < argc)
+		opts_die(prog, usage, "unexpected argument '%s'", argv[optind]);
+
+	for (unsigned i = 0; mmuctx_count_names[i]; i++)
+		names[C_MODEL + i] = mmuctx_count_names[i];
+	if (counts_init(&counts, names)) {
+		perror("faultbench: mmap");
+		return 1;
+	}
+	page_bytes = mmuctx_page_bytes(mo.psize);
+	len = (pages * page_bytes + LINUX_PAGE_SIZE - 1) & ~(uint64_t)(LINUX_PAGE_SIZE - 1);
+	mm = mmuctx_create(&mo, seed);
+	if (!mm || hashmmu_map(mm, FAULTBENCH_BASE, len, _PAGE_READ | _PAGE_WRITE)) {
+		fprintf(stderr, "faultbench: model: %s\n", lace_error_msg());
+		return 1;
+	}
+	mmuctx_count_begin(mm);
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (uint64_t p = 0; p < passes; p++)
+		for (uint64_t i = 0; i < pages; i++)
+			if (hashmmu_touch(mm, FAULTBENCH_BASE + i * page_bytes, access))
+				errors++;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+
+	counts_add(&counts, C_PAGES, pages);
+	counts_add(&counts, C_PASSES, passes);
+	counts_add(&counts, C_MODEL_ERRORS, errors);
+	mmuctx_count_end(mm, &counts, C_MODEL);
+	hashmmu_get_stats(mm, &st);
+
+	strbuf_addf(&out, "%s\n", mmuctx_describe(&mo));
+	strbuf_addf(&out, "%llu pages x %llu passes, one %s per page: %.3f s\n",
+		    (unsigned long long)pages, (unsigned long long)passes,
+		    access & _PAGE_WRITE ? "store" : "load", secs);
+	strbuf_addf(&out, "faults/s: %.0f\n", secs > 0 ? (double)st.faults / secs : 0.0);
+	strbuf_addf(&extra, "seed=%llu page_size=%s ptes=%s access=%s htab_kib=%llu",
+		    (unsigned long long)seed, mo.psize == MMU_PAGE_4K ? "4k" : "64k",
+		    mo.young ? "young" : "old", access & _PAGE_WRITE ? "store" : "load",
+		    (unsigned long long)mo.htab_kib);
+	counts_format(&counts, "faultbench", extra.buf, &out);
+	fputs(out.buf, stdout);
+	strbuf_release(&out);
+	strbuf_release(&extra);
+	hashmmu_destroy(mm);
+	counts_free(&counts);
+	return errors ? 1 : 0;
+}
