@@ -4,7 +4,9 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/error.h"
 #include "util/strbuf.h"
@@ -28,6 +30,19 @@ static bool sim_built(void)
 	return sim_backend_new != NULL;
 }
 
+static int paranoid_level(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	int v = 2;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = 2;
+		fclose(f);
+	}
+	return v;
+}
+
 static void list_add(struct strbuf *sb, const char *name)
 {
 	if (sb->len)
@@ -40,7 +55,7 @@ int backend_select(struct lace_backend_set *set, enum lace_backend_mode mode,
 {
 	struct strbuf unsup = STRBUF_INIT, moved = STRBUF_INIT;
 	const char *unsup_why = NULL;
-	char why_copy[256] = "";
+	char why_copy[256] = "", para[256] = "";
 	int err = 0;
 
 	memset(set, 0, sizeof(*set));
@@ -87,10 +102,25 @@ int backend_select(struct lace_backend_set *set, enum lace_backend_mode mode,
 			unsup_why = why_copy;
 		}
 	}
+	if (geteuid() != 0 && paranoid_level() >= 2) {
+		bool kernel_wanted = false;
+		for (size_t i = 0; i < nevents; i++)
+			kernel_wanted |= evs[i].backend == set->hw && !evs[i].exclude_kernel &&
+					 evs[i].kind != LACE_EV_TRACEPOINT;
+		if (kernel_wanted)
+			snprintf(para, sizeof(para),
+				 "kernel.perf_event_paranoid=%d and not root: events count user space only "
+				 "(perf shows them as :u); run as root or 'sysctl kernel.perf_event_paranoid=1' "
+				 "to count the kernel too", paranoid_level());
+	}
 	if (moved.len)
 		snprintf(set->note, sizeof(set->note),
 			 "%s: not supported by this CPU: counted by the simulator, %s", moved.buf,
 			 set->sim->describe ? set->sim->describe(set->sim) : "sim");
+	if (para[0]) {
+		size_t l = strlen(set->note);
+		snprintf(set->note + l, sizeof(set->note) - l, "%s%s", l ? "; " : "", para);
+	}
 	if (unsup.len) {
 		bool any_hw = false;
 		for (size_t i = 0; i < nevents; i++)

@@ -3,6 +3,7 @@
 #include "measure/events.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <linux/perf_event.h>
@@ -149,7 +150,9 @@ const char *events_tracefs(void)
 	for (size_t i = 0; i < 2; i++) {
 		char p[64];
 		snprintf(p, sizeof(p), "%s/events", roots[i]);
-		if (!access(p, R_OK | X_OK))
+		/* present but unreadable (non-root) counts: the read of the id
+		 * then explains the permission problem */
+		if (!access(p, F_OK) || errno == EACCES)
 			return roots[i];
 	}
 	return NULL;
@@ -172,6 +175,21 @@ static int read_u64_file(const char *path, uint64_t *v)
 	return err;
 }
 
+static const char *paranoid_str(void)
+{
+	static char buf[16];
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+
+	snprintf(buf, sizeof(buf), "?");
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			snprintf(buf, sizeof(buf), "?");
+		buf[strcspn(buf, "\n")] = '\0';
+		fclose(f);
+	}
+	return buf;
+}
+
 static int parse_tracepoint(struct lace_event_spec *ev, const char *sys, size_t syslen,
 			    const char *name)
 {
@@ -188,8 +206,8 @@ static int parse_tracepoint(struct lace_event_spec *ev, const char *sys, size_t 
 	snprintf(path, sizeof(path), "%s/events/%.*s/%s/id", root, (int)syslen, sys, name);
 	int err = read_u64_file(path, &id);
 	if (err == -EACCES)
-		return lace_error_set(EACCES, "%s: cannot read %s (tracepoints need root or a readable tracefs)",
-				      ev->name, path);
+		return lace_error_set(EACCES, "%s: permission denied reading %s: tracepoints need root (or CAP_PERFMON and a readable tracefs) at kernel.perf_event_paranoid=%s",
+				      ev->name, path, paranoid_str());
 	if (err) {
 		if (!strncmp(sys, "probe", 5) || !strncmp(sys, "sdt_", 4))
 			return lace_error_set(ENOENT, "%s: no such probe in %s/events (create it first, e.g. 'perf probe -x BINARY %.*s:%s')",

@@ -207,10 +207,14 @@ static void render_csv(FILE *out, const struct lace_batch *b, const struct lace_
 			strbuf_addf(&line, "%.2f%%", pct(s.s.sem, s.s.mean));
 		strbuf_addch(&line, o->sep);
 		double running = 0;
+		size_t nr = 0;
 		for (size_t i = 0; i < b->nruns; i++)
-			if (run_used(&b->runs[i]))
+			if (run_used(&b->runs[i])) {
 				running += b->runs[i].running[e];
-		strbuf_addf(&line, "%.0f%c%.2f%c", running, o->sep, s.counted ? s.running_pct : 0.0, o->sep);
+				nr++;
+			}
+		/* perf prints the counter's running time per run */
+		strbuf_addf(&line, "%.0f%c%.2f%c", nr ? running / (double)nr : 0.0, o->sep, s.counted ? s.running_pct : 0.0, o->sep);
 		if (s.counted)
 			strbuf_addf(&line, "%.2f%%", pct(s.s.sd, s.s.mean));
 		strbuf_addf(&line, "%c%zu", o->sep, s.counted);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -353,7 +354,16 @@ static int sim_run(struct lace_backend *be, char *const argv[], const struct lac
 		vargv[n++] = argv[i];
 	vargv[n] = NULL;
 
+	/* Address-space randomization would move the vDSO (whose code the
+	 * client runs: clock_gettime) and with it the cache sets it maps to;
+	 * the workload starts with it off so that runs are identical.  The
+	 * personality is inherited at fork; lace's own is restored at once. */
+	int persona = personality(0xffffffff);
+	if (persona != -1)
+		personality((unsigned long)persona | ADDR_NO_RANDOMIZE);
 	err = runner_start(&child, vargv, env, opts);
+	if (persona != -1)
+		personality((unsigned long)persona);
 	if (!err) {
 		err = runner_go(&child);
 		if (err)
