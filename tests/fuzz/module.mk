@@ -11,7 +11,7 @@
 FUZZ_CC      ?= clang
 FUZZ_BUILD   := build-fuzz
 FUZZ_TIME    ?= 60
-FUZZ_MAX_LEN ?= 24576
+FUZZ_MAX_LEN ?= 8192
 FUZZ_FLAGS   ?=
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS   = -std=gnu11 -g -O1 -Wall -Wextra -Wno-unused-parameter -I. -I$(BUILD)/gen \
@@ -57,11 +57,12 @@ fuzz-build: $(FUZZ_BINS) $(FUZZ_BUILD)/seeds/.done
 fuzz: fuzz-build
 	$(Q)test -n "$(FUZZ_HARNESSES)" || { echo "fuzz: no harness can be built yet (layout/ lacks image_load)"; exit 1; }
 	$(Q)for h in $(FUZZ_HARNESSES); do \
-	  seeds=$(FUZZ_BUILD)/seeds; [ $$h = fuzz_diff ] && seeds=$(FUZZ_BUILD)/seeds/pairs; \
+	  seeds=$(FUZZ_BUILD)/seeds; len=$(FUZZ_MAX_LEN); \
+	  [ $$h = fuzz_diff ] && { seeds=$(FUZZ_BUILD)/seeds/pairs; len=$$((2 * len)); }; \
 	  mkdir -p tests/fuzz/findings/$$h/queue tests/fuzz/corpus/$$h; \
 	  echo "fuzz: $$h for $(FUZZ_TIME)s"; \
-	  nice -n 10 $(FUZZ_BUILD)/$$h -max_total_time=$(FUZZ_TIME) -max_len=$(FUZZ_MAX_LEN) \
-	    -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	  nice -n 10 $(FUZZ_BUILD)/$$h -max_total_time=$(FUZZ_TIME) -max_len=$$len \
+	    -timeout=10 -rss_limit_mb=0 -malloc_limit_mb=2048 -print_final_stats=1 \
 	    -artifact_prefix=tests/fuzz/findings/$$h/ $(FUZZ_FLAGS) \
 	    tests/fuzz/findings/$$h/queue $$seeds tests/fuzz/corpus/$$h || exit 1; \
 	done
