@@ -1,50 +1,47 @@
 #!/bin/bash
-# bench_layout: CPU time (user + sys) of `lace layout --branches --no-dwarf`
-# and `lace layout --branches` (with DWARF) on the Debian cloud vmlinux,
-# each against `objdump -d --no-show-raw-insn` on the same file, run
-# interleaved (3 rounds, medians) so machine noise hits all of them.
-# Goals: no-DWARF <= 0.5x objdump; with DWARF <= 1.0x objdump and peak RSS
-# under 1 GiB.  Exits 1 when a goal is missed, 77 when there is no vmlinux.
+# bench_layout: CPU time (user + system, /usr/bin/time) of `lace layout
+# --branches` on the real kernel against `objdump -d --no-show-raw-insn` on the
+# same file, run side by side (interleaved rounds, medians) so machine noise
+# hits all of them.  Goals (issue 2): without DWARF at most 0.5x objdump's
+# CPU time; with DWARF at most 1.0x and under 1 GiB peak memory.  Prints the
+# ratios and peak RSS; exits 1 when a goal is missed, 77 without a vmlinux.
+# ROUNDS (default 3) sets the number of interleaved rounds.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 LACE=${LACE:-$here/build/lace}
+rounds=${ROUNDS:-3}
 vmlinux=$("$here/scripts/fetch-vmlinux.sh" 2>/dev/null) || vmlinux=
 if [ -z "$vmlinux" ] || [ ! -r "$vmlinux" ]; then
   echo "bench_layout: skipped: no vmlinux (scripts/fetch-vmlinux.sh)"
   exit 77
 fi
-command -v objdump >/dev/null || { echo "bench_layout: skipped: no objdump"; exit 77; }
-python3 - "$LACE" "$vmlinux" <<'PY'
-import os, resource, subprocess, sys, statistics
-lace, vm = sys.argv[1], sys.argv[2]
-def run(cmd):
-    """CPU seconds and peak RSS (KiB) of cmd, output discarded."""
-    pid = os.fork()
-    if pid == 0:
-        fd = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(fd, 1)
-        os.execvp(cmd[0], cmd)
-    _, status, ru = os.wait4(pid, 0)
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit("bench_layout: %s failed" % " ".join(cmd))
-    return ru.ru_utime + ru.ru_stime, ru.ru_maxrss
-cmds = {
-    "objdump": ["objdump", "-d", "--no-show-raw-insn", vm],
-    "nodwarf": [lace, "layout", "--branches", "--no-dwarf", vm],
-    "dwarf": [lace, "layout", "--branches", vm],
+[ -x /usr/bin/time ] || { echo "bench_layout: skipped: no /usr/bin/time"; exit 77; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+# cpu CMD...: run CMD (stdout discarded); prints "cpu_seconds peak_kib"
+cpu() {
+  /usr/bin/time -o "$tmp/t" -f '%U %S %M' "$@" >/dev/null 2>"$tmp/err" ||
+    { echo "bench_layout: '$*' failed: $(tail -n 1 "$tmp/err")" >&2; exit 2; }
+  awk '{ printf "%.3f %d\n", $1 + $2, $3 }' "$tmp/t"
 }
-cpu = {k: [] for k in cmds}
-rss = {k: 0 for k in cmds}
-for _ in range(3):
-    for k, c in cmds.items():
-        t, m = run(c)
-        cpu[k].append(t)
-        rss[k] = max(rss[k], m)
-med = {k: statistics.median(v) for k, v in cpu.items()}
-r1, r2 = med["nodwarf"] / med["objdump"], med["dwarf"] / med["objdump"]
-mib = rss["dwarf"] / 1024
-print("bench_layout: objdump -d %.2fs CPU; lace layout --branches --no-dwarf %.2fs = %.2fx (goal <= 0.5x); "
-      "with DWARF %.2fs = %.2fx (goal <= 1.0x), peak RSS %.0f MiB (goal < 1024)"
-      % (med["objdump"], med["nodwarf"], r1, med["dwarf"], r2, mib))
-sys.exit(0 if r1 <= 0.5 and r2 <= 1.0 and mib < 1024 else 1)
-PY
+od=() nd=() wd=() ndm=0 wdm=0
+for i in $(seq "$rounds"); do
+  read -r c _ < <(cpu objdump -d --no-show-raw-insn "$vmlinux"); od+=("$c")
+  read -r c m < <(cpu "$LACE" layout --branches --no-dwarf "$vmlinux"); nd+=("$c")
+  [ "$m" -gt "$ndm" ] && ndm=$m
+  read -r c m < <(cpu "$LACE" layout --branches "$vmlinux"); wd+=("$c")
+  [ "$m" -gt "$wdm" ] && wdm=$m
+done
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+mo=$(median "${od[@]}") mn=$(median "${nd[@]}") mw=$(median "${wd[@]}")
+rn=$(awk -v a="$mn" -v b="$mo" 'BEGIN { printf "%.2f", a / b }')
+rw=$(awk -v a="$mw" -v b="$mo" 'BEGIN { printf "%.2f", a / b }')
+echo "bench_layout: CPU seconds, medians of $rounds interleaved rounds on $(basename "$vmlinux"):"
+echo "  objdump -d --no-show-raw-insn          ${mo}s"
+echo "  lace layout --branches --no-dwarf      ${mn}s  ratio ${rn}x (goal <= 0.5x)  peak $((ndm / 1024)) MiB"
+echo "  lace layout --branches (with DWARF)    ${mw}s  ratio ${rw}x (goal <= 1.0x)  peak $((wdm / 1024)) MiB (goal < 1024 MiB)"
+ok=1
+awk -v r="$rn" 'BEGIN { exit !(r <= 0.5) }' || { echo "bench_layout: --no-dwarf goal missed"; ok=0; }
+awk -v r="$rw" 'BEGIN { exit !(r <= 1.0) }' || { echo "bench_layout: DWARF goal missed"; ok=0; }
+[ "$wdm" -lt $((1024 * 1024)) ] || { echo "bench_layout: peak memory goal missed"; ok=0; }
+[ "$ok" -eq 1 ]
