@@ -45,11 +45,25 @@ $(VG_STAMP): $(VG_TOOL)
 	$(Q)for f in $(VG_LIBEXEC)/*; do ln -sfn "$$f" $(VG_DIR)/; done
 	$(Q)touch $@
 
-sim-tool: $(VG_TOOL) $(VG_STAMP)
-ALL_TARGETS += $(VG_TOOL) $(VG_STAMP)
+# The virtual clock, preloaded into workloads that lace runs under the
+# tool (LD_PRELOAD, by the backend).  Client code: no libc.  Not named
+# vgpreload_lace-vg-amd64-linux.so, which the core would preload into every
+# run, cachegrind-parity runs included.
+VG_TIME_SO := $(VG_DIR)/vgpreload_lace-vg-time-amd64-linux.so
+$(VG_TIME_SO): measure/sim/vg/preload/vgpreload_time.c measure/sim/vg/lace_vg_time.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC [vg] $@")
+	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -I. -I$(VG_INC) \
+		-DVGA_amd64=1 -DVGO_linux=1 -DVGP_amd64_linux=1 -DVGPV_amd64_linux_vanilla=1 \
+		-fpic -shared -nostdlib -fno-builtin -fno-stack-protector \
+		-Wl,-soname,$(notdir $@) -Wl,-z,noexecstack -o $@ $<
 
-sim-install:
+sim-tool: $(VG_TOOL) $(VG_STAMP) $(VG_TIME_SO)
+ALL_TARGETS += $(VG_TOOL) $(VG_STAMP) $(VG_TIME_SO)
+
+sim-install: $(VG_TOOL) $(VG_TIME_SO)
 	install -D -m 0755 $(VG_TOOL) $(DESTDIR)$(PREFIX)/lib/lace/vg/lace-vg-amd64-linux
+	install -D -m 0755 $(VG_TIME_SO) $(DESTDIR)$(PREFIX)/lib/lace/vg/$(notdir $(VG_TIME_SO))
 	for f in $(VG_LIBEXEC)/*; do ln -sfn "$$f" $(DESTDIR)$(PREFIX)/lib/lace/vg/; done
 INSTALL_HOOKS += sim-install
 endif

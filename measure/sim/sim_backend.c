@@ -28,6 +28,7 @@
 #include "util/xalloc.h"
 
 #define VG_TOOL_FILE "lace-vg-amd64-linux"
+#define VG_TIME_FILE "vgpreload_lace-vg-time-amd64-linux.so"
 
 const struct lace_backend_option sim_backend_options[] = {
 	{ "cpu-profile", 1, "simulated CPU: skylake-client (default), golden-cove, zen3, power9, or a .conf path" },
@@ -310,9 +311,10 @@ static int sim_run(struct lace_backend *be, char *const argv[], const struct lac
 	struct sim_priv *p = be->priv;
 	const struct sim_config *c = &p->prof.cfg;
 	char dir[PATH_MAX], out[PATH_MAX + 32], envlib[PATH_MAX + 16];
+	struct strbuf preload = STRBUF_INIT;
 	char a_l1i[96], a_itlb[64], a_stlb[64], a_page[48], a_fetch[48], a_prof[96];
 	const char *tmp = getenv("TMPDIR");
-	const char *env[] = { envlib, NULL };
+	const char *env[] = { envlib, NULL, NULL };
 	struct sim_results r;
 	struct lace_child child;
 	size_t argc = 0, n = 0;
@@ -326,6 +328,16 @@ static int sim_run(struct lace_backend *be, char *const argv[], const struct lac
 		return lace_error_set(errno, "%s: %s", dir, strerror(errno));
 	snprintf(out, sizeof(out), "--lace-out=%s/r", dir);
 	snprintf(envlib, sizeof(envlib), "VALGRIND_LIB=%s", p->vgdir);
+	/* the virtual clock (vg/preload/vgpreload_time.c): programs that time
+	 * themselves print the same numbers in every run */
+	strbuf_addf(&preload, "%s/" VG_TIME_FILE, p->vgdir);
+	if (file_exists(preload.buf)) {
+		const char *old = getenv("LD_PRELOAD");
+		strbuf_reset(&preload);
+		strbuf_addf(&preload, "LD_PRELOAD=%s/" VG_TIME_FILE "%s%s", p->vgdir,
+			    old && *old ? ":" : "", old && *old ? old : "");
+		env[1] = preload.buf;
+	}
 	snprintf(a_prof, sizeof(a_prof), "--lace-profile=%s", p->prof.name);
 	snprintf(a_l1i, sizeof(a_l1i), "--lace-l1i=%llu,%u,%u", (unsigned long long)c->l1i_size,
 		 c->l1i_ways, c->l1i_line);
@@ -372,6 +384,7 @@ static int sim_run(struct lace_backend *be, char *const argv[], const struct lac
 			err = runner_wait(&child, opts, res);
 	}
 	free(vargv);
+	strbuf_release(&preload);
 	if (err) {
 		dir_remove(dir);
 		return err;

@@ -39,6 +39,7 @@
 #include "pub_tool_vkiscnums.h"
 
 #include "measure/sim/model.h"
+#include "measure/sim/vg/lace_vg_time.h"
 
 /* ---- options ---------------------------------------------------------- */
 
@@ -321,6 +322,9 @@ static IRSB *lace_instrument(VgCallbackClosure *closure, IRSB *sbIn,
 
 static struct sim_totals inherited;
 static Int inherited_from;
+/* instructions executed by the ancestors of this process before it was
+ * forked: the virtual clock keeps running across a fork */
+static ULong clock_base_instructions;
 
 struct outbuf {
 	Int fd;
@@ -442,6 +446,7 @@ static void lace_atfork_child(ThreadId tid)
 {
 	inherited = model.t;
 	inherited_from = VG_(getppid)();
+	clock_base_instructions += model.t.instructions;
 	counts_reset();
 }
 
@@ -458,6 +463,28 @@ static void lace_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 
 static void lace_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res)
 {
+}
+
+/* The virtual clock (vg/preload/vgpreload_time.c): a fixed start plus one
+ * nanosecond per executed instruction, so that programs printing their own
+ * timings print the same thing in every run. */
+static Bool lace_client_request(ThreadId tid, UWord *args, UWord *ret)
+{
+	ULong ns;
+	Int clk;
+
+	if (args[0] != LACE_VG_USERREQ_TIME)
+		return False;
+	clk = (Int)args[1];
+	ns = clock_base_instructions + model.t.instructions;
+	/* CLOCK_REALTIME, _COARSE, _ALARM, TAI: 2026-01-01T00:00:00Z onwards;
+	 * the others (monotonic, boottime, CPU time): 1000 s after boot */
+	if (clk == 0 || clk == 5 || clk == 8 || clk == 11)
+		ns += 1767225600ull * 1000000000ull;
+	else
+		ns += 1000ull * 1000000000ull;
+	*ret = (UWord)ns;
+	return True;
 }
 
 static void lace_fini(Int exitcode)
@@ -478,6 +505,7 @@ static void lace_pre_clo_init(void)
 	VG_(needs_command_line_options)(lace_process_cmd_line_option, lace_print_usage,
 					lace_print_debug_usage);
 	VG_(needs_syscall_wrapper)(lace_pre_syscall, lace_post_syscall);
+	VG_(needs_client_requests)(lace_client_request);
 	VG_(atfork)(NULL, NULL, lace_atfork_child);
 }
 

@@ -1,0 +1,55 @@
+# Acceptance 2 of the simulator: two runs of the same program give
+# identical simulated counts -- faultbench and hackbench in process mode
+# (the study's workloads, when built), a forking fixture and a
+# footprint-heavy fixture.  Each run also lands in the results file with
+# one entry per process.
+. "$SRC/tests/integration/lib.sh"
+[ -x "$BUILD/vg/lace-vg-amd64-linux" ] || skip "simulator not built (valgrind static archives missing)"
+command -v valgrind >/dev/null || skip "valgrind not installed"
+command -v python3 >/dev/null || skip "python3 needed to read the JSON"
+
+cc -O1 -o footprint "$SRC/tests/fixtures/sim/footprint.c" || fail "cannot build footprint"
+cc -O1 -o forker "$SRC/tests/fixtures/sim/forker.c" || fail "cannot build forker"
+EVENTS=instructions,L1-icache-loads,L1-icache-load-misses,iTLB-loads,iTLB-load-misses,fetch-blocks,stlb-misses
+
+same_twice() { # NAME CMD...: run twice under the simulator; all events equal
+  local name=$1; shift
+  expect_exit 0 "$LACE" stat --backend sim -r 2 --json --results "$name.jsonl" -e "$EVENTS" -- "$@"
+  printf '%s\n' "$OUT" > "$name.json"
+  python3 - "$name.json" "$name" <<'PY' || fail "$name: simulated counts differ between runs"
+import json, sys
+d = json.load(open(sys.argv[1]))
+bad = 0
+for e in d["events"]:
+    v = e["values"]
+    ok = e["status"] == "counted" and e.get("simulated") and len(v) == 2 and v[0] == v[1]
+    print("%s: %-22s %s%s" % (sys.argv[2], e["name"], v, "" if ok else "  <-- differs"))
+    bad |= not ok
+sys.exit(bad)
+PY
+  # the results file keeps each run's processes
+  python3 - "$name.jsonl" "$name" <<'PY' || fail "$name: results file lacks per-process counts"
+import json, sys
+runs = [json.loads(l) for l in open(sys.argv[1]) if '"procs"' in l]
+assert len(runs) == 2, "expected 2 runs with procs, got %d" % len(runs)
+print("%s: processes per run: %s" % (sys.argv[2], [len(r["procs"]) for r in runs]))
+PY
+}
+
+same_twice footprint ./footprint 50
+same_twice forker ./forker 2
+n=$(python3 -c 'import json; print([len(json.loads(l)["procs"]) for l in open("forker.jsonl") if "\"procs\"" in l][0])')
+expect_eq "$n" 3 "forker: processes in one run (parent + 2 children)"
+
+# the study's workloads: they time themselves; under the simulator their
+# clock is virtual (one ns per instruction), so even that output agrees
+if [ -x "$BUILD/bench/faultbench" ]; then
+  same_twice faultbench "$BUILD/bench/faultbench" -n 512
+else
+  echo "faultbench not built: skipping that part"
+fi
+if [ -x "$BUILD/bench/hackbench" ]; then
+  same_twice hackbench "$BUILD/bench/hackbench" -P -g 1 -f 2 -l 5
+else
+  echo "hackbench not built: skipping that part"
+fi
