@@ -251,6 +251,8 @@ int cmd_stat(int argc, char **argv)
 	ro.stop = &session_stop;
 	bool tty = isatty(2) && rdr.fmt == LACE_FMT_TEXT;
 	int err = 0;
+	json_t **extras = NULL; /* backend data of the measured runs (sim: per-function) */
+	size_t nextras = 0;
 	for (long i = 0; i < warmup + repeat && !session_stop && !err; i++) {
 		bool is_warm = i < warmup;
 		struct lace_run_result res;
@@ -266,6 +268,10 @@ int cmd_stat(int argc, char **argv)
 			}
 			if (batch_add_run(&batch, &res, (int)(is_warm ? i : i - warmup), 0, is_warm))
 				lace_warn(results, "%s", lace_error_msg());
+			if (res.extra && !is_warm) {
+				extras = xrealloc(extras, (nextras + 1) * sizeof(*extras));
+				extras[nextras++] = json_incref(res.extra);
+			}
 			if (res.fault != LACE_FAULT_NONE && !session_stop && ro.show_output)
 				lace_warn(NULL, "run %ld: %s", i + 1, res.fault_msg);
 			if (res.fault != LACE_FAULT_NONE && stop_on_error && !is_warm)
@@ -281,6 +287,11 @@ int cmd_stat(int argc, char **argv)
 		lace_warn(results, "%s", lace_error_msg());
 
 	stat_render(stdout, &batch, &rdr);
+	if (nextras && set.sim && set.sim->print_extra && rdr.fmt == LACE_FMT_TEXT)
+		set.sim->print_extra(set.sim, stdout, extras, nextras);
+	for (size_t k = 0; k < nextras; k++)
+		json_decref(extras[k]);
+	free(extras);
 	fflush(stdout);
 	if (set.hint[0])
 		fprintf(stderr, "lace: hint: %s\n", set.hint);
