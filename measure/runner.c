@@ -92,8 +92,11 @@ static void child_main(char *const argv[], const char *const *env, const struct 
 	setpgid(0, 0);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_DFL;
-	for (int s = 1; s < NSIG; s++)
-		sigaction(s, &sa, NULL);
+	/* only what lace itself changed (session.c); exec resets handlers */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGPIPE, &sa, NULL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -365,16 +368,19 @@ int runner_wait(struct lace_child *c, const struct lace_run_opts *opts, struct l
 	close_fd(&c->out_fd);
 	close_fd(&c->pidfd);
 
-	/* leftovers: group members still alive, or orphans reparented to us */
+	/* leftovers: group members still alive, or orphans reparented to us.
+	 * Scanning /proc is costly, so first ask the kernel cheaply: does the
+	 * group still exist, and do we have any child at all? */
 	reap_orphans();
 	int left = 0;
-	if (kill(-c->pid, 0) == 0 || errno == EPERM) {
-		/* count the group through /proc: members have pgid == pid */
+	bool group_alive = kill(-c->pid, 0) == 0 || errno == EPERM;
+	siginfo_t si;
+	memset(&si, 0, sizeof(si));
+	bool have_children = waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) == 0;
+	if (group_alive || have_children) {
 		left = count_our_children(-1, false);
-		if (left == 0)
-			left = 1;
-	} else {
-		left = count_our_children(-1, false);
+		if (left == 0 && group_alive)
+			left = 1; /* members whose parent is another member */
 	}
 	if (left) {
 		kill(-c->pid, SIGKILL);
