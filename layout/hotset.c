@@ -43,16 +43,16 @@ int hotset_parse(const char *text, struct lace_hotset *hs)
 			char *end;
 			errno = 0;
 			weight = strtod(w, &end);
-			if (*end || errno || !isfinite(weight) || weight < 0) {
-				free(line);
+			int err = 0;
+			if (*end || errno || !isfinite(weight) || weight < 0)
+				err = lace_error_set(EINVAL, "line %zu: weight '%s' is not a non-negative number",
+						     lineno, w);
+			else if (strtok_r(NULL, " \t\r", &rest))
+				err = lace_error_set(EINVAL, "line %zu: expected 'NAME [WEIGHT]'", lineno);
+			if (err) {
+				free(line); /* after the message: w points into it */
 				hotset_free(hs);
-				return lace_error_set(EINVAL, "line %zu: weight '%s' is not a non-negative number",
-						      lineno, w);
-			}
-			if (strtok_r(NULL, " \t\r", &rest)) {
-				free(line);
-				hotset_free(hs);
-				return lace_error_set(EINVAL, "line %zu: expected 'NAME [WEIGHT]'", lineno);
+				return err;
 			}
 		}
 		ALLOC_GROW(hs->names, hs->n + 1, alloc);
