@@ -1,0 +1,790 @@
+/* lace study: orchestration.  Each step runs one lace command (or a
+ * workload) and stores what it printed in the results object; a step that
+ * fails records why and the study goes on, so one broken piece never loses
+ * the rest of the answers. */
+#include "pipeline/study.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pipeline/selfexec.h"
+#include "util/error.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+/* The events of the icache/iTLB questions, in perf's spelling. */
+static const char *const front_events[] = {
+	"instructions", "L1-icache-loads", "L1-icache-load-misses", "iTLB-loads", "iTLB-load-misses",
+};
+#define NFRONT (sizeof(front_events) / sizeof(front_events[0]))
+
+struct study {
+	const struct study_opts *o;
+	json_t *res;
+	char *variants_dir;
+	const char *backend;   /* "hw" or "sim", decided once */
+	json_t *variants;      /* names of the placement variants */
+	json_t *shuffles;      /* names of the randomized baseline builds */
+	double t0;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void progress(struct study *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void progress(struct study *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!s->o->progress)
+		return;
+	fprintf(stderr, "[%6.1fs] ", now_s() - s->t0);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static char *path_join(const char *a, const char *b)
+{
+	struct strbuf p = STRBUF_INIT;
+	strbuf_addf(&p, "%s/%s", a, b);
+	return strbuf_detach(&p, NULL);
+}
+
+static int mkdir_p(const char *dir)
+{
+	char *d = xstrdup(dir);
+	for (char *p = d + 1; *p; p++) {
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(d, 0755);
+			*p = '/';
+		}
+	}
+	int rc = mkdir(d, 0755) == 0 || errno == EEXIST ? 0 : -errno;
+	free(d);
+	return rc;
+}
+
+/* Run `lace args...` and parse its JSON stdout.  On failure returns NULL
+ * and sets *why (malloc'd one line). */
+static json_t *lace_json(const char *const *argv, const char *const *env, char **why)
+{
+	struct selfexec_result r;
+	json_t *j = NULL;
+
+	*why = NULL;
+	if (selfexec_run(argv, env, false, &r) < 0) {
+		*why = xstrdup(lace_error_msg());
+		return NULL;
+	}
+	json_error_t je;
+	if (r.out.len)
+		j = json_loads(r.out.buf, 0, &je);
+	if (!j || (r.exit_code != 0 && r.exit_code != 1)) {
+		strbuf_rtrim(&r.err);
+		const char *last = strrchr(r.err.buf, '\n');
+		struct strbuf w = STRBUF_INIT;
+		strbuf_addf(&w, "lace %s exited %d: %s", argv[0], r.exit_code,
+			    last ? last + 1 : r.err.len ? r.err.buf : "no output");
+		*why = strbuf_detach(&w, NULL);
+		json_decref(j);
+		j = NULL;
+	}
+	selfexec_result_release(&r);
+	return j;
+}
+
+static void set_not_measured(json_t *o, const char *why)
+{
+	json_object_set_new(o, "not_measured", json_string(why ? why : "unknown reason"));
+}
+
+/* ---- backend ------------------------------------------------------------ */
+
+/* auto: hardware when the CPU counts both L1-icache-load-misses and
+ * iTLB-load-misses, else the simulator. */
+static void choose_backend(struct study *s)
+{
+	const char *want = s->o->backend ? s->o->backend : "auto";
+	json_t *info = json_object();
+
+	json_object_set_new(s->res, "backend", info);
+	json_object_set_new(info, "requested", json_string(want));
+	if (!strcmp(want, "hw") || !strcmp(want, "sim")) {
+		s->backend = !strcmp(want, "hw") ? "hw" : "sim";
+		json_object_set_new(info, "used", json_string(s->backend));
+		json_object_set_new(info, "why", json_string("requested"));
+		return;
+	}
+	const char *argv[] = { "stat", "--backend", "hw", "--json", "--no-results", "-e",
+			       "L1-icache-load-misses,iTLB-load-misses", "--", "true", NULL };
+	char *why = NULL;
+	json_t *j = lace_json(argv, NULL, &why);
+	bool hw = j != NULL;
+	size_t i;
+	json_t *ev;
+	json_array_foreach(json_object_get(j, "events"), i, ev) {
+		const char *st = json_string_value(json_object_get(ev, "status"));
+		if (!st || strcmp(st, "counted"))
+			hw = false;
+	}
+	json_decref(j);
+	free(why);
+	s->backend = hw ? "hw" : "sim";
+	json_object_set_new(info, "used", json_string(s->backend));
+	json_object_set_new(info, "why", json_string(hw ? "this CPU counts L1-icache and iTLB events"
+		: "this CPU has no L1-icache/iTLB counters (perf_event_open: not supported); "
+		  "the numbers are simulated by lace-vg"));
+}
+
+/* ---- build ------------------------------------------------------------- */
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* List OUT/variants/<name>/ holding a hackbench; shuffles are the names
+ * lace build gives randomized builds ("<variant>-shuffle-<i>"). */
+static void scan_variants(struct study *s)
+{
+	DIR *d = opendir(s->variants_dir);
+	char **names = NULL;
+	size_t n = 0;
+	struct dirent *de;
+
+	s->variants = json_array();
+	s->shuffles = json_array();
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		char *p = path_join(s->variants_dir, de->d_name);
+		char *hb = path_join(p, "hackbench");
+		if (access(hb, X_OK) == 0) {
+			names = xrealloc(names, (n + 1) * sizeof(*names));
+			names[n++] = xstrdup(de->d_name);
+		}
+		free(hb);
+		free(p);
+	}
+	if (d)
+		closedir(d);
+	qsort(names, n, sizeof(*names), cmp_str);
+	/* baseline first, then the placement variants, then the shuffles */
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(names[i], "baseline"))
+			json_array_append_new(s->variants, json_string(names[i]));
+	for (size_t i = 0; i < n; i++) {
+		if (!strcmp(names[i], "baseline"))
+			continue;
+		json_array_append_new(strstr(names[i], "shuffle") ? s->shuffles : s->variants,
+				      json_string(names[i]));
+		free(names[i]);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (names[i] && !strcmp(names[i], "baseline"))
+			free(names[i]);
+	free(names);
+}
+
+static bool has_variant(struct study *s, const char *name)
+{
+	size_t i;
+	json_t *v;
+	json_array_foreach(s->variants, i, v)
+		if (!strcmp(json_string_value(v), name))
+			return true;
+	return false;
+}
+
+static int step_build(struct study *s)
+{
+	json_t *b = json_object();
+	char shuffle[16], seed[32];
+	double t = now_s();
+
+	json_object_set_new(s->res, "build", b);
+	snprintf(shuffle, sizeof(shuffle), "%u", s->o->shuffle);
+	snprintf(seed, sizeof(seed), "%lu", s->o->seed);
+	if (!s->o->keep_variants || access(s->variants_dir, F_OK) != 0) {
+		progress(s, "building every variant and %u randomized baseline builds", s->o->shuffle);
+		const char *argv[] = { "build", "--all", "--shuffle", shuffle, "--seed", seed, "--out",
+				       s->variants_dir, NULL };
+		struct selfexec_result r;
+		if (selfexec_run(argv, NULL, s->o->progress, &r) < 0 || r.exit_code != 0) {
+			strbuf_rtrim(&r.err);
+			const char *last = strrchr(r.err.buf, '\n');
+			lace_error_set(EIO, "lace build failed: %s",
+				       last ? last + 1 : r.err.len ? r.err.buf : lace_error_msg());
+			selfexec_result_release(&r);
+			set_not_measured(b, lace_error_msg());
+			return -EIO;
+		}
+		selfexec_result_release(&r);
+	}
+	json_object_set_new(b, "seconds", json_real(now_s() - t));
+	json_object_set_new(b, "shuffle_seed", json_integer((json_int_t)s->o->seed));
+	scan_variants(s);
+	json_object_set(b, "variants", s->variants);
+	json_object_set(b, "shuffles", s->shuffles);
+	if (!has_variant(s, "baseline"))
+		return lace_error_set(ENOENT, "no baseline variant in %s", s->variants_dir);
+	/* keep each manifest (script, flags, compiler, sha256) with the results */
+	json_t *mans = json_object();
+	size_t i;
+	json_t *v;
+	json_t *all = json_array();
+	json_array_extend(all, s->variants);
+	json_array_extend(all, s->shuffles);
+	json_array_foreach(all, i, v) {
+		char *dir = path_join(s->variants_dir, json_string_value(v));
+		char *mf = path_join(dir, "manifest.json");
+		json_t *m = json_load_file(mf, 0, NULL);
+		if (m)
+			json_object_set_new(mans, json_string_value(v), m);
+		free(mf);
+		free(dir);
+	}
+	json_decref(all);
+	json_object_set_new(b, "manifests", mans);
+	return 0;
+}
+
+static char *variant_bin(struct study *s, const char *variant, const char *prog)
+{
+	struct strbuf p = STRBUF_INIT;
+	strbuf_addf(&p, "%s/%s/%s", s->variants_dir, variant, prog);
+	return strbuf_detach(&p, NULL);
+}
+
+/* ---- layout ------------------------------------------------------------ */
+
+static void step_layout(struct study *s)
+{
+	json_t *lay = json_object();
+	char *base = variant_bin(s, "baseline", "hackbench");
+	size_t i;
+	json_t *v;
+
+	json_object_set_new(s->res, "layout", lay);
+	json_t *all = json_array();
+	json_array_extend(all, s->variants);
+	json_array_extend(all, s->shuffles);
+	json_array_foreach(all, i, v) {
+		const char *name = json_string_value(v);
+		if (!strcmp(name, "baseline"))
+			continue;
+		progress(s, "lace diff baseline %s", name);
+		char *head = variant_bin(s, name, "hackbench");
+		struct strbuf svg = STRBUF_INIT;
+		strbuf_addf(&svg, "%s/map-%s.svg", s->o->out_dir, name);
+		const char *argv[] = { "diff", "--json", "--fail-on", "never", "--svg", svg.buf, base,
+				       head, NULL };
+		char *why;
+		json_t *d = lace_json(argv, NULL, &why);
+		json_t *e = json_object();
+		if (!d) {
+			set_not_measured(e, why);
+		} else {
+			/* keep what the report shows; the full diff is one command away */
+			json_object_set(e, "bloat", json_object_get(d, "bloat"));
+			json_object_set(e, "summary", json_object_get(d, "summary"));
+			json_object_set(e, "regions", json_object_get(d, "regions"));
+			json_object_set(e, "hot", json_object_get(d, "hot"));
+			json_object_set(e, "findings", json_object_get(d, "findings"));
+			json_object_set(e, "cross_region_branches",
+					json_object_get(d, "cross_region_branches"));
+			json_object_set(e, "max_severity", json_object_get(d, "max_severity"));
+			const char *slash = strrchr(svg.buf, '/');
+			json_object_set_new(e, "svg", json_string(slash ? slash + 1 : svg.buf));
+		}
+		json_object_set_new(lay, name, e);
+		json_decref(d);
+		free(why);
+		strbuf_release(&svg);
+		free(head);
+	}
+	json_decref(all);
+	free(base);
+}
+
+/* ---- measuring primitives ---------------------------------------------- */
+
+/* lace stat of cmd (a NULL-ended argv) on events; returns {event: value}
+ * of the means (NaN when not counted), plus "_status" for each event. */
+static json_t *stat_events(struct study *s, const char *backend, const char *events, int repeat,
+			   const char *const *cmd, const char *const *env, char **why)
+{
+	const char *argv[64];
+	char rep[16];
+	size_t n = 0;
+
+	snprintf(rep, sizeof(rep), "%d", repeat);
+	argv[n++] = "stat";
+	argv[n++] = "--json";
+	argv[n++] = "--no-results";
+	argv[n++] = "--backend";
+	argv[n++] = backend;
+	argv[n++] = "-r";
+	argv[n++] = rep;
+	argv[n++] = "-e";
+	argv[n++] = events;
+	argv[n++] = "--";
+	for (size_t i = 0; cmd[i] && n < 62; i++)
+		argv[n++] = cmd[i];
+	argv[n] = NULL;
+	json_t *j = lace_json(argv, env, why);
+	if (!j)
+		return NULL;
+	json_t *out = json_object();
+	size_t i;
+	json_t *ev;
+	json_array_foreach(json_object_get(j, "events"), i, ev) {
+		const char *name = json_string_value(json_object_get(ev, "name"));
+		const json_t *mean = json_object_get(ev, "mean");
+		json_t *o = json_object();
+		json_object_set_new(o, "mean", json_is_number(mean) ? json_real(json_number_value(mean))
+								     : json_null());
+		json_object_set(o, "sem", json_object_get(ev, "sem"));
+		json_object_set(o, "stddev", json_object_get(ev, "stddev"));
+		json_object_set(o, "status", json_object_get(ev, "status"));
+		json_object_set(o, "simulated", json_object_get(ev, "simulated"));
+		json_object_set_new(out, name, o);
+	}
+	json_object_set(out, "_elapsed", json_object_get(j, "elapsed"));
+	json_decref(j);
+	return out;
+}
+
+/* Run a workload natively and parse its `lace-counts:` line. */
+static json_t *workload_counts(const char *const *cmd, const char *const *env, char **why)
+{
+	struct selfexec_result r;
+	json_t *o = NULL;
+
+	*why = NULL;
+	if (selfexec_run_prog(cmd, env, false, &r) < 0) {
+		*why = xstrdup(lace_error_msg());
+		return NULL;
+	}
+	char *line = strstr(r.out.buf, "lace-counts:");
+	if (r.exit_code != 0 || !line) {
+		struct strbuf w = STRBUF_INIT;
+		strbuf_rtrim(&r.err);
+		strbuf_addf(&w, "%s exited %d%s%s", cmd[0], r.exit_code, r.err.len ? ": " : "",
+			    r.err.buf);
+		*why = strbuf_detach(&w, NULL);
+		selfexec_result_release(&r);
+		return NULL;
+	}
+	o = json_object();
+	char *end = strchr(line, '\n');
+	if (end)
+		*end = '\0';
+	for (char *tok = strtok(line + strlen("lace-counts:"), " "); tok; tok = strtok(NULL, " ")) {
+		char *eq = strchr(tok, '=');
+		if (!eq)
+			continue;
+		*eq = '\0';
+		char *endp;
+		double v = strtod(eq + 1, &endp);
+		json_object_set_new(o, tok, *endp || endp == eq + 1 ? json_string(eq + 1) : json_real(v));
+	}
+	selfexec_result_release(&r);
+	return o;
+}
+
+static double jmean(const json_t *stat, const char *ev)
+{
+	const json_t *m = json_object_get(json_object_get(stat, ev), "mean");
+	return json_is_number(m) ? json_number_value(m) : NAN;
+}
+
+static const char *events_list(void)
+{
+	static char buf[256];
+	if (!buf[0]) {
+		for (size_t i = 0; i < NFRONT; i++) {
+			strcat(buf, front_events[i]);
+			if (i + 1 < NFRONT)
+				strcat(buf, ",");
+		}
+	}
+	return buf;
+}
+
+/* Split "a b c" into a NULL-ended argv (pointers into a copy kept in *store). */
+static const char **split_args(const char *bin, const char *args, char **store)
+{
+	size_t n = 0, cap = 16;
+	const char **v = xcalloc(cap, sizeof(*v));
+	*store = xstrdup(args);
+	v[n++] = bin;
+	for (char *t = strtok(*store, " "); t && n + 1 < cap; t = strtok(NULL, " "))
+		v[n++] = t;
+	v[n] = NULL;
+	return v;
+}
+
+/* The spread of one event over the randomized builds and baseline: the
+ * layout noise floor.  floor_pct = largest |x - baseline| / baseline. */
+static json_t *noise_floor(const double *x, size_t n, double base)
+{
+	double lo = INFINITY, hi = -INFINITY, floor = 0;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(x[i]))
+			continue;
+		k++;
+		lo = x[i] < lo ? x[i] : lo;
+		hi = x[i] > hi ? x[i] : hi;
+		if (base > 0 && fabs(x[i] - base) / base > floor)
+			floor = fabs(x[i] - base) / base;
+	}
+	json_t *o = json_object();
+	json_object_set_new(o, "builds", json_integer((json_int_t)k));
+	if (!k || isnan(base)) {
+		json_object_set_new(o, "floor_pct", json_null());
+		return o;
+	}
+	if (base < lo)
+		lo = base;
+	if (base > hi)
+		hi = base;
+	json_object_set_new(o, "min", json_real(lo));
+	json_object_set_new(o, "max", json_real(hi));
+	json_object_set_new(o, "floor_pct", json_real(floor * 100));
+	return o;
+}
+
+/* Measure one workload on a list of (label, variant, env) configurations
+ * plus every shuffle build, with the front-end events (backend) and time. */
+struct config {
+	const char *label, *variant;
+	const char *env; /* one "K=V" or NULL */
+	const char *extra_args; /* appended to the workload args, or NULL */
+};
+
+static json_t *measure_configs(struct study *s, const char *prog, const char *args,
+			       const struct config *cfg, size_t ncfg, bool with_floor,
+			       bool with_counts, int time_runs)
+{
+	json_t *w = json_object(), *rows = json_array();
+	json_object_set_new(w, "workload", json_sprintf("%s %s", prog, args));
+	json_object_set_new(w, "rows", rows);
+
+	for (size_t c = 0; c < ncfg; c++) {
+		json_t *row = json_object();
+		json_object_set_new(row, "config", json_string(cfg[c].label));
+		json_object_set_new(row, "variant", json_string(cfg[c].variant));
+		if (cfg[c].env)
+			json_object_set_new(row, "env", json_string(cfg[c].env));
+		json_array_append_new(rows, row);
+		if (!has_variant(s, cfg[c].variant)) {
+			set_not_measured(row, "variant not built");
+			continue;
+		}
+		char *bin = variant_bin(s, cfg[c].variant, prog), *store;
+		struct strbuf a = STRBUF_INIT;
+		strbuf_addstr(&a, args);
+		if (cfg[c].extra_args)
+			strbuf_addf(&a, " %s", cfg[c].extra_args);
+		const char **cmd = split_args(bin, a.buf, &store);
+		const char *env[] = { cfg[c].env, NULL };
+		char *why = NULL;
+		progress(s, "%s on %s%s%s (%s)", prog, cfg[c].variant, cfg[c].env ? " " : "",
+			 cfg[c].env ? cfg[c].env : "", s->backend);
+		json_t *ev = stat_events(s, s->backend, events_list(), s->backend[0] == 's' ? 1 : 5,
+					 cmd, env, &why);
+		if (ev)
+			json_object_set_new(row, "events", ev);
+		else
+			set_not_measured(row, why);
+		free(why);
+		if (time_runs > 0) {
+			json_t *t = stat_events(s, "hw", "task-clock", time_runs, cmd, env, &why);
+			if (t)
+				json_object_set(row, "task_clock", json_object_get(t, "task-clock"));
+			json_decref(t);
+			free(why);
+		}
+		if (with_counts) {
+			json_t *k = workload_counts(cmd, env, &why);
+			if (k)
+				json_object_set_new(row, "counts", k);
+			free(why);
+		}
+		free(cmd);
+		free(store);
+		strbuf_release(&a);
+		free(bin);
+	}
+
+	if (with_floor && json_array_size(s->shuffles)) {
+		/* the same workload on every randomized baseline build */
+		size_t ns = json_array_size(s->shuffles);
+		json_t *per = json_object();
+		double base[NFRONT];
+		double *vals[NFRONT];
+		json_t *brow = NULL, *r;
+		size_t i;
+		json_array_foreach(rows, i, r)
+			if (!strcmp(json_string_value(json_object_get(r, "variant")), "baseline") &&
+			    !json_object_get(r, "env") && !brow)
+				brow = r;
+		for (size_t e = 0; e < NFRONT; e++) {
+			base[e] = jmean(json_object_get(brow, "events"), front_events[e]);
+			vals[e] = xcalloc(ns, sizeof(double));
+		}
+		json_t *v;
+		json_array_foreach(s->shuffles, i, v) {
+			const char *name = json_string_value(v);
+			char *bin = variant_bin(s, name, prog), *store;
+			const char **cmd = split_args(bin, args, &store);
+			char *why = NULL;
+			progress(s, "%s on %s (noise floor)", prog, name);
+			json_t *ev = stat_events(s, s->backend, events_list(),
+						 s->backend[0] == 's' ? 1 : 5, cmd, NULL, &why);
+			for (size_t e = 0; e < NFRONT; e++)
+				vals[e][i] = ev ? jmean(ev, front_events[e]) : NAN;
+			json_object_set_new(per, name, ev ? ev : json_string(why ? why : "failed"));
+			free(why);
+			free(cmd);
+			free(store);
+			free(bin);
+		}
+		json_t *floor = json_object();
+		for (size_t e = 0; e < NFRONT; e++) {
+			json_object_set_new(floor, front_events[e], noise_floor(vals[e], ns, base[e]));
+			free(vals[e]);
+		}
+		json_object_set_new(w, "noise_floor", floor);
+		json_object_set_new(w, "shuffle_builds", per);
+	}
+	return w;
+}
+
+/* ---- the four questions ------------------------------------------------ */
+
+struct sizes {
+	const char *faultbench, *randaccess, *hackbench;
+	int time_runs;
+};
+
+static void q1_tracepoint(struct study *s, const struct sizes *z)
+{
+	const struct config cfg[] = {
+		{ "no tracepoint", "no-tracepoint", NULL, NULL },
+		{ "disabled", "baseline", NULL, NULL },
+		{ "enabled", "baseline", "LACE_TRACE=hash_fault", NULL },
+	};
+	json_t *q = json_object(), *ws = json_array();
+	json_object_set_new(s->res, "q1_tracepoint", q);
+	json_object_set_new(q, "workloads", ws);
+	json_array_append_new(ws, measure_configs(s, "faultbench", z->faultbench, cfg, 3, true, true,
+						  z->time_runs));
+	json_array_append_new(ws, measure_configs(s, "randaccess", z->randaccess, cfg, 3, true, true,
+						  z->time_runs));
+}
+
+static void q2_old_ptes(struct study *s, const struct sizes *z)
+{
+	const struct config cfg[] = {
+		{ "young PTEs", "baseline", NULL, "--young" },
+		{ "old PTEs", "baseline", NULL, "--old" },
+	};
+	json_t *q = json_object(), *ws = json_array();
+	json_object_set_new(s->res, "q2_old_ptes", q);
+	json_object_set_new(q, "workloads", ws);
+	json_array_append_new(ws, measure_configs(s, "faultbench", z->faultbench, cfg, 2, false, true,
+						  z->time_runs));
+	json_array_append_new(ws, measure_configs(s, "randaccess", z->randaccess, cfg, 2, false, true,
+						  z->time_runs));
+}
+
+/* Instructions per call of the insert paths, from the simulator's
+ * per-function attribution (lace stat --backend sim --per-function). */
+static void q3_path_length(struct study *s, const struct sizes *z)
+{
+	static const char *const fns[] = { "hash_page_mm", "__hash_page_4k", "__hash_page_64k",
+					   "hpte_insert", "hpte_insert_repeating" };
+	json_t *q = json_object(), *rows = json_array();
+	json_object_set_new(s->res, "q3_path_length", q);
+	json_object_set_new(q, "rows", rows);
+	const char *sizes[] = { "4k", "64k" };
+
+	for (size_t k = 0; k < 2; k++) {
+		json_t *row = json_object();
+		json_object_set_new(row, "page_size", json_string(sizes[k]));
+		json_array_append_new(rows, row);
+		char *bin = variant_bin(s, "baseline", "faultbench");
+		struct strbuf res = STRBUF_INIT, a = STRBUF_INIT;
+		strbuf_addf(&res, "%s/pathlen-%s.jsonl", s->o->out_dir, sizes[k]);
+		strbuf_addf(&a, "%s --page-size %s", z->faultbench, sizes[k]);
+		char *store;
+		const char **cmd = split_args(bin, a.buf, &store);
+		const char *argv[64];
+		size_t n = 0;
+		argv[n++] = "stat";
+		argv[n++] = "--backend";
+		argv[n++] = "sim";
+		argv[n++] = "--per-function";
+		argv[n++] = "--top";
+		argv[n++] = "100000";
+		argv[n++] = "-e";
+		argv[n++] = "instructions";
+		argv[n++] = "--results";
+		argv[n++] = res.buf;
+		argv[n++] = "--json";
+		argv[n++] = "--";
+		for (size_t i = 0; cmd[i] && n < 62; i++)
+			argv[n++] = cmd[i];
+		argv[n] = NULL;
+		unlink(res.buf);
+		progress(s, "path length: faultbench %s pages, per function (sim)", sizes[k]);
+		char *why = NULL;
+		json_t *j = lace_json(argv, NULL, &why);
+		json_decref(j);
+		/* the per-function table is in the results file's run line */
+		json_t *fnsj = NULL;
+		FILE *f = j ? fopen(res.buf, "r") : NULL;
+		char *line = NULL;
+		size_t cap = 0;
+		while (f && getline(&line, &cap, f) > 0) {
+			json_t *o = json_loads(line, 0, NULL);
+			json_t *t = json_object_get(json_object_get(o, "backend_data"), "functions");
+			if (t) {
+				json_decref(fnsj);
+				fnsj = json_incref(t);
+			}
+			json_decref(o);
+		}
+		free(line);
+		if (f)
+			fclose(f);
+		if (!fnsj) {
+			set_not_measured(row, why ? why : "the simulator gave no per-function table");
+		} else {
+			json_t *out = json_object();
+			size_t i;
+			json_t *fn;
+			json_array_foreach(fnsj, i, fn) {
+				const char *name = json_string_value(json_object_get(fn, "name"));
+				for (size_t t = 0; name && t < sizeof(fns) / sizeof(fns[0]); t++)
+					if (!strcmp(name, fns[t]))
+						json_object_set(out, name, fn);
+			}
+			json_object_set_new(row, "functions", out);
+			json_decref(fnsj);
+		}
+		free(why);
+		free(cmd);
+		free(store);
+		free(bin);
+		strbuf_release(&a);
+		strbuf_release(&res);
+	}
+}
+
+/* Entry text moved out / slow paths cold: each variant against baseline on
+ * hackbench with lace ab, next to the layout findings. */
+static void q4_placement(struct study *s, const struct sizes *z)
+{
+	json_t *q = json_object(), *rows = json_array();
+	json_object_set_new(s->res, "q4_placement", q);
+	json_object_set_new(q, "workload", json_sprintf("hackbench %s", z->hackbench));
+	json_object_set_new(q, "rows", rows);
+	char *base = variant_bin(s, "baseline", "hackbench");
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(s->variants, i, v) {
+		const char *name = json_string_value(v);
+		if (!strcmp(name, "baseline") || !strcmp(name, "no-tracepoint"))
+			continue;
+		json_t *row = json_object();
+		json_object_set_new(row, "variant", json_string(name));
+		json_array_append_new(rows, row);
+		char *head = variant_bin(s, name, "hackbench");
+		struct strbuf w = STRBUF_INIT;
+		strbuf_addf(&w, "{elf} %s", z->hackbench);
+		/* the simulator is deterministic: two rounds give the exact ratio;
+		 * hardware counters need rounds to beat the noise */
+		const char *rounds = s->backend[0] == 's' ? "2" : s->o->quick ? "5" : "auto";
+		const char *argv[] = { "ab", "--json", "--no-results", "--backend", s->backend,
+				       "--base", base, "--head", head, "--workload", w.buf, "-e",
+				       events_list(), "-r", rounds, "--warmup", "0", "--max-time",
+				       s->o->quick ? "30" : "120", "--seed", "1", NULL };
+		progress(s, "lace ab baseline %s on hackbench (%s)", name, s->backend);
+		char *why = NULL;
+		json_t *ab = lace_json(argv, NULL, &why);
+		if (ab)
+			json_object_set_new(row, "ab", ab);
+		else
+			set_not_measured(row, why);
+		free(why);
+		strbuf_release(&w);
+		free(head);
+	}
+	/* the same workload on each randomized build: the noise floor */
+	struct config bcfg = { "baseline", "baseline", NULL, NULL };
+	json_t *m = measure_configs(s, "hackbench", z->hackbench, &bcfg, 1,
+				    json_array_size(s->shuffles) > 0, false, 0);
+	json_object_set_new(q, "baseline", m);
+	free(base);
+}
+
+int study_run(const struct study_opts *o, json_t **results)
+{
+	struct study s = { .o = o, .t0 = now_s() };
+	int rc;
+
+	s.res = json_object();
+	*results = s.res;
+	if ((rc = mkdir_p(o->out_dir)) < 0)
+		return lace_error_set(-rc, "%s: cannot create: %s", o->out_dir, strerror(-rc));
+	s.variants_dir = path_join(o->out_dir, "variants");
+	json_object_set_new(s.res, "lace_version", json_string(LACE_VERSION));
+	json_object_set_new(s.res, "started", json_integer((json_int_t)time(NULL)));
+	json_object_set_new(s.res, "quick", json_boolean(o->quick));
+	choose_backend(&s);
+
+	rc = step_build(&s);
+	if (rc < 0) {
+		free(s.variants_dir);
+		json_decref(s.variants);
+		json_decref(s.shuffles);
+		return rc;
+	}
+	step_layout(&s);
+
+	/* Sizes keep the default run within 5 minutes on 2 cores under the
+	 * simulator (hackbench in thread mode: forked processes each pay the
+	 * simulator's start-up); --quick within 1. */
+	struct sizes z = o->quick ? (struct sizes){ "-n 1024", "-a 20000", "-g 1 -f 4 -l 10 -T", 0 }
+				  : (struct sizes){ "-n 4096", "-a 100000", "-g 1 -f 10 -l 20 -T", 5 };
+	q1_tracepoint(&s, &z);
+	q2_old_ptes(&s, &z);
+	q3_path_length(&s, &z);
+	q4_placement(&s, &z);
+
+	json_object_set_new(s.res, "seconds", json_real(now_s() - s.t0));
+	free(s.variants_dir);
+	json_decref(s.variants);
+	json_decref(s.shuffles);
+	return 0;
+}

@@ -1,0 +1,35 @@
+/* lace study: the built-in case study end to end.
+ *
+ * Builds every placement variant and K randomized-layout builds of baseline
+ * (lace build), diffs each variant against baseline (lace diff), measures
+ * the workloads on each (lace stat / lace ab, hardware counters when the CPU
+ * has icache/iTLB events, else the simulator) and answers the four review
+ * questions in build/study/{report.md,report.html,results.json}.  Every
+ * number in the report comes from a command run in this study. */
+#ifndef LACE_PIPELINE_STUDY_H
+#define LACE_PIPELINE_STUDY_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+struct study_opts {
+	const char *out_dir;   /* build/study */
+	const char *backend;   /* auto | hw | sim */
+	bool quick;
+	unsigned shuffle;      /* randomized builds of baseline (K) */
+	unsigned long seed;
+	bool progress;         /* print step lines on stderr */
+	bool keep_variants;    /* reuse OUT/variants when present (--no-build) */
+};
+
+/* Run the study; *results gets the results object (also on partial
+ * failure: what could not be measured says why).  Returns 0, or a negative
+ * code when nothing useful could be produced (message set). */
+int study_run(const struct study_opts *o, json_t **results);
+
+/* Write report.md and report.html for results into dir. */
+int study_write_reports(const json_t *results, const char *dir);
+/* The terminal summary. */
+void study_print_summary(const json_t *results, FILE *f);
+
+#endif

@@ -1,0 +1,685 @@
+/* lace study: report.md, report.html and the terminal summary, rendered
+ * from results.json alone (so `lace study --report-only` can redo them).
+ * Every sentence with a number is computed from the results; the readings
+ * compare each difference with the layout noise floor measured in the same
+ * study. */
+#include "pipeline/study.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pipeline/svgplot.h"
+#include "util/error.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+static const char *const events[] = {
+	"instructions", "L1-icache-loads", "L1-icache-load-misses", "iTLB-loads", "iTLB-load-misses",
+};
+#define NEV (sizeof(events) / sizeof(events[0]))
+
+static const char *js(const json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+	return s ? s : "";
+}
+
+static double jnum(const json_t *o, const char *k)
+{
+	const json_t *v = json_object_get(o, k);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static double ev_mean(const json_t *row, const char *ev)
+{
+	return jnum(json_object_get(json_object_get(row, "events"), ev), "mean");
+}
+
+static void num(struct strbuf *sb, double v)
+{
+	if (isnan(v))
+		strbuf_addstr(sb, "n/a");
+	else if (fabs(v) >= 100 || v == floor(v))
+		strbuf_addf(sb, "%.0f", v);
+	else
+		strbuf_addf(sb, "%.3g", v);
+}
+
+static void pct(struct strbuf *sb, double a, double b)
+{
+	if (isnan(a) || isnan(b) || a == 0)
+		strbuf_addstr(sb, "n/a");
+	else
+		strbuf_addf(sb, "%+.2f%%", (b - a) / a * 100);
+}
+
+static const json_t *row_by(const json_t *w, const char *config)
+{
+	size_t i;
+	json_t *r;
+	json_array_foreach(json_object_get(w, "rows"), i, r)
+		if (!strcmp(js(r, "config"), config))
+			return r;
+	return NULL;
+}
+
+static double floor_pct(const json_t *w, const char *ev)
+{
+	return jnum(json_object_get(json_object_get(w, "noise_floor"), ev), "floor_pct");
+}
+
+static bool simulated(const json_t *res)
+{
+	return !strcmp(js(json_object_get(res, "backend"), "used"), "sim");
+}
+
+/* "beyond / within the layout noise floor (±x%)" */
+static void vs_floor(struct strbuf *sb, double a, double b, double fl)
+{
+	if (isnan(a) || isnan(b) || a == 0 || isnan(fl)) {
+		strbuf_addstr(sb, "(no noise floor measured)");
+		return;
+	}
+	double d = fabs(b - a) / a * 100;
+	strbuf_addf(sb, "%s the layout noise floor of ±%.2f%%", d > fl ? "beyond" : "within", fl);
+}
+
+/* ---- sections, shared by Markdown and HTML (Markdown tables are kept
+ * simple enough to convert line by line) ---------------------------------- */
+
+static void md_events_table(struct strbuf *sb, const json_t *w, const char *const *cfgs,
+			    size_t ncfg, bool with_floor)
+{
+	strbuf_addstr(sb, "| event |");
+	for (size_t c = 0; c < ncfg; c++)
+		strbuf_addf(sb, " %s |", cfgs[c]);
+	if (ncfg > 1)
+		strbuf_addf(sb, " %s vs %s |", cfgs[ncfg > 2 ? 1 : 1], cfgs[0]);
+	if (with_floor)
+		strbuf_addstr(sb, " layout noise floor |");
+	strbuf_addstr(sb, "\n|---|");
+	for (size_t c = 0; c < ncfg + (ncfg > 1) + with_floor; c++)
+		strbuf_addstr(sb, "---:|");
+	strbuf_addch(sb, '\n');
+	for (size_t e = 0; e < NEV; e++) {
+		const json_t *r0 = row_by(w, cfgs[0]);
+		const json_t *st = json_object_get(json_object_get(r0, "events"), events[e]);
+		if (!st)
+			continue;
+		strbuf_addf(sb, "| %s%s |", events[e],
+			    json_is_true(json_object_get(st, "simulated")) ? " (sim)" : "");
+		for (size_t c = 0; c < ncfg; c++) {
+			strbuf_addch(sb, ' ');
+			const json_t *r = row_by(w, cfgs[c]);
+			const char *status = js(json_object_get(json_object_get(r, "events"), events[e]), "status");
+			if (*status && strcmp(status, "counted"))
+				strbuf_addf(sb, "<%s>", status);
+			else
+				num(sb, ev_mean(r, events[e]));
+			strbuf_addstr(sb, " |");
+		}
+		if (ncfg > 1) {
+			strbuf_addch(sb, ' ');
+			pct(sb, ev_mean(row_by(w, cfgs[0]), events[e]), ev_mean(row_by(w, cfgs[1]), events[e]));
+			strbuf_addstr(sb, " |");
+		}
+		if (with_floor) {
+			double f = floor_pct(w, events[e]);
+			if (isnan(f))
+				strbuf_addstr(sb, " n/a |");
+			else
+				strbuf_addf(sb, " ±%.2f%% |", f);
+		}
+		strbuf_addch(sb, '\n');
+	}
+	/* time, natively */
+	bool any_time = false;
+	for (size_t c = 0; c < ncfg; c++)
+		any_time |= json_object_get(row_by(w, cfgs[c]), "task_clock") != NULL;
+	if (any_time) {
+		strbuf_addstr(sb, "| task-clock, ms (native, ± SE of mean) |");
+		for (size_t c = 0; c < ncfg; c++) {
+			const json_t *t = json_object_get(row_by(w, cfgs[c]), "task_clock");
+			double m = jnum(t, "mean") / 1e6, se = jnum(t, "sem") / 1e6;
+			if (isnan(m))
+				strbuf_addstr(sb, " n/a |");
+			else
+				strbuf_addf(sb, " %.2f ± %.2f |", m, se);
+		}
+		if (ncfg > 1) {
+			strbuf_addch(sb, ' ');
+			pct(sb, jnum(json_object_get(row_by(w, cfgs[0]), "task_clock"), "mean"),
+			    jnum(json_object_get(row_by(w, cfgs[1]), "task_clock"), "mean"));
+			strbuf_addstr(sb, " |");
+		}
+		if (with_floor)
+			strbuf_addstr(sb, " |");
+		strbuf_addch(sb, '\n');
+	}
+	strbuf_addch(sb, '\n');
+}
+
+static double count_of(const json_t *row, const char *k)
+{
+	return jnum(json_object_get(row, "counts"), k);
+}
+
+static void section_q1(struct strbuf *sb, const json_t *res)
+{
+	const json_t *q = json_object_get(res, "q1_tracepoint");
+	const char *cfgs[] = { "no tracepoint", "disabled", "enabled" };
+	size_t i;
+	json_t *w;
+
+	strbuf_addstr(sb, "## 1. What does a disabled tracepoint in the hash-fault path cost?\n\n");
+	if (!q) {
+		strbuf_addstr(sb, "Not measured.\n\n");
+		return;
+	}
+	json_array_foreach(json_object_get(q, "workloads"), i, w) {
+		strbuf_addf(sb, "### `%s`\n\n", js(w, "workload"));
+		md_events_table(sb, w, cfgs, 3, true);
+		const json_t *a = row_by(w, "no tracepoint"), *b = row_by(w, "disabled"),
+			     *c = row_by(w, "enabled");
+		for (size_t k = 0; k < 3; k++) {
+			const json_t *r = k == 0 ? a : k == 1 ? b : c;
+			if (json_object_get(r, "not_measured"))
+				strbuf_addf(sb, "- %s: not measured: %s\n", cfgs[k], js(r, "not_measured"));
+		}
+		double ia = ev_mean(a, "instructions"), ib = ev_mean(b, "instructions"),
+		       ic = ev_mean(c, "instructions");
+		double faults = count_of(b, "hash_faults");
+		strbuf_addstr(sb, "\n**Reading.** With the tracepoint compiled in but disabled, the run executes ");
+		pct(sb, ia, ib);
+		strbuf_addstr(sb, " instructions against the build without it");
+		if (!isnan(faults) && faults > 0 && !isnan(ia) && !isnan(ib))
+			strbuf_addf(sb, " (%.2f instructions per hash fault over %.0f faults: the nop and "
+					"the code around it)", (ib - ia) / faults, faults);
+		strbuf_addstr(sb, "; L1i misses change ");
+		pct(sb, ev_mean(a, "L1-icache-load-misses"), ev_mean(b, "L1-icache-load-misses"));
+		strbuf_addstr(sb, ", ");
+		vs_floor(sb, ev_mean(a, "L1-icache-load-misses"), ev_mean(b, "L1-icache-load-misses"),
+			 floor_pct(w, "L1-icache-load-misses"));
+		strbuf_addstr(sb, ", and iTLB misses change ");
+		pct(sb, ev_mean(a, "iTLB-load-misses"), ev_mean(b, "iTLB-load-misses"));
+		strbuf_addstr(sb, ", ");
+		vs_floor(sb, ev_mean(a, "iTLB-load-misses"), ev_mean(b, "iTLB-load-misses"),
+			 floor_pct(w, "iTLB-load-misses"));
+		strbuf_addstr(sb, ". Enabling it costs ");
+		pct(sb, ib, ic);
+		strbuf_addstr(sb, " instructions");
+		double hits = count_of(c, "tp_hash_fault");
+		if (!isnan(hits))
+			strbuf_addf(sb, " for %.0f recorded events", hits);
+		strbuf_addstr(sb, ".\n\n");
+	}
+}
+
+static void section_q2(struct strbuf *sb, const json_t *res)
+{
+	const json_t *q = json_object_get(res, "q2_old_ptes");
+	const char *cfgs[] = { "young PTEs", "old PTEs" };
+	size_t i;
+	json_t *w;
+
+	strbuf_addstr(sb, "## 2. PTEs created old (accessed bit clear) vs young\n\n");
+	if (!q) {
+		strbuf_addstr(sb, "Not measured.\n\n");
+		return;
+	}
+	json_array_foreach(json_object_get(q, "workloads"), i, w) {
+		const json_t *y = row_by(w, "young PTEs"), *o = row_by(w, "old PTEs");
+		strbuf_addf(sb, "### `%s`\n\n", js(w, "workload"));
+		strbuf_addstr(sb, "| model count | young PTEs | old PTEs | change |\n|---|---:|---:|---:|\n");
+		const char *keys[] = { "hash_faults", "linux_faults", "accessed_faults", "inserts",
+				       "evictions", "hpte_hits" };
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+			double a = count_of(y, keys[k]), b = count_of(o, keys[k]);
+			if (isnan(a) && isnan(b))
+				continue;
+			strbuf_addf(sb, "| %s | ", keys[k]);
+			num(sb, a);
+			strbuf_addstr(sb, " | ");
+			num(sb, b);
+			strbuf_addstr(sb, " | ");
+			pct(sb, a, b);
+			strbuf_addstr(sb, " |\n");
+		}
+		strbuf_addch(sb, '\n');
+		md_events_table(sb, w, cfgs, 2, false);
+		double fy = count_of(y, "hash_faults"), fo = count_of(o, "hash_faults");
+		strbuf_addstr(sb, "**Reading.** Old PTEs take ");
+		if (!isnan(fy) && !isnan(fo))
+			strbuf_addf(sb, "%.0f extra hash faults (%.0f → %.0f, ", fo - fy, fy, fo);
+		pct(sb, fy, fo);
+		strbuf_addstr(sb, !isnan(fy) ? ")" : "");
+		strbuf_addstr(sb, ": every first access must set the accessed bit through the fault path, "
+				  "the extra walk the accessed-bit discussion measured. Instructions change ");
+		pct(sb, ev_mean(y, "instructions"), ev_mean(o, "instructions"));
+		strbuf_addstr(sb, ".\n\n");
+	}
+}
+
+static void section_q3(struct strbuf *sb, const json_t *res)
+{
+	const json_t *q = json_object_get(res, "q3_path_length");
+	size_t i;
+	json_t *r;
+
+	strbuf_addstr(sb, "## 3. Path length of the insert paths\n\n");
+	if (!q) {
+		strbuf_addstr(sb, "Not measured.\n\n");
+		return;
+	}
+	strbuf_addstr(sb, "Instructions per call from the simulator's per-function attribution "
+			  "(instructions executed in the function's own code, callees excluded, "
+			  "divided by the calls to it) on `faultbench`.\n\n");
+	strbuf_addstr(sb, "| page size | function | calls | instructions | per call |\n|---|---|---:|---:|---:|\n");
+	json_array_foreach(json_object_get(q, "rows"), i, r) {
+		if (json_object_get(r, "not_measured")) {
+			strbuf_addf(sb, "| %s | not measured: %s | | | |\n", js(r, "page_size"),
+				    js(r, "not_measured"));
+			continue;
+		}
+		const char *key;
+		json_t *fn;
+		json_object_foreach(json_object_get(r, "functions"), key, fn) {
+			strbuf_addf(sb, "| %s | `%s` | ", js(r, "page_size"), key);
+			num(sb, jnum(fn, "calls"));
+			strbuf_addstr(sb, " | ");
+			num(sb, jnum(fn, "instructions"));
+			strbuf_addstr(sb, " | ");
+			double ipc = jnum(fn, "instructions_per_call");
+			if (isnan(ipc))
+				strbuf_addstr(sb, "n/a");
+			else
+				strbuf_addf(sb, "%.1f", ipc);
+			strbuf_addstr(sb, " |\n");
+		}
+	}
+	strbuf_addch(sb, '\n');
+}
+
+static const json_t *ab_event(const json_t *ab, const char *name)
+{
+	size_t i;
+	json_t *e;
+	json_array_foreach(json_object_get(ab, "events"), i, e)
+		if (!strcmp(js(e, "name"), name))
+			return e;
+	return NULL;
+}
+
+static void section_q4(struct strbuf *sb, const json_t *res)
+{
+	const json_t *q = json_object_get(res, "q4_placement");
+	const json_t *lay = json_object_get(res, "layout");
+	size_t i;
+	json_t *r;
+
+	strbuf_addstr(sb, "## 4. Entry text moved out, slow paths pushed cold\n\n");
+	if (!q) {
+		strbuf_addstr(sb, "Not measured.\n\n");
+		return;
+	}
+	const json_t *bw = json_object_get(q, "baseline");
+	strbuf_addf(sb, "`lace ab` of each variant against baseline on `%s` "
+			"(B/A ratio, confidence interval and verdict per event); the noise floor is the "
+			"largest difference the randomized builds of baseline show on the same workload.\n\n",
+		    js(q, "workload"));
+	strbuf_addstr(sb, "| variant | event | baseline | variant | change | CI | verdict | layout noise floor |\n"
+			  "|---|---|---:|---:|---:|---|---|---:|\n");
+	json_array_foreach(json_object_get(q, "rows"), i, r) {
+		const char *v = js(r, "variant");
+		if (json_object_get(r, "not_measured")) {
+			strbuf_addf(sb, "| %s | not measured: %s | | | | | | |\n", v, js(r, "not_measured"));
+			continue;
+		}
+		const json_t *ab = json_object_get(r, "ab");
+		for (size_t e = 0; e < NEV; e++) {
+			const json_t *x = ab_event(ab, events[e]);
+			if (!x)
+				continue;
+			strbuf_addf(sb, "| %s | %s%s | ", v, events[e],
+				    json_is_true(json_object_get(x, "simulated")) ? " (sim)" : "");
+			num(sb, jnum(x, "a_mean"));
+			strbuf_addstr(sb, " | ");
+			num(sb, jnum(x, "b_mean"));
+			double ratio = jnum(x, "ratio"), lo = jnum(x, "ci_low"), hi = jnum(x, "ci_high");
+			if (isnan(ratio))
+				strbuf_addstr(sb, " | n/a | n/a | ");
+			else
+				strbuf_addf(sb, " | %+.2f%% | %+.2f%% .. %+.2f%% | ", (ratio - 1) * 100,
+					    (lo - 1) * 100, (hi - 1) * 100);
+			strbuf_addf(sb, "%s | ", js(x, "verdict"));
+			double f = floor_pct(bw, events[e]);
+			if (isnan(f))
+				strbuf_addstr(sb, "n/a |\n");
+			else
+				strbuf_addf(sb, "±%.2f%% |\n", f);
+		}
+	}
+	strbuf_addch(sb, '\n');
+
+	strbuf_addstr(sb, "Layout (`lace diff` of hackbench, baseline → variant):\n\n"
+			  "| variant | bloat-o-meter | functions changed region | hot lines | hot 4K pages | findings |\n"
+			  "|---|---|---:|---|---|---|\n");
+	const char *name;
+	json_t *d;
+	json_object_foreach((json_t *)lay, name, d) {
+		if (strstr(name, "shuffle"))
+			continue;
+		if (json_object_get(d, "not_measured")) {
+			strbuf_addf(sb, "| %s | not measured: %s | | | | |\n", name, js(d, "not_measured"));
+			continue;
+		}
+		const json_t *hot = json_object_get(d, "hot");
+		const json_t *ho = json_object_get(hot, "old"), *hn = json_object_get(hot, "new");
+		strbuf_addf(sb, "| %s | `%s` | %.0f | %.0f → %.0f | %.0f → %.0f | ", name,
+			    js(json_object_get(d, "bloat"), "line"),
+			    jnum(json_object_get(d, "summary"), "region"), jnum(ho, "lines"), jnum(hn, "lines"),
+			    jnum(ho, "pages"), jnum(hn, "pages"));
+		size_t k;
+		json_t *f;
+		size_t nf = json_array_size(json_object_get(d, "findings"));
+		if (!nf)
+			strbuf_addstr(sb, "none");
+		json_array_foreach(json_object_get(d, "findings"), k, f) {
+			if (k == 3) {
+				strbuf_addf(sb, " … %zu more", nf - 3);
+				break;
+			}
+			strbuf_addf(sb, "%s%s `%s` (%s)", k ? "; " : "", js(f, "rule"), js(f, "subject"),
+				    js(f, "severity"));
+		}
+		strbuf_addstr(sb, " |\n");
+	}
+	strbuf_addch(sb, '\n');
+
+	/* reading: for each variant, L1i and iTLB misses against the floor */
+	strbuf_addstr(sb, "**Reading.** ");
+	json_array_foreach(json_object_get(q, "rows"), i, r) {
+		const json_t *ab = json_object_get(r, "ab");
+		if (!ab)
+			continue;
+		strbuf_addf(sb, "`%s`: ", js(r, "variant"));
+		const char *ev2[] = { "L1-icache-load-misses", "iTLB-load-misses" };
+		for (int k = 0; k < 2; k++) {
+			const json_t *x = ab_event(ab, ev2[k]);
+			double a = jnum(x, "a_mean"), b = jnum(x, "b_mean");
+			strbuf_addf(sb, "%s ", k ? "iTLB misses" : "L1i misses");
+			pct(sb, a, b);
+			strbuf_addf(sb, " (%s, ", x ? js(x, "verdict") : "not measured");
+			vs_floor(sb, a, b, floor_pct(bw, ev2[k]));
+			strbuf_addstr(sb, k ? "). " : "), ");
+		}
+	}
+	strbuf_addstr(sb, "A verdict of slower or faster says the difference is real for these builds; "
+			  "a difference within the layout noise floor is one that shifting the same code "
+			  "by a few bytes also produces, so it is not a property of the placement.\n\n");
+}
+
+static void render_md(struct strbuf *sb, const json_t *res, bool html_figs)
+{
+	const json_t *be = json_object_get(res, "backend");
+	const json_t *b = json_object_get(res, "build");
+	strbuf_addstr(sb, "# lace study: does moving entry code, tracepoint slow paths and cold code "
+			  "hurt icache/iTLB?\n\n");
+	strbuf_addf(sb, "- lace %s; backend: **%s** (%s)\n", js(res, "lace_version"), js(be, "used"),
+		    js(be, "why"));
+	strbuf_addf(sb, "- variants: ");
+	size_t i;
+	json_t *v;
+	json_array_foreach(json_object_get(b, "variants"), i, v)
+		strbuf_addf(sb, "%s`%s`", i ? ", " : "", json_string_value(v));
+	strbuf_addf(sb, "; %zu randomized-layout builds of baseline (seed %lld) give the layout noise floor\n",
+		    json_array_size(json_object_get(b, "shuffles")),
+		    (long long)json_integer_value(json_object_get(b, "shuffle_seed")));
+	strbuf_addf(sb, "- the study took %.0f s%s\n\n", jnum(res, "seconds"),
+		    json_is_true(json_object_get(res, "quick")) ? " (--quick)" : "");
+	if (simulated(res))
+		strbuf_addstr(sb, "Counts marked (sim) come from lace-vg, the simulator: deterministic, so one "
+				  "run per build suffices and the noise that remains is the layout's own.\n\n");
+	section_q1(sb, res);
+	section_q2(sb, res);
+	section_q3(sb, res);
+	section_q4(sb, res);
+	(void)html_figs;
+}
+
+/* Markdown (our subset) to HTML: headings, paragraphs, lists, tables,
+ * `code` and **bold**. */
+static void inline_md(struct strbuf *out, const char *s, size_t n)
+{
+	bool code = false, bold = false;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '`') {
+			strbuf_addstr(out, code ? "</code>" : "<code>");
+			code = !code;
+		} else if (!code && s[i] == '*' && i + 1 < n && s[i + 1] == '*') {
+			strbuf_addstr(out, bold ? "</b>" : "<b>");
+			bold = !bold;
+			i++;
+		} else {
+			char c[2] = { s[i], 0 };
+			svgplot_escape(out, c);
+		}
+	}
+	if (code)
+		strbuf_addstr(out, "</code>");
+	if (bold)
+		strbuf_addstr(out, "</b>");
+}
+
+static void md_to_html(struct strbuf *out, const char *md)
+{
+	bool in_table = false, in_list = false, header_row = false;
+	const char *p = md;
+	while (*p) {
+		const char *e = strchr(p, '\n');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		if (n && p[0] == '|') {
+			if (n > 1 && p[1] == '-') { /* separator row */
+				p += n + (e != NULL);
+				continue;
+			}
+			if (!in_table) {
+				strbuf_addstr(out, "<table>\n");
+				in_table = header_row = true;
+			}
+			strbuf_addstr(out, "<tr>");
+			const char *c = p + 1, *end = p + n;
+			while (c < end) {
+				const char *bar = memchr(c, '|', (size_t)(end - c));
+				if (!bar)
+					break;
+				strbuf_addstr(out, header_row ? "<th>" : "<td>");
+				const char *a = c, *z = bar;
+				while (a < z && *a == ' ')
+					a++;
+				while (z > a && z[-1] == ' ')
+					z--;
+				inline_md(out, a, (size_t)(z - a));
+				strbuf_addstr(out, header_row ? "</th>" : "</td>");
+				c = bar + 1;
+			}
+			strbuf_addstr(out, "</tr>\n");
+			header_row = false;
+		} else {
+			if (in_table) {
+				strbuf_addstr(out, "</table>\n");
+				in_table = false;
+			}
+			if (n >= 2 && p[0] == '-' && p[1] == ' ') {
+				if (!in_list) {
+					strbuf_addstr(out, "<ul>\n");
+					in_list = true;
+				}
+				strbuf_addstr(out, "<li>");
+				inline_md(out, p + 2, n - 2);
+				strbuf_addstr(out, "</li>\n");
+			} else {
+				if (in_list) {
+					strbuf_addstr(out, "</ul>\n");
+					in_list = false;
+				}
+				int h = 0;
+				while ((size_t)h < n && p[h] == '#')
+					h++;
+				if (h && (size_t)h < n && p[h] == ' ') {
+					strbuf_addf(out, "<h%d>", h);
+					inline_md(out, p + h + 1, n - h - 1);
+					strbuf_addf(out, "</h%d>\n", h);
+				} else if (n) {
+					strbuf_addstr(out, "<p>");
+					inline_md(out, p, n);
+					strbuf_addstr(out, "</p>\n");
+				}
+			}
+		}
+		p += n + (e != NULL);
+	}
+	if (in_table)
+		strbuf_addstr(out, "</table>\n");
+	if (in_list)
+		strbuf_addstr(out, "</ul>\n");
+}
+
+/* Bars of each event per variant on hackbench, with the noise band around
+ * baseline; and the tracepoint configurations on each workload. */
+static void figures(struct strbuf *out, const json_t *res, const char *dir)
+{
+	const json_t *q4 = json_object_get(res, "q4_placement");
+	const json_t *bw = json_object_get(q4, "baseline");
+	strbuf_addstr(out, "<h2>Figures</h2>\n");
+	for (size_t e = 0; e < NEV; e++) {
+		size_t nrows = json_array_size(json_object_get(q4, "rows"));
+		struct svgplot_bar *bars = xcalloc(nrows + 1, sizeof(*bars));
+		size_t nb = 0, i;
+		json_t *r;
+		double base = NAN;
+		json_array_foreach(json_object_get(q4, "rows"), i, r) {
+			const json_t *x = ab_event(json_object_get(r, "ab"), events[e]);
+			if (!x)
+				continue;
+			if (!nb) {
+				base = jnum(x, "a_mean");
+				bars[nb++] = (struct svgplot_bar){ "baseline", base, NULL };
+			}
+			bars[nb++] = (struct svgplot_bar){ js(r, "variant"), jnum(x, "b_mean"), js(x, "verdict") };
+		}
+		if (nb) {
+			const json_t *nf = json_object_get(json_object_get(bw, "noise_floor"), events[e]);
+			char title[160], band[96];
+			snprintf(title, sizeof(title), "%s on %s%s", events[e], js(q4, "workload"),
+				 simulated(res) ? " (simulated)" : "");
+			snprintf(band, sizeof(band), "band: randomized builds (%lld)",
+				 (long long)json_integer_value(json_object_get(nf, "builds")));
+			struct svgplot p = { title, "", bars, nb, jnum(nf, "min"), jnum(nf, "max"), band };
+			strbuf_addstr(out, "<figure>\n");
+			svgplot_bars(out, &p);
+			strbuf_addf(out, "<figcaption>%s per variant; the shaded band spans the values of "
+					 "baseline and its randomized-layout builds: a bar inside it is within "
+					 "layout noise.</figcaption>\n</figure>\n", events[e]);
+		}
+		free(bars);
+	}
+	/* the layout maps, inlined */
+	const char *name;
+	json_t *d;
+	json_object_foreach(json_object_get(res, "layout"), name, d) {
+		if (strstr(name, "shuffle") || !json_object_get(d, "svg"))
+			continue;
+		struct strbuf path = STRBUF_INIT, svg = STRBUF_INIT;
+		strbuf_addf(&path, "%s/%s", dir, js(d, "svg"));
+		if (strbuf_read_file(&svg, path.buf) == 0) {
+			const char *start = strstr(svg.buf, "<svg");
+			strbuf_addf(out, "<figure class=\"map\">\n%s\n<figcaption>Layout map, baseline (top) vs "
+					 "%s (bottom): 4 KiB pages coloured by region, hot functions "
+					 "marked, moved functions linked.</figcaption>\n</figure>\n",
+				    start ? start : "", name);
+		}
+		strbuf_release(&svg);
+		strbuf_release(&path);
+	}
+}
+
+static int write_file(const char *path, const struct strbuf *sb)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return lace_error_set(errno, "%s: %s", path, strerror(errno));
+	size_t w = fwrite(sb->buf, 1, sb->len, f);
+	if (fclose(f) || w != sb->len)
+		return lace_error_set(EIO, "%s: write failed", path);
+	return 0;
+}
+
+int study_write_reports(const json_t *res, const char *dir)
+{
+	struct strbuf md = STRBUF_INIT, html = STRBUF_INIT, path = STRBUF_INIT;
+	int rc;
+
+	render_md(&md, res, false);
+	strbuf_addf(&path, "%s/report.md", dir);
+	rc = write_file(path.buf, &md);
+	strbuf_reset(&path);
+	if (!rc) {
+		strbuf_addstr(&html, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+				     "<title>lace study</title><style>"
+				     "body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}"
+				     "table{border-collapse:collapse;margin:1em 0;font-size:13px}"
+				     "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
+				     "td:first-child,th:first-child{text-align:left}"
+				     "code{background:#f3f3f3;padding:0 3px}"
+				     "figure{margin:1.5em 0}figure.map svg{max-width:100%;height:auto}"
+				     "figcaption{color:#555;font-size:13px}"
+				     "</style></head><body>\n");
+		md_to_html(&html, md.buf);
+		figures(&html, res, dir);
+		strbuf_addstr(&html, "</body></html>\n");
+		strbuf_addf(&path, "%s/report.html", dir);
+		rc = write_file(path.buf, &html);
+	}
+	strbuf_reset(&path);
+	if (!rc) {
+		strbuf_addf(&path, "%s/results.json", dir);
+		if (json_dump_file(res, path.buf, JSON_INDENT(2) | JSON_PRESERVE_ORDER))
+			rc = lace_error_set(EIO, "%s: write failed", path.buf);
+	}
+	strbuf_release(&md);
+	strbuf_release(&html);
+	strbuf_release(&path);
+	return rc;
+}
+
+void study_print_summary(const json_t *res, FILE *f)
+{
+	const json_t *q4 = json_object_get(res, "q4_placement");
+	const json_t *bw = json_object_get(q4, "baseline");
+	size_t i;
+	json_t *r;
+
+	fprintf(f, "\nlace study (backend %s, %.0f s)\n\n", js(json_object_get(res, "backend"), "used"),
+		jnum(res, "seconds"));
+	fprintf(f, "  %-16s %-24s %14s %14s %9s  %-12s %s\n", "variant", "event", "baseline", "variant",
+		"change", "verdict", "noise floor");
+	json_array_foreach(json_object_get(q4, "rows"), i, r) {
+		const json_t *ab = json_object_get(r, "ab");
+		if (!ab) {
+			fprintf(f, "  %-16s not measured: %s\n", js(r, "variant"), js(r, "not_measured"));
+			continue;
+		}
+		for (size_t e = 0; e < NEV; e++) {
+			const json_t *x = ab_event(ab, events[e]);
+			if (!x)
+				continue;
+			fprintf(f, "  %-16s %-24s %14.0f %14.0f %+8.2f%%  %-12s ±%.2f%%\n", js(r, "variant"),
+				events[e], jnum(x, "a_mean"), jnum(x, "b_mean"), (jnum(x, "ratio") - 1) * 100,
+				js(x, "verdict"), floor_pct(bw, events[e]));
+		}
+	}
+}
