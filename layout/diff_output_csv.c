@@ -70,7 +70,7 @@ void diff_output_md(const struct lace_diff *d, const struct lace_diff_print_opts
 	diff_bloat_line(&d->bloat, sb);
 	strbuf_addstr(sb, "\n```\n\n");
 	strbuf_addf(sb, "%zu functions matched, %zu added, %zu removed; **%zu changed** "
-		    "(region %zu, resized %zu, realigned %zu, straddle %zu), %zu only shifted.\n\n",
+		    "(region %zu, resized %zu, realigned %zu, straddle %zu); %zu at a new address.\n\n",
 		    c->matched, c->added, c->removed, c->changed, c->region, c->resized, c->realigned, c->straddle,
 		    c->shifted);
 

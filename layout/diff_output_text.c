@@ -165,9 +165,8 @@ void diff_output_text(const struct lace_diff *d, const struct lace_diff_print_op
 	if (hidden)
 		strbuf_addf(sb, "  %zu region pairs unchanged (--all lists them)\n", hidden);
 
-	strbuf_addf(sb, "\nhot set (%s): %zu functions%s\n",
-		    o->hot_source ? o->hot_source : "default: entry region + jump-label sites",
-		    d->hot_new.funcs > d->hot_old.funcs ? d->hot_new.funcs : d->hot_old.funcs, "");
+	strbuf_addf(sb, "\nhot set (%s):\n",
+		    o->hot_source ? o->hot_source : "default: entry region + jump-label sites");
 	if (d->hot_unmatched)
 		strbuf_addf(sb, "  %zu hot names found in neither image\n", d->hot_unmatched);
 	footprint_rows(d, sb);

@@ -259,21 +259,8 @@ static void render_detail(const struct lace_diff *d, struct strip s[2], struct s
 		    "functions coloured by region; outlined = hot</text>\n", margin);
 	strbuf_addf(sb, "<text x=\"%d\" y=\"42\" class=\"s\">red links: changed region; dashed orange: other "
 		    "changes (aligned, resized, straddle)</text>\n", margin);
-	for (int k = 0; k < 2; k++) {
-		unsigned page = s[k].img->geom.page ? s[k].img->geom.page : 4096;
-		strbuf_addf(sb, "<text x=\"%d\" y=\"%d\" class=\"h\">%s</text>\n<text x=\"%d\" y=\"%d\" class=\"s\">",
-			    x[k], top - 24, k ? "new" : "old", x[k] + 40, top - 24);
-		xml_text(sb, s[k].img->path ? s[k].img->path : "");
-		strbuf_addf(sb, " (%zu pages)</text>\n", s[k].n);
-		for (size_t i = 0; i < s[k].n; i++) {
-			int y = top + (int)i * DH;
-			strbuf_addf(sb, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" class=\"pg\"/>"
-				    "<text x=\"%d\" y=\"%d\" class=\"a\">0x%" PRIx64 "</text>\n",
-				    x[k], y + 1, DW, DH - 4, x[k] - label, y + DH - 8, s[k].pages[i] * page);
-		}
-		func_rects(d, &s[k], k, x[k], top, sb);
-	}
-	/* links: old position -> new position of each changed function */
+	/* links first, so the page bars cover them except in the gutter:
+	 * old position -> new position of each changed function */
 	for (size_t i = 0; i < d->nfuncs; i++) {
 		const struct lace_func_delta *f = &d->funcs[i];
 		if (!(f->changes & LACE_CH_REAL) || f->old_idx < 0 || f->new_idx < 0)
@@ -293,6 +280,20 @@ static void render_detail(const struct lace_diff *d, struct strip s[2], struct s
 			    f->changes & LACE_CH_REGION ? "ln" : "lo", x1, y1, mx1 + 40, y1, mx2 - 40, y2, x2, y2);
 		xml_text(sb, f->name);
 		strbuf_addf(sb, "</title></path>\n");
+	}
+	for (int k = 0; k < 2; k++) {
+		unsigned page = s[k].img->geom.page ? s[k].img->geom.page : 4096;
+		strbuf_addf(sb, "<text x=\"%d\" y=\"%d\" class=\"h\">%s</text>\n<text x=\"%d\" y=\"%d\" class=\"s\">",
+			    x[k], top - 24, k ? "new" : "old", x[k] + 40, top - 24);
+		xml_text(sb, s[k].img->path ? s[k].img->path : "");
+		strbuf_addf(sb, " (%zu pages)</text>\n", s[k].n);
+		for (size_t i = 0; i < s[k].n; i++) {
+			int y = top + (int)i * DH;
+			strbuf_addf(sb, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" class=\"pg\"/>"
+				    "<text x=\"%d\" y=\"%d\" class=\"a\">0x%" PRIx64 "</text>\n",
+				    x[k], y + 1, DW, DH - 4, x[k] - label, y + DH - 8, s[k].pages[i] * page);
+		}
+		func_rects(d, &s[k], k, x[k], top, sb);
 	}
 	int ly = top + rows * DH + 30;
 	for (size_t i = 0, k = 0; i < d->nregions; i++) {
