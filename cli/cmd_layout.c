@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/command.h"
 #include "layout/image.h"
@@ -20,6 +21,13 @@ static int parse_size(const char *opt, const char *s, unsigned *out)
 		return lace_usage_error("layout", "%s wants a power of two, not '%s'", opt, s);
 	*out = (unsigned)v;
 	return 0;
+}
+
+/* Long loads (a vmlinux with DWARF takes seconds) say what they are doing
+ * on a terminal; the line is erased before any other output. */
+static void show_step(void *arg, const char *step)
+{
+	fprintf(stderr, "\rlace: %s: reading %s...\033[K", (const char *)arg, step);
 }
 
 static int cmd_layout(int argc, char **argv)
@@ -82,7 +90,15 @@ static int cmd_layout(int argc, char **argv)
 
 	const char *path = argv[optind];
 	struct lace_image *img;
-	if (image_load(path, &lo, &img) < 0) {
+	bool tty = isatty(STDERR_FILENO);
+	if (tty) {
+		lo.progress = show_step;
+		lo.progress_arg = (void *)path;
+	}
+	int rc = image_load(path, &lo, &img);
+	if (tty)
+		fputs("\r\033[K", stderr);
+	if (rc < 0) {
 		lace_err(path, "%s", lace_error_msg());
 		return LACE_EXIT_USAGE;
 	}

@@ -171,6 +171,12 @@ static bool has_section(const struct lace_image *img, const char *name)
 	return false;
 }
 
+static void step(const struct lace_load_opts *opts, const char *what)
+{
+	if (opts && opts->progress)
+		opts->progress(opts->progress_arg, what);
+}
+
 int image_load(const char *path, const struct lace_load_opts *opts, struct lace_image **out)
 {
 	struct lace_image *img = xcalloc(1, sizeof(*img));
@@ -191,6 +197,7 @@ int image_load(const char *path, const struct lace_load_opts *opts, struct lace_
 	}
 	if ((err = file_open(img, path)) || (err = elf_check(img)) || (err = bfd_open_image(img, path)))
 		goto fail;
+	step(opts, "symbols");
 	if ((err = sections_load(img)) || (err = symbols_load(img)))
 		goto fail;
 	if (!img->has_symbols)
@@ -202,10 +209,12 @@ int image_load(const char *path, const struct lace_load_opts *opts, struct lace_
 		goto fail;
 	img->has_dwarf = has_section(img, ".debug_info");
 	if (img->has_dwarf && (!opts || opts->dwarf) && img->has_symbols) {
+		step(opts, "DWARF");
 		if ((err = dwarf_load(img)))
 			goto fail;
 	}
 	if (opts && opts->branches && img->has_symbols) {
+		step(opts, "branches");
 		if ((err = image_disassemble(img)))
 			goto fail;
 	}

@@ -169,6 +169,10 @@ struct lace_load_opts {
 	struct lace_geometry geom;
 	bool dwarf;           /* read DWARF when present */
 	bool branches;        /* disassemble */
+	/* called before each long step ("symbols", "DWARF", "branches") when
+	 * set; the CLI shows it on a terminal */
+	void (*progress)(void *arg, const char *step);
+	void *progress_arg;
 };
 
 /* Load path; returns 0 and *out, or a negative code with lace_error_msg()
