@@ -50,8 +50,9 @@ const char *sim_profile_dir(void)
 	if (!exe)
 		return NULL;
 	for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
-		snprintf(dir, sizeof(dir), "%s/%s", exe, rel[i]);
-		if (is_dir(dir))
+		char raw[PATH_MAX + 64];
+		snprintf(raw, sizeof(raw), "%s/%s", exe, rel[i]);
+		if (is_dir(raw) && realpath(raw, dir))
 			return dir;
 	}
 	return NULL;

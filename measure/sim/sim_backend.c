@@ -433,14 +433,36 @@ static const char *sim_describe(struct lace_backend *be)
 	return p->describe;
 }
 
+/* Check one override on its own (each names a whole unit, so it can be
+ * judged before the profile is known): a bad value is a usage error now,
+ * not a failed run later. */
 static int set_override(char **slot, const char *value,
 			int (*apply)(struct sim_profile *, const char *))
 {
 	struct sim_profile scratch;
+	const struct sim_config *c = &scratch.cfg;
+	int rc = 0;
 
 	memset(&scratch, 0, sizeof(scratch));
+	scratch.cfg.page = 4096;
 	if (apply(&scratch, value))
 		return -EINVAL;   /* message set by apply */
+	if (apply == sim_profile_set_l1i)
+		rc = sim_cache_geometry_check(c->l1i_size, c->l1i_ways, c->l1i_line);
+	else if (apply == sim_profile_set_itlb)
+		rc = sim_cache_geometry_check((uint64_t)c->itlb_entries * 4096, c->itlb_ways, 4096);
+	else if (apply == sim_profile_set_stlb && c->stlb_entries)
+		rc = sim_cache_geometry_check((uint64_t)c->stlb_entries * 4096, c->stlb_ways, 4096);
+	else if (apply == sim_profile_set_page && (c->page < 4096 || (c->page & (c->page - 1))))
+		return lace_error_set(EINVAL, "--page-size %s: a power of two of at least 4096", value);
+	else if (apply == sim_profile_set_fetch_block &&
+		 (c->fetch_block < 4 || (c->fetch_block & (c->fetch_block - 1))))
+		return lace_error_set(EINVAL, "--fetch-block %s: a power of two (16, 32, 64)", value);
+	if (rc)
+		return lace_error_set(EINVAL, "--%s %s: %s",
+				      apply == sim_profile_set_l1i ? "l1i"
+				      : apply == sim_profile_set_itlb ? "itlb" : "stlb",
+				      value, sim_cache_geometry_error(rc));
 	free(*slot);
 	*slot = xstrdup(value);
 	return 0;
@@ -453,8 +475,8 @@ static int sim_set_option(struct lace_backend *be, const char *name, const char 
 	if (!strcmp(name, "cpu-profile")) {
 		struct sim_profile scratch;
 		int err = sim_profile_load(value, &scratch);
-		if (err)
-			return err;
+		if (err)   /* not -ENOENT: that would mean "not my option" */
+			return err == -ENOENT ? -EINVAL : err;
 		snprintf(p->profile_name, sizeof(p->profile_name), "%s", value);
 		p->prof = scratch;
 		return 0;

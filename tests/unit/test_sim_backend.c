@@ -162,12 +162,16 @@ static void test_backend_run(void **state)
 	assert_false(be->supports(be, &evs[2], &why));
 	evs[2].backend = NULL;
 	assert_int_equal(be->set_option(be, "cpu-profile", "zen3"), 0);
-	assert_int_equal(be->set_option(be, "cpu-profile", "nope"), -ENOENT);
+	assert_int_equal(be->set_option(be, "cpu-profile", "nope"), -EINVAL);
+	assert_int_equal(be->set_option(be, "l1i", "30000,8,64"), -EINVAL);
+	assert_int_equal(be->set_option(be, "itlb", "64,3"), -EINVAL);
+	assert_int_equal(be->set_option(be, "stlb", "0"), 0);
+	assert_int_equal(be->set_option(be, "page-size", "3000"), -EINVAL);
 	assert_int_equal(be->set_option(be, "l1i", "16384,4,64"), 0);
 	assert_int_equal(be->set_option(be, "top", "0"), -EINVAL);
 	assert_int_equal(be->set_option(be, "per-function", NULL), 0);
 	assert_int_equal(be->set_option(be, "repeat", "3"), -ENOENT);
-	assert_string_equal(be->describe(be), "sim (zen3, l1i 16384,4,64)");
+	assert_string_equal(be->describe(be), "sim (zen3, l1i 16384,4,64, stlb 0)");
 	if (be->prepare(be, evs, 3)) {
 		be->free(be);
 		skip();   /* the Valgrind tool is not built here */

@@ -1,0 +1,67 @@
+# lace stat / lace ab with --backend sim: simulated events labelled with
+# the profile, profile and geometry options, per-function table (with the
+# path length per call of the hash-fault functions on faultbench), the hot
+# set for lace diff --hot, and one-line usage errors.
+. "$SRC/tests/integration/lib.sh"
+[ -x "$BUILD/vg/lace-vg-amd64-linux" ] || skip "simulator not built (valgrind static archives missing)"
+command -v valgrind >/dev/null || skip "valgrind not installed"
+cc -O1 -o footprint "$SRC/tests/fixtures/sim/footprint.c" || fail "cannot build footprint"
+
+# every simulated event, labelled, with the profile's name
+EV=instructions,L1-icache-loads,L1-icache-load-misses,iTLB-loads,iTLB-load-misses,fetch-blocks,stlb-misses
+expect_exit 0 "$LACE" stat --backend sim --no-results --cpu-profile power9 -e "$EV" -- ./footprint 20
+expect_match 'sim \(power9\)' "$OUT"
+for e in ${EV//,/ }; do
+  expect_match "^ +[0-9]+ +$e \[sim\]" "$OUT"
+done
+
+# a smaller icache misses more: the geometry override reaches the tool
+misses() { printf '%s\n' "$1" | awk '$2 == "L1-icache-load-misses" { print $1 }'; }
+expect_exit 0 "$LACE" stat --backend sim --no-results -e L1-icache-load-misses -- ./footprint 20
+big=$(misses "$OUT")
+expect_exit 0 "$LACE" stat --backend sim --no-results --l1i 4096,2,64 -e L1-icache-load-misses -- ./footprint 20
+small=$(misses "$OUT")
+expect_match 'l1i 4096,2,64' "$OUT"
+[ "$small" -gt $((big * 2)) ] || fail "4 KiB L1i: $small misses, 32 KiB: $big; expected many more"
+
+# per-function table and hot set
+expect_exit 0 "$LACE" stat --backend sim --no-results -r 2 -e instructions --per-function --top 3 \
+  --hot-out hot.txt -- ./footprint 20
+expect_match 'Hottest functions \(simulated, skylake-client; identical in every run\)' "$OUT"
+expect_eq "$(printf '%s\n' "$OUT" | sed -n '/Hottest/,$p' | awk 'NF >= 7 && $1 ~ /^[0-9]+$/' | wc -l)" 3 \
+  "rows in the --top 3 table"
+expect_match '^ +[0-9]+ +[0-9]+ +[0-9.]+ .* main$' "$OUT"
+grep -Eq '^main 0\.[0-9]+$' hot.txt || fail "hot.txt lacks 'main weight': $(head -3 hot.txt)"
+expect_exit 0 "$LACE" diff --hot hot.txt ./footprint ./footprint
+expect_match 'hot set' "$OUT"
+
+# usage errors: exit 2, one line
+expect_exit 2 "$LACE" stat --backend sim --cpu-profile pentium -e instructions -- ./footprint 1
+expect_one_line "$ERR"; expect_match "unknown CPU profile 'pentium'" "$ERR"
+expect_exit 2 "$LACE" stat --backend sim --l1i 30000,8,64 -e instructions -- ./footprint 1
+expect_one_line "$ERR"; expect_match 'power of two' "$ERR"
+expect_exit 2 "$LACE" stat --backend sim --itlb 64 -e instructions -- ./footprint 1
+expect_one_line "$ERR"
+expect_exit 2 "$LACE" stat --backend sim --top 0 --per-function -e instructions -- ./footprint 1
+expect_one_line "$ERR"
+
+# lace ab with the simulator: deterministic counts decide at once
+expect_exit 0 "$LACE" ab --backend sim --no-results -r 2 --warmup 0 -e instructions,L1-icache-load-misses \
+  -A "./footprint 20" -B "./footprint 40"
+expect_match 'instructions \[sim\].* slower' "$OUT"
+expect_match 'L1-icache-load-misses \[sim\].* equivalent' "$OUT"
+
+# acceptance 5: path length per call on faultbench (4K pages: __hash_page_4K)
+if [ -x "$BUILD/bench/faultbench" ]; then
+  expect_exit 0 "$LACE" stat --backend sim --no-results -e instructions --per-function --top 40 \
+    -- "$BUILD/bench/faultbench" -n 256 --page-size=4k
+  for fn in hash_page_mm __hash_page_4K; do
+    row=$(printf '%s\n' "$OUT" | awk -v f="$fn" '$NF == f')
+    [ -n "$row" ] || fail "no per-function row for $fn"
+    echo "faultbench path length: $fn: $(echo "$row" | awk '{ print $3 " instructions per call over " $2 " calls" }')"
+    calls=$(echo "$row" | awk '{ print $2 }')
+    [ "$calls" -ge 256 ] || fail "$fn: $calls calls for 256 pages"
+  done
+else
+  echo "faultbench not built: path-length part skipped"
+fi
