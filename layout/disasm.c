@@ -107,8 +107,11 @@ static void thunks_collect(const struct image_priv *p, uint64_t **ret, size_t *n
 			break;
 		}
 	}
-	qsort(*ret, *nret, sizeof(**ret), cmp_u64);
-	qsort(*ind, *nind, sizeof(**ind), cmp_u64);
+	/* the arrays stay NULL when no thunk exists: qsort(NULL, 0) is undefined */
+	if (*nret > 1)
+		qsort(*ret, *nret, sizeof(**ret), cmp_u64);
+	if (*nind > 1)
+		qsort(*ind, *nind, sizeof(**ind), cmp_u64);
 }
 
 /* First branch index with addr >= a. */
