@@ -87,6 +87,12 @@ void disasm_free(struct disasm *d);
 size_t disasm_chunk(struct disasm *d, const uint8_t *buf, size_t len, uint64_t vma,
 		    uint64_t start, uint64_t stop, struct branch_vec *out);
 
+/* Decode the one instruction at the start of buf (len bytes, at address
+ * vma), appending it to out when it is a branch; returns its length, or
+ * <= 0 when it cannot be decoded. */
+int disasm_one(struct disasm *d, const uint8_t *buf, size_t len, uint64_t vma,
+	       struct branch_vec *out);
+
 /* How many instructions the fast x86 path decoded and how many it handed to
  * libopcodes since disasm_new (for the benchmark and the cross-check test). */
 void disasm_counts(const struct disasm *d, size_t *fast, size_t *slow);

@@ -357,6 +357,31 @@ size_t disasm_chunk(struct disasm *d, const uint8_t *buf, size_t len, uint64_t v
 	return ninsn;
 }
 
+int disasm_one(struct disasm *d, const uint8_t *buf, size_t len, uint64_t vma,
+	       struct branch_vec *out)
+{
+	if (!len)
+		return 0;
+	d->di.buffer = (bfd_byte *)buf;
+	d->di.buffer_length = len;
+	d->di.buffer_vma = vma;
+	d->di.stop_vma = vma + len;
+	if (d->arch != LACE_ARCH_X86_64)
+		return ppc_insn(d, buf, len, vma, out);
+	if (d->fast) {
+		struct x86_insn xi;
+		unsigned fl = x86_decode_fast(buf, len, &xi);
+		if (fl) {
+			d->nfast++;
+			if (xi.branch)
+				branch_add(out, vma, xi.kind, xi.has_target, vma + fl + (uint64_t)xi.rel);
+			return (int)fl;
+		}
+	}
+	d->nslow++;
+	return x86_libopcodes(d, vma, out);
+}
+
 /* ---- names ---- */
 
 static const char *const kind_names[] = {

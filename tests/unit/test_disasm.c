@@ -299,6 +299,90 @@ static size_t cross_check_file(const char *path, size_t *fast_out)
 	return total;
 }
 
+/* Compare both engines on one buffer; returns instructions decoded. */
+static size_t cross_check_buffer(const uint8_t *buf, size_t len, uint64_t vma, const char *what,
+				 size_t *fast_out)
+{
+	struct branch_vec a = { 0 }, b = { 0 };
+	struct disasm *fast = disasm_new(LACE_ARCH_X86_64, DISASM_ENGINE_FAST);
+	struct disasm *slow = disasm_new(LACE_ARCH_X86_64, DISASM_ENGINE_LIBOPCODES);
+	size_t na = disasm_chunk(fast, buf, len, vma, vma, vma + len, &a);
+	size_t nb = disasm_chunk(slow, buf, len, vma, vma, vma + len, &b);
+	size_t nf, ns;
+	disasm_counts(fast, &nf, &ns);
+	*fast_out += nf;
+	assert_int_equal(na, nb);
+	assert_int_equal(a.n, b.n);
+	for (size_t i = 0; i < a.n; i++) {
+		if (a.v[i].addr != b.v[i].addr || a.v[i].kind != b.v[i].kind ||
+		    a.v[i].target != b.v[i].target)
+			fail_msg("%s: %#llx: fast %s %#llx, libopcodes %#llx %s %#llx", what,
+				 (unsigned long long)a.v[i].addr, branch_kind_name(a.v[i].kind),
+				 (unsigned long long)a.v[i].target, (unsigned long long)b.v[i].addr,
+				 branch_kind_name(b.v[i].kind), (unsigned long long)b.v[i].target);
+	}
+	branch_vec_release(&a);
+	branch_vec_release(&b);
+	disasm_free(fast);
+	disasm_free(slow);
+	return na;
+}
+
+static uint8_t *random_code(size_t len, uint64_t seed)
+{
+	static const uint8_t common[] = { 0x66, 0x48, 0x0f, 0xf3, 0xf2, 0x41, 0x2e,
+					  0x3e, 0x65, 0xc7, 0xff, 0x8d, 0x0f, 0xe8 };
+	uint8_t *buf = malloc(len + 16);
+	uint64_t x = seed;
+	for (size_t i = 0; i < len + 16; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		buf[i] = (uint8_t)x;
+	}
+	/* more prefixes and escapes than uniform bytes give */
+	for (size_t i = 0; i < len; i += 3)
+		if ((buf[i] & 7) == 0)
+			buf[i] = common[buf[i + 1] % sizeof(common)];
+	return buf;
+}
+
+/* Random bytes reach every odd prefix run and opcode: at every offset, with
+ * 1..16 bytes readable, the fast path must give libopcodes' length, kind
+ * and target, or hand the instruction over. */
+static void test_x86_fast_random_bytes(void **state)
+{
+	(void)state;
+	size_t len = 1 << 18, fast = 0;
+	uint8_t *buf = random_code(len, 0x9e3779b97f4a7c15ull);
+	struct disasm *f = disasm_new(LACE_ARCH_X86_64, DISASM_ENGINE_FAST);
+	struct disasm *s = disasm_new(LACE_ARCH_X86_64, DISASM_ENGINE_LIBOPCODES);
+	for (size_t off = 0; off < len; off++) {
+		struct branch_vec a = { 0 }, b = { 0 };
+		size_t avail = 1 + (buf[off + 1] & 15);
+		int la = disasm_one(f, buf + off, avail, VMA, &a);
+		int lb = disasm_one(s, buf + off, avail, VMA, &b);
+		if (la != lb || a.n != b.n ||
+		    (a.n && (a.v[0].kind != b.v[0].kind || a.v[0].target != b.v[0].target)))
+			fail_msg("offset %zu (%02x %02x %02x %02x, %zu readable): fast %d, libopcodes %d",
+				 off, buf[off], buf[off + 1], buf[off + 2], buf[off + 3], avail, la, lb);
+		branch_vec_release(&a);
+		branch_vec_release(&b);
+	}
+	size_t nf, ns;
+	disasm_counts(f, &nf, &ns);
+	assert_true(nf > len / 2);
+	disasm_free(f);
+	disasm_free(s);
+
+	/* and as one instruction stream */
+	size_t n = cross_check_buffer(buf, len, VMA, "random", &fast);
+	print_message("random bytes: %zu offsets compared, a %zu-instruction stream (%zu fast)\n",
+		      len, n, fast);
+	assert_true(n > len / 8);
+	free(buf);
+}
+
 static void test_x86_fast_matches_libopcodes(void **state)
 {
 	(void)state;
@@ -326,6 +410,7 @@ int main(void)
 		cmocka_unit_test(test_thunks),
 		cmocka_unit_test(test_kind_names),
 		cmocka_unit_test(test_x86_fast_matches_libopcodes),
+		cmocka_unit_test(test_x86_fast_random_bytes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
