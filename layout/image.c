@@ -108,6 +108,10 @@ static int elf_check(struct lace_image *img)
 		return lace_error_set(EINVAL, "truncated or corrupt section headers (%s)", elf_errmsg(-1));
 	if (!shnum)
 		return lace_error_set(EINVAL, "no section headers");
+	/* bfd only warns (on stderr, past its error handler) and names nothing */
+	if (shstrndx >= shnum)
+		return lace_error_set(EINVAL, "section name table index %zu is past the %zu section headers",
+				      shstrndx, shnum);
 	if (eh.e_shoff + (uint64_t)shnum * eh.e_shentsize > p->map_len)
 		return lace_error_set(EINVAL, "truncated ELF: section headers lie past the end of the file");
 	for (size_t i = 1; i < shnum; i++) {
