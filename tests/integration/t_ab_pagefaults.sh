@@ -1,0 +1,71 @@
+#!/bin/bash
+# Acceptance: a live A/B on page faults.  A faults in N pages, B in 3 % more
+# page faults (the pages are set so that B's total, process start-up
+# included, is 1.03 x A's): lace ab -e page-faults says slower with a CI
+# that contains +3 %; A against itself says equivalent.  Also -r auto,
+# --json fields and --md.
+. "$SRC/tests/integration/lib.sh"
+
+cc -O2 -o faultpages "$SRC/tests/fixtures/measure/faultpages.c" || fail "cannot build the fixture"
+# the faults of starting the process (through /bin/sh -c, as lace ab runs
+# commands): faultpages 1 faults start-up + 1
+expect_exit 0 "$LACE" stat -r 5 -x, -e page-faults --no-results -- /bin/sh -c './faultpages 1'
+base=$(printf '%s\n' "$OUT" | awk -F, '$3 == "page-faults" { print $1 - 1 }')
+[ -n "$base" ] || fail "no start-up faults measured"
+# pick n near 5000 so that 1.03 x (n + base) - base is nearly a whole number
+read -r n nb < <(awk -v c="$base" 'BEGIN {
+  best = 1; for (k = 5000; k < 5200; k++) { x = 1.03 * (k + c) - c; f = x - int(x); d = f < 0.5 ? f : 1 - f
+    if (d < best) { best = d; n = k; nb = int(x + 0.5) } }
+  print n, nb }')
+
+expect_exit 0 "$LACE" ab -e page-faults -r 10 --seed 7 --json --results ab.jsonl \
+  -A "./faultpages $n" -B "./faultpages $nb"
+python3 - "$OUT" <<'PY' || fail "A/B page faults: $OUT"
+import json, sys
+o = json.loads(sys.argv[1])
+assert o["rounds"] == 10, o["rounds"]
+e = o["events"][0]
+for k in ("name", "a_mean", "b_mean", "ratio", "ci_low", "ci_high", "p", "verdict"):
+    assert k in e, k
+assert e["name"] == "page-faults"
+assert e["verdict"] == "slower", e
+assert e["ci_low"] <= 1.03 <= e["ci_high"], (e["ci_low"], e["ci_high"])
+PY
+
+# A/A: equivalent
+expect_exit 0 "$LACE" ab -e page-faults -r 10 --seed 8 --json --no-results \
+  -A "./faultpages $n" -B "./faultpages $n"
+python3 -c 'import json,sys; e=json.loads(sys.argv[1])["events"][0]; assert e["verdict"]=="equivalent", e' "$OUT" ||
+  fail "A/A not equivalent: $OUT"
+
+# -r auto stops as soon as every event is decided (page faults: quickly)
+expect_exit 0 "$LACE" ab -e page-faults -r auto --max-runs 30 --seed 9 --json --no-results \
+  -A "./faultpages $n" -B "./faultpages $nb"
+python3 -c '
+import json,sys; o=json.loads(sys.argv[1])
+assert o["events"][0]["verdict"]=="slower", o
+assert 5 <= o["rounds"] < 30, o["rounds"]' "$OUT" || fail "-r auto: $OUT"
+
+# the order of A and B is random per round, and the seed makes it repeatable
+order() { python3 -c 'import json,sys; print("".join(json.loads(l).get("side","") for l in open(sys.argv[1]) if "\"run\"" in l))' "$1"; }
+expect_exit 0 "$LACE" ab -e page-faults -r 6 --warmup 0 --seed 7 --results again.jsonl \
+  -A "./faultpages 10" -B "./faultpages 11"
+o1=$(order again.jsonl)
+expect_exit 0 "$LACE" ab -e page-faults -r 6 --warmup 0 --seed 7 --results again2.jsonl \
+  -A "./faultpages 10" -B "./faultpages 11"
+expect_eq "$(order again2.jsonl)" "$o1" "same seed, same order"
+expect_nomatch '^(AB)+$' "$o1"
+expect_nomatch '^(BA)+$' "$o1"
+
+# --md: a paste-ready block with the commands, the machine and the verdict
+expect_exit 0 "$LACE" report --md ab.jsonl
+expect_match '^#### lace ab: 10 paired rounds' "$OUT"
+expect_match '\| page-faults \| .* \| slower \|' "$OUT"
+expect_match 'machine: ' "$OUT"
+
+# usage errors: one line, exit 2
+expect_exit 2 "$LACE" ab -A true
+expect_one_line "$ERR"
+expect_exit 2 "$LACE" ab -A true -B true --margin abc
+expect_one_line "$ERR"
+exit 0
