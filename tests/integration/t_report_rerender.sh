@@ -1,0 +1,58 @@
+#!/bin/bash
+# lace report re-renders a finished, interrupted or cut-short batch; a last
+# line cut short is ignored with a warning; a file that is not a results
+# file is exit 2 with one line.
+. "$SRC/tests/integration/lib.sh"
+
+expect_exit 0 "$LACE" stat -r 4 --json -e page-faults,context-switches --results s.jsonl -- true
+live=$OUT
+expect_exit 0 "$LACE" report --json s.jsonl
+python3 -c '
+import json,sys
+a, b = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+for k in ("command", "runs"):
+    assert a[k] == b[k], k
+for x, y in zip(a["events"], b["events"]):
+    assert x["values"] == y["values"] and x["mean"] == y["mean"], (x, y)' "$live" "$OUT" || fail "report differs from the live output"
+expect_exit 0 "$LACE" report -x';' s.jsonl
+expect_match '^[0-9]+;;page-faults;' "$OUT"
+expect_exit 0 "$LACE" report --md s.jsonl
+expect_match '^\| page-faults \|' "$OUT"
+
+# a crash mid-write: the last line is cut short
+head -c -25 s.jsonl > cut.jsonl
+expect_exit 0 "$LACE" report cut.jsonl
+expect_match 'cut short' "$ERR"
+expect_one_line "$ERR"
+expect_match 'Performance counter stats' "$OUT"
+expect_match 'did not finish' "$OUT"
+# drop the end record and a run: still reported, with 3 runs
+head -n 4 s.jsonl > part.jsonl
+expect_exit 0 "$LACE" report --json part.jsonl
+python3 -c 'import json,sys; o=json.loads(sys.argv[1]); assert o["runs"]==3 and not o["finished"], o' "$OUT" || fail "$OUT"
+
+# not results files
+echo 'hello' > bad.jsonl
+expect_exit 2 "$LACE" report bad.jsonl
+expect_one_line "$ERR"
+printf '{"x":1}\n{"run":0}\n' > bad2.jsonl
+expect_exit 2 "$LACE" report bad2.jsonl
+expect_one_line "$ERR"
+: > empty.jsonl
+expect_exit 2 "$LACE" report empty.jsonl
+expect_one_line "$ERR"
+expect_exit 2 "$LACE" report /nonexistent.jsonl
+expect_one_line "$ERR"
+expect_exit 2 "$LACE" report
+# a bad line in the middle is an error, not silently skipped
+{ head -n 2 s.jsonl; echo '{"run": broken'; tail -n +3 s.jsonl; } > mid.jsonl
+expect_exit 2 "$LACE" report mid.jsonl
+expect_match 'mid.jsonl:3' "$ERR"
+
+# an ab batch re-rendered
+expect_exit 0 "$LACE" ab -r 3 --seed 1 -e page-faults --results ab.jsonl -A true -B true
+expect_exit 0 "$LACE" report ab.jsonl
+expect_match 'page-faults .* (equivalent|inconclusive|slower|faster)' "$OUT"
+expect_exit 0 "$LACE" report --json ab.jsonl
+python3 -c 'import json,sys; o=json.loads(sys.argv[1]); assert o["rounds"]==3 and o["events"][0]["name"]=="page-faults", o' "$OUT" || fail "$OUT"
+exit 0

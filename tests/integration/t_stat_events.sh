@@ -1,0 +1,67 @@
+#!/bin/bash
+# lace stat: event names in perf's spelling, perf's <not supported>
+# convention with a one-line hint, and the output formats (--json fields,
+# -x CSV, -v).
+. "$SRC/tests/integration/lib.sh"
+
+# software events through every spelling: generic, pmu/config=/, modifiers, groups
+expect_exit 0 "$LACE" stat --no-results -x, -e 'page-faults,software/config=2/,faults:u,{minor-faults,major-faults},cs' -- true
+pf=$(printf '%s\n' "$OUT" | awk -F, '$3 == "page-faults" { print $1 }')
+sw=$(printf '%s\n' "$OUT" | awk -F, '$3 == "software/config=2/" { print $1 }')
+[ "$pf" -gt 0 ] || fail "page-faults not counted: $OUT"
+[ "$sw" -gt 0 ] || fail "software/config=2/ not counted: $OUT"
+expect_match '^[0-9]+,,faults:u,' "$OUT"
+expect_match '^[0-9]+,,minor-faults,' "$OUT"
+expect_match '^[0-9]+,,cs,' "$OUT"
+
+# unknown names and bad syntax: exit 2, one line naming the event
+for bad in 'no-such-event:zz' 'syscalls:no_such_tp' 'nopmu/config=1/' 'cpu/config=1' '{page-faults' 'page-faults:q' ''; do
+  expect_exit 2 "$LACE" stat --no-results -e "$bad" -- true
+  expect_one_line "$ERR"
+  expect_match '^lace: ' "$ERR"
+done
+expect_exit 2 "$LACE" stat --no-results --backend nope -- true
+expect_one_line "$ERR"
+expect_exit 2 "$LACE" stat --no-results -r 0 -- true
+expect_exit 2 "$LACE" stat --no-results -C 99999 -- true
+expect_exit 2 "$LACE" stat --no-results
+expect_one_line "$ERR"
+
+# hardware events on a CPU without them: <not supported>, a one-line hint
+# naming the simulator backend, exit 0
+if perf stat -e cycles true 2>&1 | grep -q 'not supported'; then
+  expect_exit 0 "$LACE" stat --no-results --backend hw -e cycles,L1-icache-loads,L1-icache-load-misses,iTLB-loads,iTLB-load-misses,r003c,page-faults -- true
+  for e in cycles L1-icache-loads L1-icache-load-misses iTLB-loads iTLB-load-misses r003c; do
+    expect_match "<not supported> +$e" "$OUT"
+  done
+  expect_match '^ +[0-9]+ +page-faults' "$OUT"
+  expect_match 'hint: .*--backend sim' "$ERR"
+  [ "$(printf '%s\n' "$ERR" | grep -c hint)" -eq 1 ] || fail "expected one hint line: $ERR"
+  expect_exit 0 "$LACE" stat --no-results --backend hw --json -e cycles -- true
+  python3 -c 'import json,sys; e=json.loads(sys.argv[1])["events"][0]; assert e["status"]=="not_supported" and e["mean"] is None, e' "$OUT" ||
+    fail "JSON of an unsupported event: $OUT"
+fi
+
+# --json: the stable fields
+expect_exit 0 "$LACE" stat -r 3 --json -e page-faults,task-clock --results s.jsonl -- true
+python3 - "$OUT" <<'PY' || fail "--json: $OUT"
+import json, sys
+o = json.loads(sys.argv[1])
+assert o["command"] == "true" and o["runs"] == 3
+names = [e["name"] for e in o["events"]]
+assert names == ["page-faults", "task-clock"], names
+for e in o["events"]:
+    for k in ("name", "unit", "mean", "stddev", "sem", "values"):
+        assert k in e, k
+    assert len(e["values"]) == 3
+    assert abs(e["sem"] - e["stddev"] / 3 ** 0.5) < 1e-9 * max(1, e["stddev"])
+assert o["events"][1]["unit"] == "msec"
+assert "elapsed" in o and len(o["elapsed"]["values"]) == 3
+PY
+# the text table labels the SE of the mean and sigma apart; -v adds min/median/max
+expect_exit 0 "$LACE" report -v s.jsonl
+expect_match 'page-faults +\( \+- +[0-9.]+% \)  sd +[0-9.]+%' "$OUT"
+expect_match 'standard error of the mean' "$OUT"
+expect_match 'min [0-9]+  median [0-9]+  max [0-9]+' "$OUT"
+expect_match 'seconds time elapsed' "$OUT"
+exit 0
