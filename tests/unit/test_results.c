@@ -1,0 +1,142 @@
+/* measure/results.c: a batch written as JSON lines reads back the same;
+ * a last line cut short is dropped with a warning; other damage is an
+ * error; the fault summary counts failures by cause. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "measure/events.h"
+#include "measure/results.h"
+
+static char path[64];
+
+static void make_batch(struct lace_batch *b, struct lace_event_list *l, int nruns)
+{
+	assert_int_equal(events_parse(l, "page-faults,task-clock,cycles"), 0);
+	batch_init(b, "stat", l->ev, l->n);
+	b->command = strdup("true");
+	b->backend = strdup("perf_event");
+	snprintf(path, sizeof(path), "/tmp/lace-test-results.%d.jsonl", (int)getpid());
+	assert_int_equal(batch_open(b, path), 0);
+	for (int i = 0; i < nruns; i++) {
+		struct lace_run_result r;
+		run_result_init(&r, l->n);
+		r.counts[0] = (struct lace_count){ LACE_COUNT_OK, 100 + i, 10, 10, 100 + i };
+		r.counts[1] = (struct lace_count){ LACE_COUNT_OK, 2000000, 20, 10, 4000000 };
+		r.counts[2].status = LACE_COUNT_NOT_SUPPORTED;
+		r.elapsed_s = 0.5;
+		r.exit_status = 0;
+		if (i == 1) {
+			r.fault = LACE_FAULT_SIGNAL;
+			r.term_signal = 11;
+			snprintf(r.fault_msg, sizeof(r.fault_msg), "killed by SIGSEGV");
+		}
+		assert_int_equal(batch_add_run(b, &r, i, 0, false), 0);
+		run_result_release(&r);
+	}
+}
+
+static void test_roundtrip(void **state)
+{
+	struct lace_batch b, back;
+	struct lace_event_list l = { 0 };
+	char warn[256], faults[256];
+
+	make_batch(&b, &l, 3);
+	assert_int_equal(batch_close(&b, false), 0);
+	assert_int_equal(batch_load(&back, path, warn, sizeof(warn)), 0);
+	assert_string_equal(warn, "");
+	assert_string_equal(back.kind, "stat");
+	assert_string_equal(back.command, "true");
+	assert_int_equal(back.nevents, 3);
+	assert_string_equal(back.events[1].unit, "msec");
+	assert_int_equal(back.nruns, 3);
+	assert_true(back.finished);
+	assert_false(back.interrupted);
+	assert_true(back.runs[2].values[0] == 102);
+	/* multiplexed: the scaled value (raw x enabled / running) is kept */
+	assert_true(back.runs[0].values[1] == 4000000);
+	assert_int_equal(back.runs[0].status[2], LACE_COUNT_NOT_SUPPORTED);
+	assert_true(isnan(back.runs[0].values[2]));
+	assert_int_equal(back.runs[1].fault, LACE_FAULT_SIGNAL);
+	assert_int_equal(batch_count_ok(&back, false), 2);
+	batch_fault_summary(&back, faults, sizeof(faults));
+	assert_string_equal(faults, "1 of 3 runs failed: 1 signal (killed by SIGSEGV)");
+	batch_release(&back);
+	batch_release(&b);
+	events_release(&l);
+	unlink(path);
+}
+
+static void truncate_by(long n)
+{
+	FILE *f = fopen(path, "r+");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	long len = ftell(f);
+	fclose(f);
+	assert_int_equal(truncate(path, len - n), 0);
+}
+
+static void test_cut_short(void **state)
+{
+	struct lace_batch b, back;
+	struct lace_event_list l = { 0 };
+	char warn[256];
+
+	/* interrupted before the end line, and the last run's line cut */
+	make_batch(&b, &l, 3);
+	batch_release(&b);
+	truncate_by(30);
+	assert_int_equal(batch_load(&back, path, warn, sizeof(warn)), 0);
+	assert_non_null(strstr(warn, "cut short"));
+	assert_int_equal(back.nruns, 2);
+	assert_false(back.finished);
+	batch_release(&back);
+	events_release(&l);
+	unlink(path);
+}
+
+static void test_damage(void **state)
+{
+	struct lace_batch b;
+	char warn[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/tmp/lace-test-results.%d.jsonl", (int)getpid());
+	const char *bad[] = {
+		"",                                     /* empty */
+		"{\"x\":1}\n",                          /* no header */
+		"{\"lace_results\":1,\"kind\":\"zzz\",\"events\":[]}\n",
+		"{\"lace_results\":1,\"kind\":\"stat\",\"events\":[{\"name\":\"a\"}]}\nnot json\n{\"end\":true}\n",
+		"{\"lace_results\":1,\"kind\":\"stat\",\"events\":[{\"name\":\"a\"}]}\n{\"run\":0,\"counts\":[]}\n",
+		"{\"lace_results\":1,\"kind\":\"stat\",\"events\":[{\"name\":\"a\"}]}\n{\"run\":0,\"fault\":\"??\",\"counts\":[{}]}\n",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		f = fopen(path, "w");
+		assert_non_null(f);
+		fputs(bad[i], f);
+		fclose(f);
+		assert_int_not_equal(batch_load(&b, path, warn, sizeof(warn)), 0);
+	}
+	unlink(path);
+	assert_int_not_equal(batch_load(&b, "/nonexistent/x.jsonl", warn, sizeof(warn)), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_cut_short),
+		cmocka_unit_test(test_damage),
+	};
+	return cmocka_run_group_tests_name("results", tests, NULL, NULL);
+}
