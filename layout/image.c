@@ -102,7 +102,9 @@ static int elf_check(struct lace_image *img)
 		return lace_error_set(EINVAL, "truncated or corrupt ELF header (%s)", elf_errmsg(-1));
 	if (eh.e_type == ET_CORE)
 		return lace_error_set(EINVAL, "a core dump, not an object or executable");
-	if (eh.e_shoff > p->map_len)
+	/* the header's own count first: libelf reports a cut table as no table */
+	if (eh.e_shoff > p->map_len ||
+	    eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize > p->map_len)
 		return lace_error_set(EINVAL, "truncated ELF: section headers lie past the end of the file");
 	if (elf_getshdrnum(p->elf, &shnum) || elf_getshdrstrndx(p->elf, &shstrndx))
 		return lace_error_set(EINVAL, "truncated or corrupt section headers (%s)", elf_errmsg(-1));
