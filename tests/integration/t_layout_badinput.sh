@@ -46,6 +46,20 @@ for f in missing dir empty text header half lying; do
   expect_one_line "$ERR"
 done
 
+# a symbol name that is not UTF-8 still gives valid JSON
+python3 - "$FX/layout_x86.o" "$T/badname.o" <<'PY'
+import sys
+d = bytearray(open(sys.argv[1], "rb").read())
+i = d.find(b"fx_align64\0")
+while i >= 0:
+    d[i:i + 2] = b"\xff\xfe"
+    i = d.find(b"fx_align64\0", i + 1)
+open(sys.argv[2], "wb").write(d)
+PY
+expect_exit 0 "$LACE" layout --json --no-dwarf "$T/badname.o"
+printf '%s\n' "$OUT" | python3 -c 'import json, sys; m = json.load(sys.stdin); assert any(f["name"] == "??_align64" for f in m["functions"])' ||
+  fail "JSON with a non-UTF-8 symbol name is not valid"
+
 # stripped: sections only, a warning, exit 0
 expect_exit 0 "$LACE" layout "$FX/layout_stripped"
 expect_eq "$ERR" "lace: warning: $FX/layout_stripped: no symbol table; sections only"
