@@ -30,6 +30,9 @@ expect_exit 0 "$LACE" layout --csv "$V"
 F=$OUT
 n=$(printf '%s\n' "$F" | tail -n +2 | wc -l)
 [ "$n" -gt 40000 ] || fail "only $n functions"
+# every function in exactly one region
+inreg=$(printf '%s\n' "$R" | tail -n +2 | awk -F, '{ s += $8 } END { print s }')
+expect_eq "$inreg" "$n" "functions counted in regions"
 withsrc=$(printf '%s\n' "$F" | tail -n +2 | awk -F, '$17 != ""' | wc -l)
 [ "$withsrc" -gt $((n * 9 / 10)) ] || fail "only $withsrc of $n functions have DWARF file:line"
 expect_match '^schedule,0x[0-9a-f]+,[0-9]+,sched,' "$F"
