@@ -9,7 +9,8 @@
  *
  * Each variant goes to OUT/<name>/: the programs, obj/, link.ld (shuffled
  * builds), build.log and manifest.json.  Builds are reproducible: fixed
- * paths via -ffile-prefix-map, --build-id=none, no timestamps, so two
+ * paths via -ffile-prefix-map, a content-hash build-id (--build-id=sha1,
+ * which perf needs to find SDT notes), no timestamps, so two
  * builds with the same seed are byte-identical wherever OUT is.
  *
  * Compilation runs gcc directly, up to -j N jobs at a time (fork/exec),
@@ -818,7 +819,7 @@ static int queue_links(struct build *b, struct variant *v, struct jobs *js)
 		struct job *j = job_new(js, vdir.buf, log.buf, what.buf);
 		strbuf_release(&what);
 		sl_add(&j->argv, b->cc);
-		sl_add_words(&j->argv, "-no-pie -pthread -Wl,--build-id=none");
+		sl_add_words(&j->argv, "-no-pie -pthread -Wl,--build-id=sha1");
 		strbuf_reset(&s);
 		strbuf_addf(&s, "-Wl,-T,%s", script.buf);
 		sl_add(&j->argv, s.buf);
