@@ -1,0 +1,56 @@
+#!/bin/bash
+# lace build: bad usage and bad input exit 2 with one line; --list names
+# every variant of variants.conf; LACE_SRCDIR is honoured.
+. "$SRC/tests/integration/lib.sh"
+
+expect_exit 0 "$LACE" build --list
+for v in baseline entry-out cold-slowpaths entry-out-cold no-tracepoint; do
+  expect_match "^$v " "$OUT"
+done
+expect_exit 0 "$LACE" build --help
+expect_match "usage: lace build" "$OUT"
+
+expect_exit 2 "$LACE" build --variant nosuch --out "$T/x"
+expect_one_line "$ERR"; expect_match "no variant 'nosuch'" "$ERR"
+expect_exit 2 "$LACE" build --shuffle 0
+expect_one_line "$ERR"
+expect_exit 2 "$LACE" build --shuffle x
+expect_one_line "$ERR"
+expect_exit 2 "$LACE" build --seed 3
+expect_one_line "$ERR"; expect_match "needs --shuffle" "$ERR"
+expect_exit 2 "$LACE" build --all --variant baseline
+expect_one_line "$ERR"
+expect_exit 2 "$LACE" build --bogus
+expect_one_line "$ERR"; expect_match "unknown option" "$ERR"
+expect_exit 2 "$LACE" build -j
+expect_one_line "$ERR"
+expect_exit 2 "$LACE" build -p nosuch --out "$T/x"
+expect_one_line "$ERR"
+expect_exit 2 "$LACE" build --ldscript "$T/missing.ld" --out "$T/x"
+expect_one_line "$ERR"
+expect_exit 2 "$LACE" build extra-arg
+expect_one_line "$ERR"
+
+# a source tree without variants.conf is an input error
+mkdir -p "$T/empty"
+LACE_SRCDIR=$T/empty expect_exit 2 "$LACE" build --list
+expect_one_line "$ERR"; expect_match "variants.conf" "$ERR"
+
+# a broken variants.conf names the line
+mkdir -p "$T/src"
+cp -r "$SRC/probes" "$SRC/hashmmu" "$SRC/util" "$SRC/linker_scripts" "$T/src/"
+printf '[bad]\nthis is not ini\n' > "$T/src/linker_scripts/variants.conf"
+LACE_SRCDIR=$T/src expect_exit 2 "$LACE" build --list
+expect_one_line "$ERR"; expect_match "variants.conf:2" "$ERR"
+
+# a variant that fails to compile exits 1 and names the log
+printf '[broken]\nscript = baseline.ld\ncflags = -fno-such-gcc-flag\n' > "$T/src/linker_scripts/variants.conf"
+LACE_SRCDIR=$T/src expect_exit 1 "$LACE" build -v broken -p hashmmu-driver --out "$T/o"
+expect_one_line "$ERR"; expect_match "build.log" "$ERR"
+
+# --ldscript builds one more variant named after the script
+cp "$SRC/linker_scripts/entry-out.ld" "$T/mine.ld"
+expect_exit 0 "$LACE" build --ldscript "$T/mine.ld" -p hashmmu-driver --out "$T/l"
+[ -x "$T/l/mine/hashmmu-driver" ] || fail "--ldscript variant not built"
+expect_match '"script": ".*/mine.ld"' "$(cat "$T/l/mine/manifest.json")"
+exit 0
