@@ -123,9 +123,14 @@ int diff_output_json(const struct lace_diff *d, const struct lace_diff_print_opt
 	json_object_set_new(root, "cross_region_branches", json_pack("{s:b,s:o}", "disassembled",
 		d->branches_old && d->branches_new, "pairs", pairs));
 
-	json_object_set_new(root, "hot", json_pack("{s:o,s:I,s:o,s:o}",
+	json_t *hotf = json_array();
+	for (size_t i = 0; i < d->nfuncs; i++)
+		if (d->funcs[i].hot)
+			json_array_append_new(hotf, json_pack("{s:o,s:f}", "name", jstr(d->funcs[i].name),
+							      "weight", d->funcs[i].weight));
+	json_object_set_new(root, "hot", json_pack("{s:o,s:I,s:o,s:o,s:o}",
 		"source", jstr(o->hot_source ? o->hot_source : "default"), "unmatched_names", (json_int_t)d->hot_unmatched,
-		"old", footprint_json(&d->hot_old), "new", footprint_json(&d->hot_new)));
+		"old", footprint_json(&d->hot_old), "new", footprint_json(&d->hot_new), "functions", hotf));
 
 	json_t *jumps = json_array();
 	for (size_t i = 0; i < d->njumps; i++) {

@@ -18,7 +18,7 @@ import json, sys
 d = json.load(sys.stdin)
 print(" ".join(sorted("%s:%s:%s" % (f["severity"], f["rule"], f["subject"]) for f in d["findings"])))'
 }
-echo do_work > hot_do_work
+echo "do_work 3" > hot_do_work
 echo hot_path > hot_hot_path
 
 # the header is the stable table
@@ -46,8 +46,8 @@ expect_exit 1 "$LACE" diff --hot hot_do_work base page
 expect_exit 0 "$LACE" diff --hot hot_do_work --max-hot-growth 100% base page
 fp=$("$LACE" diff --json --hot hot_do_work base page | python3 -c '
 import json, sys; h = json.load(sys.stdin)["hot"]
-print(h["old"]["pages"], h["new"]["pages"], h["new"]["lines"], h["new"]["ideal_pages"])')
-expect_eq "$fp" "1 2 2 1" "hot footprint old/new pages, new lines, ideal pages"
+print(h["old"]["pages"], h["new"]["pages"], h["new"]["lines"], h["new"]["ideal_pages"], h["functions"])')
+expect_eq "$fp" "1 2 2 1 [{'name': 'do_work', 'weight': 3.0}]" "hot footprint old/new pages, new lines, ideal pages, hot list"
 
 # jump-label slow path moved cold, and back
 expect_eq "$(rows base cold)" "traced,resized traced.cold,added " "cold rows"
