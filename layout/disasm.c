@@ -54,6 +54,88 @@ static bool chunk_is_code(const struct image_priv *p, int idx, size_t k, uint64_
 	return func || !object;
 }
 
+/* Relocatable inputs: a branch whose displacement is relocated against a
+ * symbol the file does not define (a .o or .ko calling out) would point at
+ * whatever lies at address 0 + addend; its real target is unknown here, so
+ * it loses the target, except that the kernel's thunks are recognised by the
+ * symbol's name (a module's `jmp __x86_return_thunk` is a ret). */
+struct ext_reloc {
+	uint64_t addr;
+	enum disasm_thunk thunk;
+};
+
+static int cmp_ext(const void *a, const void *b)
+{
+	const struct ext_reloc *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static size_t ext_relocs_load(struct lace_image *img, int idx, struct ext_reloc **out)
+{
+	struct image_priv *p = image_priv(img);
+	asection *s;
+	size_t n = 0, alloc = 0;
+
+	*out = NULL;
+	if (!p->abfd || !p->bfd_syms)
+		return 0;
+	for (s = p->abfd->sections; s && s->index != (unsigned)idx; s = s->next)
+		;
+	if (!s || !(s->flags & SEC_RELOC))
+		return 0;
+	long size = bfd_get_reloc_upper_bound(p->abfd, s);
+	if (size <= 0)
+		return 0;
+	arelent **rel = xmalloc((size_t)size);
+	long c = bfd_canonicalize_reloc(p->abfd, s, rel, p->bfd_syms);
+	for (long i = 0; i < c; i++) {
+		asymbol *sym = rel[i]->sym_ptr_ptr ? *rel[i]->sym_ptr_ptr : NULL;
+		if (!sym || !bfd_is_und_section(sym->section))
+			continue;
+		ALLOC_GROW(*out, n + 1, alloc);
+		(*out)[n].addr = img->sections[idx].addr + rel[i]->address;
+		(*out)[n].thunk = disasm_thunk_kind(bfd_asymbol_name(sym));
+		n++;
+	}
+	free(rel);
+	if (n)
+		qsort(*out, n, sizeof(**out), cmp_ext);
+	return n;
+}
+
+static void ext_branches_fix(struct lace_image *img, struct disasm *d, int idx, const uint8_t *data,
+			     size_t len, struct lace_branch *b, size_t nb)
+{
+	struct ext_reloc *rel;
+	size_t nrel = ext_relocs_load(img, idx, &rel), k = 0;
+	uint64_t base = img->sections[idx].addr;
+	struct branch_vec scratch = { 0 };
+
+	for (size_t i = 0; i < nb && nrel; i++) {
+		if (!branch_is_direct(&b[i]))
+			continue;
+		while (k < nrel && rel[k].addr < b[i].addr)
+			k++;
+		if (k == nrel)
+			break;
+		/* is the relocated field inside this instruction? */
+		scratch.n = 0;
+		int l = disasm_one(d, data + (b[i].addr - base), len - (b[i].addr - base), b[i].addr,
+				   &scratch);
+		if (l <= 0 || rel[k].addr >= b[i].addr + (uint64_t)l)
+			continue;
+		if (rel[k].thunk == DISASM_THUNK_RET)
+			b[i].kind = LACE_BR_RET;
+		else if (rel[k].thunk == DISASM_THUNK_INDIRECT)
+			b[i].kind = b[i].kind == LACE_BR_CALL ? LACE_BR_INDIRECT_CALL
+							      : LACE_BR_INDIRECT_JUMP;
+		b[i].has_target = false;
+		b[i].target = 0;
+	}
+	branch_vec_release(&scratch);
+	free(rel);
+}
+
 /* Decode section idx: chunks start at the section start and at every
  * distinct symbol address in it; a chunk whose symbols are data objects
  * only is not code (objdump dumps it as bytes). */
@@ -68,7 +150,7 @@ static void section_decode(struct lace_image *img, struct disasm *d, int idx,
 	if (!data || !len)
 		return;
 	uint64_t end = s->addr + len, at = s->addr;
-	size_t k = sym_lower_bound(p, s->addr);
+	size_t k = sym_lower_bound(p, s->addr), first = out->n;
 	bool code = chunk_is_code(p, idx, k, at);
 
 	while (at < end) {
@@ -84,6 +166,8 @@ static void section_decode(struct lace_image *img, struct disasm *d, int idx,
 		code = chunk_is_code(p, idx, k, next);
 		at = next;
 	}
+	if (img->relocatable)
+		ext_branches_fix(img, d, idx, data, len, out->v + first, out->n - first);
 }
 
 /* Addresses of the kernel's return and indirect-branch thunks. */

@@ -17,7 +17,10 @@
  * __x86_return_thunk` (and the other return thunks) is a ret, a call/jmp to
  * `__x86_indirect_thunk_*` (and the call/jump/its thunk families) is an
  * indirect call/jump.  Such branches keep no target (has_target false): their
- * real destination is dynamic.
+ * real destination is dynamic.  In a relocatable file (.o, .ko) a direct
+ * branch relocated against a symbol the file does not define (a call out of
+ * a module) keeps its kind but has no target either, unless the symbol is
+ * one of those thunks (then ret / indirect as above).
  *
  * x86-64 is decoded by a table-driven length/branch decoder (disasm_x86.c)
  * that hands every instruction it does not fully know to libopcodes, so the
@@ -43,7 +46,8 @@
 extern const char disasm_linked[];
 static const char *const disasm_link_anchor __attribute__((used)) = disasm_linked;
 
-/* Decode the image's code (see above).  Returns 0 (also for an
+/* Decode the image's code (see above); run after sections, symbols,
+ * functions and regions are loaded.  Returns 0 (also for an
  * architecture without a decoder: then img->disassembled stays false and a
  * warning is added) or a negative code with lace_error_msg() set. */
 int image_disassemble(struct lace_image *img);

@@ -26,5 +26,16 @@ grep -q '^[^,]*,cond,f[0-9]*\.cold+' prog.o.rel || fail "no jump into a .cold pi
 # and in the object those cross from .text to .text.unlikely
 awk -F, '$6 == ".text" && $5 == ".text.unlikely"' prog.o.branches.csv | grep -q . ||
   fail "no branch from .text to .text.unlikely in the object"
+
+# calls out of the object (undefined symbols) have no target; the kernel's
+# thunks are recognised by name as ret / indirect-call, as in a module
+${CC:-gcc} -O2 -mfunction-return=thunk-extern -mindirect-branch=thunk-extern \
+  -c -o thunks.o "$F/thunks.c" || fail "cc thunks.c failed"
+expect_exit 0 "$LACE" layout --branches --csv --no-dwarf thunks.o
+B=$(printf '%s\n' "$OUT" | tail -n +2 | cut -d, -f2,3,4 | sort | uniq -c | awk '{ print $1 " " $2 }')
+expect_match '^2 ,indirect-call,g$' "$B"
+expect_match '^2 ,ret,g$' "$B"
+expect_match '^1 ,call,g$' "$B"
+expect_nomatch ',0x0,' "$OUT"
 echo "object vs program: $n branches, $calls calls, identical"
 exit 0
