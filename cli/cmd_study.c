@@ -68,7 +68,7 @@ static int cmd_study(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct study_opts o = { .out_dir = "build/study", .backend = "auto", .seed = 1,
-				.progress = true };
+				.progress = isatty(2) };
 	int shuffle = -1, c;
 	bool report_only = false;
 
