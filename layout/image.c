@@ -6,6 +6,7 @@
 #include <bfd.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,15 +47,17 @@ static void bfd_quiet(const char *fmt, va_list ap)
 	(void)ap;
 }
 
-static void libs_init(void)
+static void libs_init_once(void)
 {
-	static bool done;
-	if (done)
-		return;
-	done = true;
 	elf_version(EV_CURRENT);
 	bfd_init();
 	bfd_set_error_handler(bfd_quiet);
+}
+
+static void libs_init(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, libs_init_once);
 }
 
 static int file_open(struct lace_image *img, const char *path)

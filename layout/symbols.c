@@ -43,11 +43,12 @@ static const struct image_symbol *cand_sym(const struct image_priv *p, const str
 	return &p->syms[c->sym];
 }
 
-static const struct image_priv *sort_priv;
-static int cmp_cand(const void *a, const void *b)
+/* qsort_r: two images may load at once in threads (lace diff) */
+static int cmp_cand(const void *a, const void *b, void *arg)
 {
+	const struct image_priv *p = arg;
 	const struct cand *x = a, *y = b;
-	const struct image_symbol *sx = cand_sym(sort_priv, x), *sy = cand_sym(sort_priv, y);
+	const struct image_symbol *sx = cand_sym(p, x), *sy = cand_sym(p, y);
 	if (sx->addr != sy->addr)
 		return sx->addr < sy->addr ? -1 : 1;
 	if (x->rank != y->rank)
@@ -187,8 +188,7 @@ int symbols_load(struct lace_image *img)
 		c[nc].rank = rank_of(s);
 		nc++;
 	}
-	sort_priv = p;
-	qsort(c, nc, sizeof(*c), cmp_cand);
+	qsort_r(c, nc, sizeof(*c), cmp_cand, p);
 	img->funcs = xcalloc(nc ? nc : 1, sizeof(*img->funcs));
 	uint64_t prev_end = 0;
 	int prev_sec = -1;
