@@ -125,6 +125,8 @@ study: setup setup-test $(ALL_TARGETS)
 install: $(ALL_TARGETS) $(INSTALL_HOOKS)
 	install -D -m 0755 $(LACE) $(DESTDIR)$(PREFIX)/bin/lace
 	for m in doc/*.1; do [ -f "$$m" ] && install -D -m 0644 "$$m" $(DESTDIR)$(PREFIX)/share/man/man1/$$(basename $$m); done; true
+	install -D -m 0644 scripts/lace-completion.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/lace
+	install -D -m 0644 doc/lace-check.ini $(DESTDIR)$(PREFIX)/share/doc/lace/lace-check.ini
 
 clean:
 	rm -rf $(BUILD)
