@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "layout/branch_stats.h"
 #include "layout/diff.h"
 #include "layout/match.h"
 #include "util/error.h"
@@ -264,17 +265,16 @@ static void diff_regions(struct lace_diff *d)
 	/* cross-region branch matrix over the union of region names */
 	size_t nn = n * n + 1, xalloc = 0;
 	size_t *cnt[2] = { xcalloc(nn, sizeof(size_t)), xcalloc(nn, sizeof(size_t)) };
+	/* the region-pair matrix of `lace layout --branches` (direct jumps,
+	 * conditional jumps and calls with a known target), folded by name */
 	for (int s = 0; s < 2; s++) {
-		for (size_t i = 0; i < img[s]->nbranches; i++) {
-			const struct lace_branch *b = &img[s]->branches[i];
-			if (b->kind == LACE_BR_RET || b->kind == LACE_BR_INDIRECT_JUMP ||
-			    b->kind == LACE_BR_INDIRECT_CALL || !b->has_target)
-				continue;
-			if (b->region < 0 || b->target_region < 0 || b->region == b->target_region ||
-			    (size_t)b->region >= img[s]->nregions || (size_t)b->target_region >= img[s]->nregions)
-				continue;
-			cnt[s][slot[s][b->region] * n + slot[s][b->target_region]]++;
-		}
+		struct branch_matrix m;
+		branch_matrix_compute(img[s], BRANCH_KINDS_DIRECT, &m);
+		for (size_t f = 0; f < img[s]->nregions; f++)
+			for (size_t t = 0; t < img[s]->nregions; t++)
+				if (slot[s][f] != slot[s][t])
+					cnt[s][slot[s][f] * n + slot[s][t]] += branch_matrix_get(&m, (int)f, (int)t);
+		branch_matrix_release(&m);
 	}
 	d->branches_old = d->old->disassembled;
 	d->branches_new = d->new->disassembled;
