@@ -15,12 +15,18 @@ struct zipf {
 	double s;
 	double *cdf;       /* cdf[r] = P(rank <= r), rank 0 is the hottest */
 	unsigned *item;    /* item[rank] */
+	/* Walker/Vose alias table over ranks: draw rank r uniformly, keep it
+	 * when the low 32 random bits are below keep[r], else take alias[r].
+	 * O(1) per draw (about 10 instructions), so sampling does not
+	 * dilute the footprint it drives. */
+	uint32_t *keep;
+	unsigned *alias;
 };
 
 /* n >= 1, s >= 0 (0 = uniform).  Returns 0 or -EINVAL. */
 int zipf_init(struct zipf *z, unsigned n, double s, uint64_t seed);
 void zipf_free(struct zipf *z);
-/* A random item (not rank) from r's stream. */
+/* A random item (not rank) from r's stream: one rng_next() per draw. */
 unsigned zipf_next(const struct zipf *z, struct rng *r);
 /* Probability of the item with the given rank. */
 double zipf_prob(const struct zipf *z, unsigned rank);
