@@ -34,7 +34,19 @@ assert j[0]["target_region_name"] == ".text.unlikely" and j[0]["func_name"] == "
 assert int(j[0]["code"], 16) == int(f["fx_hot"]["address"], 16) + 13, j[0]
 assert j[0]["key_symbol"] == "fx_key" and j[1]["key_symbol"] == "fx_key2" and j[1]["key_flags"] == 1, j
 PY
+# relocated contents: branches across sections reach their real targets
+expect_exit 0 "$LACE" layout --branches --csv --no-dwarf "$O"
+B=$OUT
+cold=$(printf '%s\n' "$B" | awk -F, '$4 == "fx_hot" && $3 == "cond" { print $5","$7 }')
+expect_eq "$cold" ".text.unlikely,fx_hot.cold" "fx_hot's jne into .text.unlikely"
+back=$(printf '%s\n' "$B" | awk -F, '$4 == "fx_hot.cold" && $3 == "jump" { print $5","$7 }')
+expect_eq "$back" ".text,fx_hot" "fx_hot.cold's jmp back"
+# the SDT note of a .o, relocated to its function
+expect_exit 0 "$LACE" layout --probes --csv --no-dwarf "$FX/probe.o"
+expect_match '^lacefix,hit,0x[0-9a-f]+,fx_probed,' "$OUT"
+
 # the .o has DWARF lace does not read: one warning line, still exit 0
+expect_exit 0 "$LACE" layout --regions "$O"
 expect_match 'warning: .*layout_x86.o: DWARF' "$ERR"
 expect_one_line "$ERR"
 exit 0
