@@ -31,6 +31,14 @@ for k in jump cond call indirect-jump indirect-call ret; do
   grep -q ",$k\$" lace.rows || fail "no $k branch in the program"
 done
 
+# decoding edges: zero runs, an instruction cut by a symbol, an object in .text
+${CC:-gcc} -c -o edges.o "$F/edges.S" && ${CC:-gcc} -nostdlib -static -Wl,-e,zf -o edges edges.o ||
+  fail "cc edges.S failed"
+"$LACE" layout --branches --csv edges | rows > edges.lace || fail "lace on edges failed"
+objdump -d --no-show-raw-insn edges | python3 "$F/objdump_branches.py" | sort > edges.objdump
+diff -u edges.objdump edges.lace || fail "lace and objdump disagree on edges.S"
+[ "$(wc -l < edges.lace)" -ge 5 ] || fail "edges.S: only $(wc -l < edges.lace) branches"
+
 LACE_DISASM=libopcodes "$LACE" layout --branches --csv --no-dwarf prog | rows > slow.rows
 cmp -s slow.rows lace.rows || fail "the libopcodes-only engine disagrees with the fast x86 path"
 
