@@ -206,6 +206,8 @@ int sim_seg_build(const struct sim_model *m, const struct sim_insn *insns, uint3
 	np = refs_emit(&m->itlb, insns, n, pages, page_cap, &seg->itlb_loads);
 	if (nl < 0 || np < 0)
 		return -1;
+	seg->execs = 0;
+	seg->lazy = 0;
 	seg->ninsn = n;
 	seg->lines = lines;
 	seg->nlines = refs_compact(&m->l1i, lines, (uint32_t)nl);
@@ -234,7 +236,19 @@ static inline struct sim_fn_stats *seg_fn(const struct sim_seg *seg, uint16_t fn
 	return fn < seg->nfns ? seg->fns[fn].stats : 0;
 }
 
-void sim_seg_run(struct sim_model *m, const struct sim_seg *seg)
+void sim_seg_settle(struct sim_seg *seg)
+{
+	for (uint32_t i = 0; i < seg->nfns && seg->execs; i++) {
+		struct sim_fn_stats *s = seg->fns[i].stats;
+		if (s) {
+			s->instructions += seg->execs * seg->fns[i].instructions;
+			s->calls += seg->execs * seg->fns[i].calls;
+		}
+	}
+	seg->execs = 0;
+}
+
+void sim_seg_run(struct sim_model *m, struct sim_seg *seg)
 {
 	const struct sim_ref *r;
 	uint32_t i;
@@ -243,11 +257,15 @@ void sim_seg_run(struct sim_model *m, const struct sim_seg *seg)
 	m->t.instructions += seg->ninsn;
 	m->t.l1i_loads += seg->l1i_loads;
 	m->t.itlb_loads += seg->itlb_loads;
-	for (i = 0; i < seg->nfns; i++) {
-		struct sim_fn_stats *s = seg->fns[i].stats;
-		if (s) {
-			s->instructions += seg->fns[i].instructions;
-			s->calls += seg->fns[i].calls;
+	if (seg->lazy) {
+		seg->execs++;
+	} else {
+		for (i = 0; i < seg->nfns; i++) {
+			struct sim_fn_stats *s = seg->fns[i].stats;
+			if (s) {
+				s->instructions += seg->fns[i].instructions;
+				s->calls += seg->fns[i].calls;
+			}
 		}
 	}
 

@@ -109,6 +109,11 @@ struct sim_seg_fn {
 };
 
 struct sim_seg {
+	uint64_t execs;  /* lazy: executions not yet added to the functions */
+	uint8_t lazy;    /* per-function instructions and calls are settled by
+			  * sim_seg_settle() instead of on every run (the
+			  * function counters are scattered in memory; the
+			  * segment is already in the host's cache) */
 	uint32_t ninsn;
 	uint32_t l1i_loads, itlb_loads;
 	uint32_t nlines, npages, nfns;
@@ -133,6 +138,9 @@ int sim_seg_build(const struct sim_model *m, const struct sim_insn *insns, uint3
 		  uint32_t nfns, uint64_t *scratch_addr, uint32_t *scratch_len);
 
 /* Replay one execution of seg. */
-void sim_seg_run(struct sim_model *m, const struct sim_seg *seg);
+void sim_seg_run(struct sim_model *m, struct sim_seg *seg);
+/* Lazy segments: add the pending executions' instructions and calls to the
+ * functions, and zero the pending count. */
+void sim_seg_settle(struct sim_seg *seg);
 
 #endif

@@ -99,11 +99,11 @@ static int proc_parse(const char *text, struct sim_proc *p)
 		if (!strcmp(buf, "fn")) {
 			struct sim_fn_result *f;
 			char *name;
-			unsigned long long x[5];
+			unsigned long long x[6];
 			int n = 0;
 
-			if (sscanf(val, "%llu %llu %llu %llu %llu %n", &x[0], &x[1], &x[2], &x[3],
-				   &x[4], &n) != 5 || !n || !val[n])
+			if (sscanf(val, "%llu %llu %llu %llu %llu %llu %n", &x[0], &x[1], &x[2],
+				   &x[3], &x[4], &x[5], &n) != 6 || !n || !val[n] || val[0] == '-')
 				return lace_error_set(EINVAL, "line %d: bad function line", lineno);
 			name = val + n;
 			ALLOC_GROW(p->fns, p->nfns + 1, alloc);
@@ -114,6 +114,7 @@ static int proc_parse(const char *text, struct sim_proc *p)
 			f->s.itlb_misses = x[2];
 			f->s.stlb_misses = x[3];
 			f->s.calls = x[4];
+			f->inclusive = x[5];
 			continue;
 		}
 		if (!strcmp(buf, "exe")) {
@@ -227,6 +228,7 @@ static void merge_fns(struct sim_results *r)
 			d->itlb_misses += all[i].s.itlb_misses;
 			d->stlb_misses += all[i].s.stlb_misses;
 			d->calls += all[i].s.calls;
+			all[out - 1].inclusive += all[i].inclusive;
 			continue;
 		}
 		all[out++] = all[i];

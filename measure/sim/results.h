@@ -12,6 +12,8 @@
 struct sim_fn_result {
 	char *name;
 	struct sim_fn_stats s;
+	uint64_t inclusive;   /* instructions from entry to return, callees included
+			       * (outermost frames of recursion) */
 };
 
 struct sim_proc {

@@ -200,6 +200,10 @@ static json_t *fn_json(const struct sim_fn_result *f)
 	json_object_set_new(o, "instructions_per_call",
 			    f->s.calls ? json_real((double)f->s.instructions / (double)f->s.calls)
 				       : json_null());
+	json_object_set_new(o, "inclusive_instructions", json_integer((json_int_t)f->inclusive));
+	json_object_set_new(o, "path_length",
+			    f->s.calls ? json_real((double)f->inclusive / (double)f->s.calls)
+				       : json_null());
 	return o;
 }
 
@@ -542,16 +546,19 @@ static void sim_print_extra(struct lace_backend *be, FILE *out, json_t *const *e
 	fprintf(out, "\n Hottest functions (simulated, %s; %s):\n\n",
 		json_string_value(json_object_get(last, "profile")),
 		nvalid < 2 ? "one run" : same ? "identical in every run" : "runs differ: last run shown");
-	fprintf(out, " %14s %10s %12s %10s %10s %10s  %s\n", "instructions", "calls", "instr/call",
-		"L1i-miss", "iTLB-miss", "STLB-miss", "function");
+	fprintf(out, " %14s %10s %12s %12s %10s %10s %10s  %s\n", "instructions", "calls",
+		"instr/call", "path/call", "L1i-miss", "iTLB-miss", "STLB-miss", "function");
 	json_array_foreach(fns, i, fn) {
 		json_t *ipc = json_object_get(fn, "instructions_per_call");
-		char ipcs[32] = "-";
+		json_t *pl = json_object_get(fn, "path_length");
+		char ipcs[32] = "-", pls[32] = "-";
 		if (json_is_number(ipc))
 			snprintf(ipcs, sizeof(ipcs), "%.1f", json_number_value(ipc));
-		fprintf(out, " %14lld %10lld %12s %10lld %10lld %10lld  %s\n",
+		if (json_is_number(pl))
+			snprintf(pls, sizeof(pls), "%.1f", json_number_value(pl));
+		fprintf(out, " %14lld %10lld %12s %12s %10lld %10lld %10lld  %s\n",
 			(long long)json_integer_value(json_object_get(fn, "instructions")),
-			(long long)json_integer_value(json_object_get(fn, "calls")), ipcs,
+			(long long)json_integer_value(json_object_get(fn, "calls")), ipcs, pls,
 			(long long)json_integer_value(json_object_get(fn, "l1i_misses")),
 			(long long)json_integer_value(json_object_get(fn, "itlb_misses")),
 			(long long)json_integer_value(json_object_get(fn, "stlb_misses")),

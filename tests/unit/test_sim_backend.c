@@ -107,7 +107,7 @@ static const char good[] =
 	"forked-from 41\ninherited-instructions 5\n"
 	"instructions 1000\nL1-icache-loads 1010\nL1-icache-load-misses 7\niTLB-loads 1000\n"
 	"iTLB-load-misses 3\nstlb-loads 3\nstlb-misses 2\nfetch-blocks 300\nfetch-late-entries 9\n"
-	"fn 600 5 2 1 10 main\nfn 400 2 1 1 0 operator new(unsigned long)\ndone\n";
+	"fn 600 5 2 1 10 1000 main\nfn 400 2 1 1 0 0 operator new(unsigned long)\ndone\n";
 
 static void test_result_parse(void **state)
 {
@@ -125,6 +125,7 @@ static void test_result_parse(void **state)
 	assert_int_equal(p.nfns, 2);
 	assert_string_equal(p.fns[1].name, "operator new(unsigned long)");
 	assert_int_equal(p.fns[0].s.calls, 10);
+	assert_int_equal(p.fns[0].inclusive, 1000);
 	for (size_t i = 0; i < p.nfns; i++)
 		free(p.fns[i].name);
 	free(p.fns);
@@ -137,6 +138,7 @@ static void test_result_parse(void **state)
 	assert_null(p.fns);
 	free(bad);
 	assert_int_equal(sim_proc_parse("lace-vg 1\ninstructions 12x\ndone\n", &p), -EINVAL);
+	assert_int_equal(sim_proc_parse("lace-vg 1\nfn 1 2 3 4 5 main\ndone\n", &p), -EINVAL);
 	assert_int_equal(sim_proc_parse("cachegrind 1\n", &p), -EINVAL);
 	assert_int_equal(sim_proc_parse("", &p), -EINVAL);
 	assert_int_equal(sim_event_index("stlb-misses"), 6);

@@ -97,6 +97,7 @@ static void random_equivalence(const struct sim_config *cfg, int rounds)
 			fns[f].stats = &sfn[f];
 		assert_int_equal(sim_seg_build(&seg, insns, n, &s, lines, MAXN * 4, pages,
 					       MAXN * 4, fns, 4, sa, sl), 0);
+		s.lazy = r & 1;   /* both ways of keeping function counts */
 		assert_true(s.nlines <= s.l1i_loads);
 		/* run it a few times, as a hot superblock would be */
 		int reps = 1 + next() % 3;
@@ -106,6 +107,8 @@ static void random_equivalence(const struct sim_config *cfg, int rounds)
 				sim_model_insn(&ref, insns[i].addr, insns[i].len,
 					       &rfn[insns[i].fn], insns[i].entry);
 		}
+		assert_int_equal(s.execs, s.lazy ? (uint64_t)reps : 0);
+		sim_seg_settle(&s);
 	}
 	assert_memory_equal(&ref.t, &seg.t, sizeof(ref.t));
 	assert_memory_equal(rfn, sfn, sizeof(rfn));

@@ -37,6 +37,8 @@
 #include "pub_tool_clientstate.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
+#include "pub_tool_threadstate.h"
+#include "libvex_guest_offsets.h"
 
 #include "measure/sim/model.h"
 #include "measure/sim/vg/lace_vg_time.h"
@@ -54,6 +56,7 @@ static Bool clo_per_function = True;
 
 static struct sim_config cfg;
 static struct sim_model model;
+static void stacks_init(void);
 
 /* Parse "a,b[,c]" into up to 3 numbers; returns how many, or -1. */
 static Int parse_list(const HChar *s, ULong *v, Int max)
@@ -141,12 +144,15 @@ static void lace_post_clo_init(void)
 	sim_model_init(&model, &cfg, VG_(malloc)("lace.l1i", nl * sizeof(uint64_t)),
 		       VG_(malloc)("lace.itlb", ni * sizeof(uint64_t)),
 		       ns ? VG_(malloc)("lace.stlb", ns * sizeof(uint64_t)) : NULL);
+	stacks_init();
 }
 
 /* ---- functions -------------------------------------------------------- */
 
 struct lace_fn {
 	struct sim_fn_stats stats;
+	ULong inclusive;   /* instructions from entry to return, callees included */
+	UInt active;       /* frames of it on the call stacks (recursion) */
 	struct lace_fn *next;
 	UInt hash;
 	HChar name[];
@@ -198,27 +204,165 @@ static struct lace_fn *fn_of(DiEpoch ep, Addr a, Bool *entry)
 	return fn_unknown;
 }
 
+/* ---- call stacks (inclusive counts) ----------------------------------
+ *
+ * Inclusive instructions (path length with callees) need to know when a
+ * call ends.  A frame is pushed when a function's first instruction runs,
+ * remembering the stack pointer there (it points at the return address);
+ * at every return (a superblock ending in Ijk_Ret) the frames whose stack
+ * pointer lies below the new one are popped, so tail calls, longjmp and
+ * signal handlers unwind too.  A recursive function counts its outermost
+ * frame only.  One stack per thread; the instruction counter is the
+ * process's, so with threads a frame also counts what other threads ran
+ * meanwhile. */
+
+struct lace_frame {
+	struct lace_fn *fn;
+	ULong start;
+	Addr sp;
+};
+
+struct lace_stack {
+	struct lace_frame *f;
+	UInt n, cap;
+};
+
+#define MAX_FRAMES (1u << 20)
+static struct lace_stack *stacks;   /* VG_N_THREADS of them */
+static ThreadId current_tid = 1;    /* set whenever a thread starts running client code */
+
+static void lace_start_client_code(ThreadId tid, ULong blocks_done)
+{
+	current_tid = tid;
+}
+
+static void stacks_init(void)
+{
+	stacks = VG_(calloc)("lace.stacks", VG_N_THREADS, sizeof(*stacks));
+}
+
+static void frame_pop(struct lace_stack *st)
+{
+	struct lace_frame *fr = &st->f[--st->n];
+
+	if (--fr->fn->active == 0)
+		fr->fn->inclusive += model.t.instructions - fr->start;
+}
+
+static void frame_push(struct lace_stack *st, struct lace_fn *fn, ULong start, Addr sp)
+{
+	if (st->n == st->cap) {
+		if (st->cap >= MAX_FRAMES)
+			return;   /* runaway recursion: stop tracking deeper */
+		st->cap = st->cap ? 2 * st->cap : 64;
+		st->f = VG_(realloc)("lace.stack", st->f, st->cap * sizeof(*st->f));
+	}
+	st->f[st->n].fn = fn;
+	st->f[st->n].start = start;
+	st->f[st->n].sp = sp;
+	st->n++;
+	fn->active++;
+}
+
+static void stacks_unwind_all(void)
+{
+	UInt t;
+
+	if (!stacks)
+		return;
+	for (t = 0; t < VG_N_THREADS; t++)
+		while (stacks[t].n)
+			frame_pop(&stacks[t]);
+}
+
 /* ---- instrumentation -------------------------------------------------- */
+
+/* A segment as the tool keeps it: the model's part, then what the call
+ * stacks need. */
+struct lace_seg {
+	struct sim_seg s;
+	struct lace_seg *next_all;  /* every segment, for settling the lazy counts */
+	struct lace_fn *entry_fn;   /* non-NULL: one instruction is a function's entry */
+	UInt entry_offset;          /* how many instructions of the segment precede it */
+	Bool ends_in_ret;
+};
 
 #define MAX_SEG_INSNS 512
 #define MAX_SEG_FNS 64
 static struct sim_insn seg_insns[MAX_SEG_INSNS];
 static struct lace_fn *seg_fnptr[MAX_SEG_FNS];
+static struct lace_fn *seg_entry_fn;
+static UInt seg_entry_offset;
+static IRTemp seg_entry_sp;
 static UInt seg_n, seg_nfns;
 
-static VG_REGPARM(1) void lace_seg_helper(struct sim_seg *seg)
+static VG_REGPARM(1) void lace_seg_helper(struct lace_seg *seg)
 {
-	sim_seg_run(&model, seg);
+	sim_seg_run(&model, &seg->s);
 }
 
-/* Compile the pending instructions into a segment and call it. */
-static void seg_flush(IRSB *sbOut)
+/* A segment that starts a function and/or ends in a return. */
+static VG_REGPARM(3) void lace_seg_call_helper(struct lace_seg *seg, UWord sp_entry,
+					       UWord sp_now)
+{
+	struct lace_stack *st = &stacks[current_tid];
+	ULong start = model.t.instructions + seg->entry_offset;
+
+	sim_seg_run(&model, &seg->s);
+	if (seg->entry_fn)
+		frame_push(st, seg->entry_fn, start, sp_entry);
+	if (seg->ends_in_ret)
+		while (st->n && st->f[st->n - 1].sp < sp_now)
+			frame_pop(st);
+}
+
+/* Segment descriptors are carved from big chunks: the helper reads one per
+ * call, and keeping those of neighbouring code next to each other (rather
+ * than between the core's allocations) keeps them in the host's caches. */
+static HChar *seg_chunk;
+static SizeT seg_chunk_left;
+static struct lace_seg *all_segs;
+
+/* Add every segment's pending executions to its functions (zap: drop them
+ * instead, for a forked child's fresh start). */
+static void segs_settle(Bool zap)
+{
+	struct lace_seg *g;
+
+	for (g = all_segs; g; g = g->next_all) {
+		if (zap)
+			g->s.execs = 0;
+		else
+			sim_seg_settle(&g->s);
+	}
+}
+
+static HChar *seg_alloc(SizeT sz)
+{
+	HChar *p;
+
+	sz = (sz + 15) & ~(SizeT)15;
+	if (sz > seg_chunk_left) {
+		SizeT chunk = sz > (1u << 20) ? sz : (1u << 20);
+		seg_chunk = VG_(malloc)("lace.segs", chunk);
+		seg_chunk_left = chunk;
+	}
+	p = seg_chunk;
+	seg_chunk += sz;
+	seg_chunk_left -= sz;
+	return p;
+}
+
+/* Compile the pending instructions into a segment and call it.  ret: the
+ * superblock's final piece, and the superblock ends in a return. */
+static void seg_flush(IRSB *sbOut, Bool ret)
 {
 	static struct sim_ref lines[MAX_SEG_INSNS * 4], pages[MAX_SEG_INSNS * 4];
 	static struct sim_seg_fn fns[MAX_SEG_FNS];
 	static uint64_t sa[MAX_SEG_INSNS];
 	static uint32_t sl[MAX_SEG_INSNS];
-	struct sim_seg tmp, *seg;
+	struct sim_seg tmp;
+	struct lace_seg *seg;
 	HChar *mem;
 	SizeT sz;
 	IRDirty *di;
@@ -237,50 +381,83 @@ static void seg_flush(IRSB *sbOut)
 	/* one allocation per segment, kept for the life of the process */
 	sz = sizeof(*seg) + (tmp.nlines + tmp.npages) * sizeof(struct sim_ref) +
 	     tmp.nfns * sizeof(struct sim_seg_fn);
-	mem = VG_(malloc)("lace.seg", sz);
-	seg = (struct sim_seg *)mem;
-	*seg = tmp;
-	seg->lines = (struct sim_ref *)(mem + sizeof(*seg));
-	seg->pages = seg->lines + tmp.nlines;
-	seg->fns = (struct sim_seg_fn *)(seg->pages + tmp.npages);
-	VG_(memcpy)(seg->lines, tmp.lines, tmp.nlines * sizeof(struct sim_ref));
-	VG_(memcpy)(seg->pages, tmp.pages, tmp.npages * sizeof(struct sim_ref));
-	VG_(memcpy)(seg->fns, fns, tmp.nfns * sizeof(struct sim_seg_fn));
+	mem = seg_alloc(sz);
+	seg = (struct lace_seg *)mem;
+	seg->s = tmp;
+	seg->s.lines = (struct sim_ref *)(mem + sizeof(*seg));
+	seg->s.pages = seg->s.lines + tmp.nlines;
+	seg->s.fns = (struct sim_seg_fn *)(seg->s.pages + tmp.npages);
+	VG_(memcpy)(seg->s.lines, tmp.lines, tmp.nlines * sizeof(struct sim_ref));
+	VG_(memcpy)(seg->s.pages, tmp.pages, tmp.npages * sizeof(struct sim_ref));
+	VG_(memcpy)(seg->s.fns, fns, tmp.nfns * sizeof(struct sim_seg_fn));
+	seg->s.lazy = 1;
+	seg->next_all = all_segs;
+	all_segs = seg;
+	seg->entry_fn = clo_per_function ? seg_entry_fn : NULL;
+	seg->entry_offset = seg_entry_offset;
+	seg->ends_in_ret = clo_per_function && ret;
 
-	di = unsafeIRDirty_0_N(1, "lace_seg_helper", VG_(fnptr_to_fnentry)(&lace_seg_helper),
-			       mkIRExprVec_1(mkIRExpr_HWord((HWord)seg)));
+	if (seg->entry_fn || seg->ends_in_ret) {
+		IRExpr *sp_entry = seg->entry_fn ? IRExpr_RdTmp(seg_entry_sp) : mkIRExpr_HWord(0);
+		IRExpr *sp_now = mkIRExpr_HWord(0);
+		if (seg->ends_in_ret) {
+			/* after the ret's own statements: the stack pointer the
+			 * caller sees */
+			IRTemp t = newIRTemp(sbOut->tyenv, Ity_I64);
+			addStmtToIRSB(sbOut, IRStmt_WrTmp(t, IRExpr_Get(OFFSET_amd64_RSP, Ity_I64)));
+			sp_now = IRExpr_RdTmp(t);
+		}
+		di = unsafeIRDirty_0_N(3, "lace_seg_call_helper",
+				       VG_(fnptr_to_fnentry)(&lace_seg_call_helper),
+				       mkIRExprVec_3(mkIRExpr_HWord((HWord)seg), sp_entry, sp_now));
+	} else {
+		di = unsafeIRDirty_0_N(1, "lace_seg_helper", VG_(fnptr_to_fnentry)(&lace_seg_helper),
+				       mkIRExprVec_1(mkIRExpr_HWord((HWord)seg)));
+	}
 	addStmtToIRSB(sbOut, IRStmt_Dirty(di));
 	seg_n = 0;
 	seg_nfns = 0;
+	seg_entry_fn = NULL;
 }
 
-static void seg_add(DiEpoch ep, Addr a, UInt len, IRSB *sbOut)
+/* Add one instruction; returns True when it starts a function (then the
+ * caller records the stack pointer after the IMark). */
+static Bool seg_add(DiEpoch ep, Addr a, UInt len, IRSB *sbOut)
 {
 	struct lace_fn *f;
 	Bool entry = False;
 	UInt slot = 0;
 
-	if (seg_n == MAX_SEG_INSNS)
-		seg_flush(sbOut);
 	if (clo_per_function) {
 		f = fn_of(ep, a, &entry);
+		/* at most one function entry per segment (one frame push per
+		 * helper call, with the stack pointer of that instruction) */
+		if ((entry && seg_entry_fn) || seg_n == MAX_SEG_INSNS)
+			seg_flush(sbOut, False);
 		for (slot = 0; slot < seg_nfns; slot++)
 			if (seg_fnptr[slot] == f)
 				break;
 		if (slot == seg_nfns) {
 			if (seg_nfns == MAX_SEG_FNS) {
-				seg_flush(sbOut);
+				seg_flush(sbOut, False);
 				slot = 0;
 			}
 			seg_fnptr[slot] = f;
 			seg_nfns = slot + 1;
 		}
+		if (entry) {
+			seg_entry_fn = f;
+			seg_entry_offset = seg_n;
+		}
+	} else if (seg_n == MAX_SEG_INSNS) {
+		seg_flush(sbOut, False);
 	}
 	seg_insns[seg_n].addr = a;
 	seg_insns[seg_n].len = len;
 	seg_insns[seg_n].fn = (uint16_t)slot;
 	seg_insns[seg_n].entry = entry;
 	seg_n++;
+	return entry;
 }
 
 static IRSB *lace_instrument(VgCallbackClosure *closure, IRSB *sbIn,
@@ -302,19 +479,30 @@ static IRSB *lace_instrument(VgCallbackClosure *closure, IRSB *sbIn,
 	}
 	seg_n = 0;
 	seg_nfns = 0;
+	seg_entry_fn = NULL;
 	for (; i < sbIn->stmts_used; i++) {
 		IRStmt *st = sbIn->stmts[i];
 
 		if (!st || st->tag == Ist_NoOp)
 			continue;
-		if (st->tag == Ist_IMark)
-			seg_add(ep, (Addr)st->Ist.IMark.addr, st->Ist.IMark.len, sbOut);
-		else if (st->tag == Ist_Exit)
+		if (st->tag == Ist_IMark) {
+			Bool entry = seg_add(ep, (Addr)st->Ist.IMark.addr, st->Ist.IMark.len, sbOut);
+			addStmtToIRSB(sbOut, st);
+			if (entry) {
+				/* before the instruction runs: the stack pointer
+				 * points at the return address */
+				seg_entry_sp = newIRTemp(sbOut->tyenv, Ity_I64);
+				addStmtToIRSB(sbOut, IRStmt_WrTmp(seg_entry_sp,
+								  IRExpr_Get(OFFSET_amd64_RSP, Ity_I64)));
+			}
+			continue;
+		}
+		if (st->tag == Ist_Exit)
 			/* the instructions so far have run whether or not it exits */
-			seg_flush(sbOut);
+			seg_flush(sbOut, False);
 		addStmtToIRSB(sbOut, st);
 	}
-	seg_flush(sbOut);
+	seg_flush(sbOut, sbIn->jumpkind == Ijk_Ret);
 	return sbOut;
 }
 
@@ -409,16 +597,20 @@ static void results_write(const HChar *why)
 	}
 	totals_print(o, "", &model.t);
 	if (clo_per_function) {
+		/* functions still running (main, when exit() is called from it)
+		 * end here */
+		stacks_unwind_all();
+		segs_settle(False);
 		for (b = 0; b < FN_BUCKETS; b++) {
 			struct lace_fn *f;
 			for (f = fn_table[b]; f; f = f->next) {
 				const struct sim_fn_stats *s = &f->stats;
 				if (!s->instructions)
 					continue;
-				out_printf(o, "fn %llu %llu %llu %llu %llu %s\n",
+				out_printf(o, "fn %llu %llu %llu %llu %llu %llu %s\n",
 					   (ULong)s->instructions, (ULong)s->l1i_misses,
 					   (ULong)s->itlb_misses, (ULong)s->stlb_misses,
-					   (ULong)s->calls, f->name);
+					   (ULong)s->calls, f->inclusive, f->name);
 			}
 		}
 	}
@@ -433,10 +625,21 @@ static void counts_reset(void)
 	UInt b;
 
 	sim_model_reset_counts(&model);
+	segs_settle(True);
 	for (b = 0; b < FN_BUCKETS; b++) {
 		struct lace_fn *f;
-		for (f = fn_table[b]; f; f = f->next)
+		for (f = fn_table[b]; f; f = f->next) {
 			VG_(memset)(&f->stats, 0, sizeof(f->stats));
+			f->inclusive = 0;
+			f->active = 0;
+		}
+	}
+	/* frames of the parent (or of the image before a failed exec) would
+	 * end in the wrong counter */
+	if (stacks) {
+		UInt t;
+		for (t = 0; t < VG_N_THREADS; t++)
+			stacks[t].n = 0;
 	}
 }
 
@@ -507,6 +710,7 @@ static void lace_pre_clo_init(void)
 	VG_(needs_syscall_wrapper)(lace_pre_syscall, lace_post_syscall);
 	VG_(needs_client_requests)(lace_client_request);
 	VG_(atfork)(NULL, NULL, lace_atfork_child);
+	VG_(track_start_client_code)(lace_start_client_code);
 }
 
 VG_DETERMINE_INTERFACE_VERSION(lace_pre_clo_init)
