@@ -68,22 +68,52 @@ const char *image_func_region_name(const struct lace_image *img, int idx)
 	return idx < 0 ? "" : region_name(img, img->funcs[idx].region);
 }
 
-static uint64_t align_capped(uint64_t a, unsigned line)
+static uint64_t align_capped(uint64_t a, uint64_t cap)
 {
-	return a > line ? line : a;
+	return a > cap ? cap : a;
+}
+
+/* The alignment an image's functions are built with: the largest power of
+ * two up to a cache line that at least 90% of its sized, non-cold functions
+ * have (cold pieces and asm stubs are often less aligned).  A function that
+ * moves from 0x1010 to 0x1020 went from 16- to 32-aligned by accident; only
+ * a change below this unit (or of the unit itself, -falign-functions=64)
+ * is a realignment. */
+static uint64_t align_unit(const struct lace_image *img, const int *map)
+{
+	unsigned line = img->geom.line ? img->geom.line : 64;
+	size_t hist[64] = { 0 }, n = 0;
+	uint64_t unit = 1;
+
+	for (size_t i = 0; i < img->nfuncs; i++) {
+		const struct lace_function *f = &img->funcs[i];
+		if (map[i] < 0 || !f->size || f->suffix == LACE_SUFFIX_COLD)
+			continue;
+		uint64_t a = align_capped(f->alignment ? f->alignment : 1, line);
+		hist[__builtin_ctzll(a)]++;
+		n++;
+	}
+	size_t at_least = 0;
+	for (int b = 63; b >= 0; b--) {
+		at_least += hist[b];
+		if (at_least * 10 >= n * 9 && at_least) {
+			unit = 1ull << b;
+			break;
+		}
+	}
+	return unit;
 }
 
 static unsigned func_changes(const struct lace_image *old, const struct lace_function *o,
-			     const struct lace_image *new, const struct lace_function *n)
+			     const struct lace_image *new, const struct lace_function *n, uint64_t unit)
 {
 	unsigned ch = 0;
-	unsigned line = new->geom.line ? new->geom.line : 64;
 
 	if (strcmp(region_name(old, o->region), region_name(new, n->region)))
 		ch |= LACE_CH_REGION;
 	if (o->size != n->size)
 		ch |= LACE_CH_RESIZED;
-	if (align_capped(o->alignment, line) != align_capped(n->alignment, line))
+	if (align_capped(o->alignment, unit) != align_capped(n->alignment, unit))
 		ch |= LACE_CH_REALIGNED;
 	if (o->straddles_line != n->straddles_line || o->straddles_page != n->straddles_page ||
 	    (o->size == n->size && (o->lines != n->lines || o->pages != n->pages)))
@@ -624,6 +654,10 @@ int diff_images(const struct lace_image *old, const struct lace_image *new,
 
 	int *o2n = xcalloc(old->nfuncs + 1, sizeof(int)), *n2o = xcalloc(new->nfuncs + 1, sizeof(int));
 	funcs_match(old, new, o2n, n2o);
+	{
+		uint64_t uo = align_unit(old, o2n), un = align_unit(new, n2o);
+		d->align_unit = uo > un ? uo : un;
+	}
 	d->old_to_delta = xcalloc(old->nfuncs + 1, sizeof(int));
 	d->new_to_delta = xcalloc(new->nfuncs + 1, sizeof(int));
 	d->funcs = xcalloc(old->nfuncs + new->nfuncs + 1, sizeof(*d->funcs));
@@ -639,7 +673,7 @@ int diff_images(const struct lace_image *old, const struct lace_image *new,
 		if (n2o[i] >= 0) {
 			const struct lace_function *o = &old->funcs[n2o[i]];
 			fd->old_name = o->name ? o->name : "";
-			fd->changes = func_changes(old, o, new, n);
+			fd->changes = func_changes(old, o, new, n, d->align_unit);
 			fd->addr_delta = (int64_t)(n->addr - o->addr);
 			fd->size_delta = (int64_t)(n->size - o->size);
 			d->old_to_delta[n2o[i]] = (int)d->nfuncs;

@@ -21,7 +21,7 @@ enum lace_change {
 	LACE_CH_REMOVED   = 1u << 1,
 	LACE_CH_REGION    = 1u << 2, /* region name differs */
 	LACE_CH_RESIZED   = 1u << 3, /* st_size differs */
-	LACE_CH_REALIGNED = 1u << 4, /* address alignment (capped at a line) differs */
+	LACE_CH_REALIGNED = 1u << 4, /* address alignment, capped at the diff's align_unit, differs */
 	LACE_CH_STRADDLE  = 1u << 5, /* line/page straddling or lines/pages spanned differ at equal size */
 	LACE_CH_PADDED    = 1u << 6, /* padding before differs (reported, no CSV row) */
 	LACE_CH_SHIFTED   = 1u << 7, /* address differs */
@@ -110,6 +110,7 @@ struct lace_diff {
 	const struct lace_image *old, *new;
 	struct lace_diff_opts opts;
 	bool default_hot;            /* hot set was the default one */
+	uint64_t align_unit;         /* the larger of the images' function alignment units */
 	struct lace_func_delta *funcs; size_t nfuncs; /* every function of both; sorted by new address, removed last */
 	struct lace_diff_counts counts;
 	struct lace_region_delta *regions; size_t nregions;

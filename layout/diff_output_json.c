@@ -90,11 +90,12 @@ int diff_output_json(const struct lace_diff *d, const struct lace_diff_print_opt
 
 	json_object_set_new(root, "old", jstr(d->old->path));
 	json_object_set_new(root, "new", jstr(d->new->path));
-	json_object_set_new(root, "summary", json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
+	json_object_set_new(root, "summary", json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
 		"matched", (json_int_t)c->matched, "added", (json_int_t)c->added, "removed", (json_int_t)c->removed,
 		"changed", (json_int_t)c->changed, "region", (json_int_t)c->region, "resized", (json_int_t)c->resized,
 		"realigned", (json_int_t)c->realigned, "straddle", (json_int_t)c->straddle,
-		"shifted", (json_int_t)c->shifted, "padded", (json_int_t)c->padded));
+		"shifted", (json_int_t)c->shifted, "padded", (json_int_t)c->padded,
+		"align_unit", (json_int_t)d->align_unit));
 	diff_bloat_line(b, &line);
 	json_object_set_new(root, "bloat", json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:s}",
 		"add", (json_int_t)b->add, "remove", (json_int_t)b->remove, "grow", (json_int_t)b->grow,

@@ -50,21 +50,29 @@ assert d["bloat"]["line"] == "add/remove: 0/0 grow/shrink: 0/0 up/down: 0/0 (0)"
 # A -> B: realigned and straddle rows equal what nm's addresses and sizes imply
 python3 - A B <<'PY' > expected || fail "computing the expectation from nm"
 import subprocess, sys
+units = []
 def funcs(path):
     out = subprocess.run(["nm", "-S", "--defined-only", path], capture_output=True, text=True).stdout
-    seen, f = {}, {}
+    seen, f, al = {}, {}, []
     for line in out.splitlines():
         p = line.split()
         if len(p) == 4 and p[2] in "tTwW" and int(p[1], 16) > 0:
             seen[p[3]] = seen.get(p[3], 0) + 1
             f[p[3]] = (int(p[0], 16), int(p[1], 16))
+            if ".cold" not in p[3]:
+                a = int(p[0], 16)
+                al.append(min(a & -a if a else 64, 64))
+    # the alignment unit: largest power of two <= 64 that 90% of functions have
+    units.append(max(u for u in (1, 2, 4, 8, 16, 32, 64) if 10 * sum(x >= u for x in al) >= 9 * len(al)))
     return {k: v for k, v in f.items() if seen[k] == 1}
 def geo(a, s):
     al = min(a & -a if a else 4096, 4096)
     lines = (a + s - 1) // 64 - a // 64 + 1
     pages = (a + s - 1) // 4096 - a // 4096 + 1
-    return min(al, 64), lines, pages, lines > (s + 63) // 64, pages > (s + 4095) // 4096
+    return min(al, unit), lines, pages, lines > (s + 63) // 64, pages > (s + 4095) // 4096
 a, b = funcs(sys.argv[1]), funcs(sys.argv[2])
+unit = max(units)
+print("unit", unit, file=sys.stderr)
 with open("names", "w") as u:  # the functions nm names once in both
     u.write("".join(n + "\n" for n in sorted(set(a) & set(b))))
 for n in sorted(set(a) & set(b)):

@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -340,6 +341,44 @@ static void test_hot_footprint_and_rules(void **state)
 	pair_free(&p);
 }
 
+/* A uniform shift by 16 changes every function's address alignment by
+ * accident; it is not a realignment.  -falign-functions=64 is. */
+static void test_align_unit(void **state)
+{
+	struct synth a, b, c;
+	struct lace_diff *d;
+	char name[16];
+
+	synth_init(&a);
+	synth_init(&b);
+	synth_init(&c);
+	synth_region(&a, ".text", 0x1000, 0x9000, LACE_REGION_SECTION);
+	synth_region(&b, ".text", 0x1000, 0x9000, LACE_REGION_SECTION);
+	synth_region(&c, ".text", 0x1000, 0x9000, LACE_REGION_SECTION);
+	for (int i = 0; i < 10; i++) {
+		snprintf(name, sizeof(name), "f%d", i);
+		synth_func(&a, name, 0x1010 + 0x30 * i, 0x20, true, NULL);
+		synth_func(&b, name, 0x1020 + 0x30 * i, 0x20, true, NULL);
+		synth_func(&c, name, 0x1040 + 0x40 * i, 0x20, true, NULL);
+	}
+	synth_finish(&a);
+	synth_finish(&b);
+	synth_finish(&c);
+	assert_int_equal(diff_images(&a.img, &b.img, NULL, &d), 0);
+	assert_int_equal(d->align_unit, 16);
+	assert_int_equal(d->counts.shifted, 10);
+	assert_int_equal(d->counts.realigned, 0);
+	diff_free(d);
+	assert_int_equal(diff_images(&a.img, &c.img, NULL, &d), 0);
+	assert_int_equal(d->align_unit, 64);
+	/* old addresses 0x1010 + 0x30 i: 64-aligned only for i = 1, 5, 9 */
+	assert_int_equal(d->counts.realigned, 7);
+	diff_free(d);
+	synth_free(&a);
+	synth_free(&b);
+	synth_free(&c);
+}
+
 static void test_bad_model(void **state)
 {
 	struct synth s;
@@ -365,6 +404,7 @@ int main(void)
 		cmocka_unit_test(test_markers_do_not_move),
 		cmocka_unit_test(test_cross_region_branches),
 		cmocka_unit_test(test_hot_footprint_and_rules),
+		cmocka_unit_test(test_align_unit),
 		cmocka_unit_test(test_bad_model),
 	};
 	return cmocka_run_group_tests_name("diff", tests, NULL, NULL);
