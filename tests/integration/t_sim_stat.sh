@@ -35,6 +35,22 @@ grep -Eq '^main 0\.[0-9]+$' hot.txt || fail "hot.txt lacks 'main weight': $(head
 expect_exit 0 "$LACE" diff --hot hot.txt ./footprint ./footprint
 expect_match 'hot set' "$OUT"
 
+# inclusive path length on a call tree of known shape (tests/fixtures/sim/calls.c):
+# path(leaf) = own(leaf), path(mid) = own(mid) + 2 path(leaf),
+# path(top) = own(top) + 3 path(mid); the recursion counts its outermost frame
+cc -O1 -o calls "$SRC/tests/fixtures/sim/calls.c" || fail "cannot build calls"
+expect_exit 0 "$LACE" stat --backend sim --no-results -e instructions --per-function --top 50 -- ./calls 50
+col() { printf '%s\n' "$OUT" | awk -v f="$1" -v c="$2" '$NF == f { print $c }'; }
+expect_eq "$(col leaf 2)" 300 "leaf calls"
+expect_eq "$(col mid 2)" 150 "mid calls"
+expect_eq "$(col leaf 4)" "$(col leaf 3)" "leaf: path = own"
+expect_eq "$(col mid 4)" "$(awk -v o="$(col mid 3)" -v l="$(col leaf 4)" 'BEGIN { printf "%.1f", o + 2 * l }')" "mid: path = own + 2 leaf"
+expect_eq "$(col top 4)" "$(awk -v o="$(col top 3)" -v m="$(col mid 4)" 'BEGIN { printf "%.1f", o + 3 * m }')" "top: path = own + 3 mid"
+# (path/call is printed to 0.1: allow that rounding)
+awk -v p="$(col rec 4)" -v c="$(col rec 2)" -v own="$(col rec 1)" \
+  'BEGIN { d = p * c - own; exit !(d < 0.05 * c + 1 && d > -0.05 * c - 1) }' ||
+  fail "rec: inclusive ($(col rec 4) x $(col rec 2)) should equal its own instructions ($(col rec 1))"
+
 # usage errors: exit 2, one line
 expect_exit 2 "$LACE" stat --backend sim --cpu-profile pentium -e instructions -- ./footprint 1
 expect_one_line "$ERR"; expect_match "unknown CPU profile 'pentium'" "$ERR"
@@ -58,7 +74,7 @@ if [ -x "$BUILD/bench/faultbench" ]; then
   for fn in hash_page_mm __hash_page_4K; do
     row=$(printf '%s\n' "$OUT" | awk -v f="$fn" '$NF == f')
     [ -n "$row" ] || fail "no per-function row for $fn"
-    echo "faultbench path length: $fn: $(echo "$row" | awk '{ print $3 " instructions per call over " $2 " calls" }')"
+    echo "faultbench path length: $fn: $(echo "$row" | awk '{ print $4 " instructions per call with callees (" $3 " own) over " $2 " calls" }')"
     calls=$(echo "$row" | awk '{ print $2 }')
     [ "$calls" -ge 256 ] || fail "$fn: $calls calls for 256 pages"
   done
