@@ -21,4 +21,7 @@ done
 # in the object the cold function sits in its own .text.unlikely
 expect_exit 0 "$LACE" layout --csv --no-dwarf "$FX/ppc.o"
 expect_match '^ppc_slow,0x[0-9a-f]+,[0-9]+,\.text\.unlikely,' "$OUT"
+# DWARF of the ppc64le object: file:line through the relocations
+expect_exit 0 "$LACE" layout --csv "$FX/ppc.o"
+expect_match '^ppc_mid,0x[0-9a-f]+,[0-9]+,\.text,.*ppc\.c,7,' "$OUT"
 exit 0
