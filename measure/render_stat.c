@@ -66,31 +66,29 @@ static double pct(double part, double whole)
 }
 
 /* Runs whose context switches (or migrations) are far beyond the batch's
- * norm: above median + 3 x 1.4826 x MAD and at least 1.5 x the median. */
+ * norm: Tukey's far-out fence (above Q3 + 3 x IQR), and at least 1.5 x the
+ * median and 2 more than it, so a heavy-tailed batch (hackbench's context
+ * switches) flags only its real outliers. */
 static void flag_outliers(const struct lace_batch *b, bool migrations, struct strbuf *runs_out)
 {
-	double *v = xcalloc(b->nruns ? b->nruns : 1, sizeof(double)), *sorted;
+	double *sorted = xcalloc(b->nruns ? b->nruns : 1, sizeof(double));
 	size_t n = 0;
 
 	for (size_t i = 0; i < b->nruns; i++) {
 		const struct lace_batch_run *r = &b->runs[i];
 		long x = migrations ? r->migrations : r->ctx_switches;
 		if (run_used(r) && x >= 0)
-			v[n++] = (double)x;
+			sorted[n++] = (double)x;
 	}
-	if (n < 3) {
-		free(v);
+	if (n < 4) {
+		free(sorted);
 		return;
 	}
-	sorted = xmalloc(n * sizeof(double));
-	memcpy(sorted, v, n * sizeof(double));
 	gsl_sort(sorted, 1, n);
 	double med = gsl_stats_median_from_sorted_data(sorted, 1, n);
-	for (size_t i = 0; i < n; i++)
-		sorted[i] = fabs(v[i] - med);
-	gsl_sort(sorted, 1, n);
-	double mad = gsl_stats_median_from_sorted_data(sorted, 1, n) * 1.4826;
-	double limit = med + 3.0 * (mad > 1.0 ? mad : 1.0);
+	double q1 = gsl_stats_quantile_from_sorted_data(sorted, 1, n, 0.25);
+	double q3 = gsl_stats_quantile_from_sorted_data(sorted, 1, n, 0.75);
+	double limit = q3 + 3.0 * (q3 - q1);
 	if (limit < 1.5 * med)
 		limit = 1.5 * med;
 	if (limit < med + 2)
@@ -102,7 +100,6 @@ static void flag_outliers(const struct lace_batch *b, bool migrations, struct st
 			continue;
 		strbuf_addf(runs_out, "%s%d (%ld)", runs_out->len ? ", " : "", r->round + 1, x);
 	}
-	free(v);
 	free(sorted);
 }
 

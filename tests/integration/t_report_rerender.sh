@@ -31,6 +31,22 @@ head -n 4 s.jsonl > part.jsonl
 expect_exit 0 "$LACE" report --json part.jsonl
 python3 -c 'import json,sys; o=json.loads(sys.argv[1]); assert o["runs"]==3 and not o["finished"], o' "$OUT" || fail "$OUT"
 
+# runs with context switches far beyond the batch's norm are flagged (run 7 only)
+python3 - <<'PY'
+import json
+with open("flag.jsonl", "w") as f:
+    f.write(json.dumps({"lace_results": 1, "kind": "stat", "command": "x",
+                        "events": [{"name": "page-faults", "unit": "", "scale": 1}]}) + "\n")
+    for i, cs in enumerate([10, 11, 10, 12, 10, 11, 300, 10, 11, 12]):
+        f.write(json.dumps({"run": i, "round": i, "warmup": False, "fault": "ok", "elapsed": 0.1,
+                            "user": 0, "sys": 0, "ctx_switches": cs, "migrations": 0,
+                            "counts": [{"value": 100 + i, "status": "counted", "enabled": 1, "running": 1}]}) + "\n")
+    f.write(json.dumps({"end": True, "interrupted": False, "runs": 10}) + "\n")
+PY
+expect_exit 0 "$LACE" report flag.jsonl
+expect_match "context switches beyond the batch's norm: 7 \\(300\\)$" "$OUT"
+expect_nomatch 'CPU migrations beyond' "$OUT"
+
 # not results files
 echo 'hello' > bad.jsonl
 expect_exit 2 "$LACE" report bad.jsonl
