@@ -51,5 +51,13 @@ orphans=$(printf '%s\n' "$OUT" | tail -n +2 |
 [ "$orphans" -eq 0 ] || fail "$orphans branches among the f functions without a function"
 calls=$(printf '%s\n' "$OUT" | tail -n +2 | awk -F, '$3 == "call" && $4 ~ /^f[0-9]+$/ && $7 ~ /^f[0-9]+$/' | wc -l)
 [ "$calls" -ge 500 ] || fail "only $calls calls between f functions with both ends named"
+# another architecture (the same file relabelled aarch64): no branches, one
+# warning line, exit 0
+cp edges other && printf '\267\000' | dd of=other bs=1 seek=18 conv=notrunc 2>/dev/null
+expect_exit 0 "$LACE" layout --branches --csv other
+expect_eq "$(printf '%s\n' "$OUT" | wc -l)" 1 "branch rows of an aarch64 file (header only)"
+expect_one_line "$ERR"
+expect_match '^lace: warning: other: branches are not decoded for architecture aarch64$' "$ERR"
+
 echo "functions $nf, branch rows $(wc -l < lace.rows), direct $nd: identical to objdump"
 exit 0
