@@ -5,7 +5,7 @@ command -v gcc >/dev/null && command -v ld >/dev/null || skip "gcc/ld not availa
 [ "$(uname -m)" = x86_64 ] || skip "x86-64 assembly fixture"
 B=$SRC/tests/fixtures/diff/build.sh
 $B base || fail "building base"
-$B move -DMOVE_ENTRY && $B mis -DMISALIGN && $B page -DCROSS_PAGE && $B cold -DSLOW_COLD &&
+$B move -DMOVE_ENTRY && $B mark -DINTO_MARKER && $B mis -DMISALIGN && $B page -DCROSS_PAGE && $B cold -DSLOW_COLD &&
   $B suf -DSUFFIX || fail "building variants"
 HELPERS_SWAPPED=1 HELPER_A_SIZE=36 $B stat || fail "building static variant"
 
@@ -31,6 +31,13 @@ expect_eq "$(findings base move)" "warning:noprobe-region:do_work" "moved findin
 expect_exit 0 "$LACE" diff base move
 expect_exit 1 "$LACE" diff --fail-on warning base move
 expect_exit 0 "$LACE" diff --fail-on warning --rule noprobe-region=off base move
+
+# moved inside one output section: same address, now between the
+# __entry_text_start/_end markers (which themselves never show up)
+expect_eq "$(rows base mark)" "do_work,region " "marker-region rows"
+expect_eq "$(findings base mark)" "warning:noprobe-region:do_work" "marker-region findings"
+expect_match '^do_work,region,\.text,entry,0x([0-9a-f]+),0x\1,' "$("$LACE" diff --csv base mark)"
+expect_nomatch '__entry_text' "$("$LACE" diff --csv --all base mark)"
 
 # re-aligned (hot_path 4 bytes into its slot)
 expect_eq "$(rows base mis)" "hot_path,realigned " "realigned rows"
