@@ -20,7 +20,6 @@ enum {
 	X_MI8,       /* ModRM + imm8 */
 	X_MIZ,       /* ModRM + imm16/32 */
 	X_I8,        /* imm8 */
-	X_I16,       /* imm16 */
 	X_IZ,        /* imm16/32 */
 	X_IV,        /* imm16/32/64 (mov r, imm) */
 	X_PREFIX,    /* legacy prefix */
@@ -73,7 +72,8 @@ static const unsigned char map1[256] = {
 	[0xfe] = X_SPECIAL, [0xff] = X_SPECIAL,
 };
 
-/* Two-byte (0f xx) map, only without 66/f2/f3 unless map2_pfx allows. */
+/* Two-byte (0f xx) map; with a 66 prefix only what map2_66_ok() allows,
+ * with f2/f3 only endbr64/endbr32. */
 static const unsigned char map2[256] = {
 	[0x05] = X_NONE, [0x06] = X_NONE, [0x08] = X_NONE, [0x09] = X_NONE, [0x0b] = X_NONE,
 	[0x1f] = X_M,
@@ -197,9 +197,6 @@ unsigned x86_decode_fast(const uint8_t *p, size_t avail, struct x86_insn *out)
 		return i <= avail ? (unsigned)i : 0;
 	case X_I8:
 		i += 1;
-		return i <= avail ? (unsigned)i : 0;
-	case X_I16:
-		i += 2;
 		return i <= avail ? (unsigned)i : 0;
 	case X_IZ:
 		i += zsize;
