@@ -47,6 +47,30 @@ expect_exit 0 "$LACE" report flag.jsonl
 expect_match "context switches beyond the batch's norm: 7 \\(300\\)$" "$OUT"
 expect_nomatch 'CPU migrations beyond' "$OUT"
 
+# perf's conventions from the counts: a multiplexed counter shows the share
+# of time it ran, one never scheduled shows <not counted>, never 0
+python3 - <<'PY'
+import json
+with open("mux.jsonl", "w") as f:
+    f.write(json.dumps({"lace_results": 1, "kind": "stat", "command": "x",
+                        "events": [{"name": "cycles", "unit": "", "scale": 1},
+                                   {"name": "instructions", "unit": "", "scale": 1},
+                                   {"name": "iTLB-loads", "unit": "", "scale": 1}]}) + "\n")
+    for i in range(3):
+        f.write(json.dumps({"run": i, "round": i, "fault": "ok", "elapsed": 0.1, "user": 0, "sys": 0,
+                            "ctx_switches": 1, "migrations": 0, "counts": [
+                                {"value": 2000, "raw": 1000, "status": "counted", "enabled": 200, "running": 100},
+                                {"value": None, "raw": 0, "status": "not_counted", "enabled": 200, "running": 0},
+                                {"value": None, "raw": 0, "status": "not_supported", "enabled": 0, "running": 0}]}) + "\n")
+PY
+expect_exit 0 "$LACE" report mux.jsonl
+expect_match '^ +2000 +cycles .*\(50\.00%\)' "$OUT"
+expect_match '<not counted> +instructions' "$OUT"
+expect_match '<not supported> +iTLB-loads' "$OUT"
+expect_exit 0 "$LACE" report -x, mux.jsonl
+expect_match '^<not counted>,,instructions,' "$OUT"
+expect_match '^2000,,cycles,0\.00%,100,50\.00,' "$OUT"
+
 # not results files
 echo 'hello' > bad.jsonl
 expect_exit 2 "$LACE" report bad.jsonl

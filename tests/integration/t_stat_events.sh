@@ -42,6 +42,20 @@ if perf stat -e cycles true 2>&1 | grep -q 'not supported'; then
     fail "JSON of an unsupported event: $OUT"
 fi
 
+# a non-root user under perf_event_paranoid >= 2: counted in user space only,
+# said in one note line; a tracepoint is refused with the sysctl named
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null &&
+   [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 2 ]; then
+  cp "$LACE" ./lace-copy && chmod 755 . ./lace-copy
+  nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
+  expect_exit 0 nobody ./lace-copy stat --no-results -e page-faults -- /bin/true
+  expect_match '^ +[0-9]+ +page-faults' "$OUT"
+  expect_match 'note: kernel.perf_event_paranoid=[0-9]+ and not root: events count user space only' "$ERR"
+  expect_exit 2 nobody ./lace-copy stat --no-results -e syscalls:sys_enter_write -- /bin/true
+  expect_one_line "$ERR"
+  expect_match 'perf_event_paranoid' "$ERR"
+fi
+
 # --json: the stable fields
 expect_exit 0 "$LACE" stat -r 3 --json -e page-faults,task-clock --results s.jsonl -- true
 python3 - "$OUT" <<'PY' || fail "--json: $OUT"
