@@ -68,6 +68,29 @@ static inline int sim_cache_ref_block(struct sim_cache *c, uint64_t block)
 	return 1;
 }
 
+/* The same lookup with the set's first tag index (set * ways) already
+ * computed, as compiled segments keep it. */
+static inline int sim_cache_ref_at(struct sim_cache *c, uint32_t setoff, uint64_t block)
+{
+	uint64_t *set = &c->tags[setoff];
+	uint32_t i, j;
+
+	if (set[0] == block)
+		return 0;
+	for (i = 1; i < c->ways; i++) {
+		if (set[i] == block) {
+			for (j = i; j > 0; j--)
+				set[j] = set[j - 1];
+			set[0] = block;
+			return 0;
+		}
+	}
+	for (j = c->ways - 1; j > 0; j--)
+		set[j] = set[j - 1];
+	set[0] = block;
+	return 1;
+}
+
 /* One instruction-style access of len bytes at addr: every line it touches
  * is looked up; returns 1 when any missed (at most one miss per access).
  * *lookups (may be NULL) is increased by the number of lines touched. */

@@ -190,6 +190,7 @@ static uint32_t refs_compact(const struct sim_cache *c, struct sim_ref *r, uint3
 		r[k] = r[j];
 		r[k].first = r[j].insn != prev_insn;
 		prev_insn = r[j].insn;
+		r[k].insn = (uint32_t)(sim_cache_set_of(c, r[j].block) * c->ways);
 		k++;
 	}
 	return k;
@@ -272,7 +273,7 @@ void sim_seg_run(struct sim_model *m, struct sim_seg *seg)
 	for (i = 0, r = seg->lines; i < seg->nlines; i++, r++) {
 		if (r->first)
 			missed = 0;
-		if (sim_cache_ref_block(&m->l1i, r->block) && !missed) {
+		if (sim_cache_ref_at(&m->l1i, r->insn, r->block) && !missed) {
 			struct sim_fn_stats *s = seg_fn(seg, r->fn);
 			missed = 1;
 			m->t.l1i_misses++;
@@ -285,7 +286,7 @@ void sim_seg_run(struct sim_model *m, struct sim_seg *seg)
 	for (i = 0, r = seg->pages; i < seg->npages; i++, r++) {
 		if (r->first)
 			missed = 0;
-		if (sim_cache_ref_block(&m->itlb, r->block)) {
+		if (sim_cache_ref_at(&m->itlb, r->insn, r->block)) {
 			struct sim_fn_stats *s = seg_fn(seg, r->fn);
 			stlb_lookup(m, r->block, s);
 			if (!missed) {

@@ -95,7 +95,8 @@ struct sim_insn {
 /* One kept lookup. */
 struct sim_ref {
 	uint64_t block;
-	uint32_t insn;   /* index of the instruction (build time only) */
+	uint32_t insn;   /* build time: index of the instruction; after
+			  * compaction: the set's first tag index (set * ways) */
 	uint16_t fn;
 	uint8_t first;   /* first kept lookup of its instruction: resets the
 			  * at-most-one-miss rule */
