@@ -316,9 +316,13 @@ int cmd_ab(int argc, char **argv)
 		lace_usage_error("ab", "need both -A 'CMD' and -B 'CMD' (or --base/--head/--workload)");
 		goto out;
 	}
-	if (!evl.n && events_parse(&evl, events_default_list)) {
-		lace_err("ab", "%s", lace_error_msg());
-		goto out;
+	if (!evl.n) {
+		if (events_parse(&evl, events_default_list)) {
+			lace_err("ab", "%s", lace_error_msg());
+			goto out;
+		}
+		for (size_t i = 0; i < evl.n; i++)
+			evl.ev[i].by_default = true;
 	}
 	if (!seed_given)
 		seed = (unsigned long)time(NULL) ^ (unsigned long)getpid();

@@ -198,9 +198,13 @@ int cmd_stat(int argc, char **argv)
 		goto out;
 	}
 	char **cmdv = argv + optind;
-	if (!evl.n && events_parse(&evl, events_default_list)) {
-		lace_err("stat", "%s", lace_error_msg());
-		goto out;
+	if (!evl.n) {
+		if (events_parse(&evl, events_default_list)) {
+			lace_err("stat", "%s", lace_error_msg());
+			goto out;
+		}
+		for (size_t i = 0; i < evl.n; i++)
+			evl.ev[i].by_default = true;
 	}
 
 	struct lace_backend_set set;

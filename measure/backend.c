@@ -56,6 +56,7 @@ int backend_select(struct lace_backend_set *set, enum lace_backend_mode mode,
 	struct strbuf unsup = STRBUF_INIT, moved = STRBUF_INIT;
 	const char *unsup_why = NULL;
 	char why_copy[256] = "", para[256] = "";
+	bool sim_could = false; /* an unsupported event the simulator models */
 	int err = 0;
 
 	memset(set, 0, sizeof(*set));
@@ -90,13 +91,14 @@ int backend_select(struct lace_backend_set *set, enum lace_backend_mode mode,
 		bool hw_ok = set->hw->supports(set->hw, ev, &why);
 		if (hw_ok)
 			continue;
-		if (mode == LACE_BACKEND_AUTO && ev->hardware && sim_ok) {
+		if (mode == LACE_BACKEND_AUTO && ev->hardware && sim_ok && !ev->by_default) {
 			ev->backend = set->sim;
 			ev->simulated = true;
 			list_add(&moved, ev->name);
 			continue;
 		}
 		list_add(&unsup, ev->name);
+		sim_could |= sim_ok;
 		if (!unsup_why && why) {
 			snprintf(why_copy, sizeof(why_copy), "%s", why);
 			unsup_why = why_copy;
@@ -128,6 +130,7 @@ int backend_select(struct lace_backend_set *set, enum lace_backend_mode mode,
 				any_hw = true;
 		const char *way_out =
 			!any_hw ? ""
+			: sim_could ? "; name them with -e (or use '--backend sim') to count them in the simulator"
 			: set->sim ? "; the simulator does not model these either"
 			: mode == LACE_BACKEND_HW && sim_built()
 				? "; '--backend sim' counts icache/iTLB events and instructions in a simulator"

@@ -59,6 +59,9 @@ struct lace_event_spec {
 	bool hardware;       /* needs a PMU (hardware, cache, raw, pmu, native) */
 	bool simulated;      /* counted by the simulator, labelled so in output */
 	struct lace_backend *backend; /* who counts it in a run */
+	bool by_default;     /* from the default list, not asked for: with
+			      * --backend auto it is not sent to the simulator
+			      * (a default `lace stat` must not run valgrind) */
 };
 
 /* How one event came out of one run, with perf's conventions. */
