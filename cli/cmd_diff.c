@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/command.h"
 #include "layout/diff.h"
@@ -56,12 +57,19 @@ static int write_file(const char *path, const struct strbuf *sb)
 	return 0;
 }
 
-static struct lace_image *load(const char *path, bool branches)
+static struct lace_image *load(const char *path, bool branches, int nth)
 {
 	struct lace_load_opts lo = { .geom = LACE_GEOMETRY_DEFAULT, .dwarf = false, .branches = branches };
 	struct lace_image *img = NULL;
+	/* a kernel takes seconds to load and decode: say so on a terminal */
+	bool progress = isatty(STDERR_FILENO);
 
-	if (image_load(path, &lo, &img) < 0) {
+	if (progress)
+		fprintf(stderr, "lace diff: loading %s (%d/2)...\r", path, nth);
+	int err = image_load(path, &lo, &img);
+	if (progress)
+		fputs("\033[K", stderr);
+	if (err < 0) {
 		lace_err(path, "%s", lace_error_msg());
 		return NULL;
 	}
@@ -140,7 +148,7 @@ static int cmd_diff(int argc, char **argv)
 	dopts.rules = &rules;
 
 	const char *opath = argv[optind], *npath = argv[optind + 1];
-	struct lace_image *old = load(opath, branches), *new = old ? load(npath, branches) : NULL;
+	struct lace_image *old = load(opath, branches, 1), *new = old ? load(npath, branches, 2) : NULL;
 	struct lace_diff *d = NULL;
 	int rc = LACE_EXIT_USAGE;
 	if (!old || !new)
