@@ -20,6 +20,12 @@ int footprint_init(unsigned depth, double skew, uint64_t seed)
 	return err;
 }
 
+void footprint_free(void)
+{
+	zipf_free(&fp_zipf);
+	fp_depth = 0;
+}
+
 void footprint_worker_init(struct footprint_worker *w, uint64_t seed, uint64_t stream)
 {
 	rng_init(&w->rng, seed, stream);

@@ -23,6 +23,8 @@ struct footprint_worker {
 /* Set up the distribution (once, before workers start).  depth 0 disables
  * the footprint.  0, or -EINVAL for a bad skew. */
 int footprint_init(unsigned depth, double skew, uint64_t seed);
+/* Release the distribution. */
+void footprint_free(void);
 void footprint_worker_init(struct footprint_worker *w, uint64_t seed, uint64_t stream);
 /* Run `depth` handlers with argument `arg` mixed into each call. */
 void footprint_run(struct footprint_worker *w, uint64_t arg);

@@ -286,6 +286,21 @@ static void group_start(struct task *tasks, unsigned first, int ready_out, int w
 			close(g->out_fds[i]);
 }
 
+/* Each group's senders share one sender_group: free it once, with its
+ * first sender. */
+static void tasks_free(struct task *tasks, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		struct sender_group *g = tasks[i].grp;
+
+		if (g && (i == 0 || tasks[i - 1].grp != g)) {
+			free(g->out_fds);
+			free(g);
+		}
+	}
+	free(tasks);
+}
+
 static int reap(struct task *tasks, unsigned n)
 {
 	int bad = 0;
@@ -426,6 +441,7 @@ int main(int argc, char **argv)
 	}
 	if (opt.list_hot > 0) {
 		footprint_print_hot(stdout, opt.list_hot);
+		footprint_free();
 		return 0;
 	}
 	for (i = 0; mmuctx_count_names[i]; i++)
@@ -493,6 +509,10 @@ int main(int argc, char **argv)
 	}
 	strbuf_release(&out);
 	strbuf_release(&extra);
+	tasks_free(tasks, ntasks);
+	hashmmu_destroy(mm);
+	counts_free(&counts);
+	footprint_free();
 	if (bad) {
 		fprintf(stderr, "hackbench: %d tasks failed\n", bad);
 		return 1;

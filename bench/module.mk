@@ -62,3 +62,11 @@ $(foreach w,$(BENCH_WORKLOADS),$(eval $(call bench_workload,$(w))))
 bench-workloads: $(BENCH_BINS)
 
 ALL_TARGETS += $(BENCH_BINS)
+
+# tests/unit/test_bench.c tests the building blocks (no model, no handlers);
+# an explicit rule beats the generic pattern that links only lace's archives.
+BENCH_UNIT_OBJS := $(patsubst %.c,$(BUILD)/%.o,bench/rng.c bench/zipf.c bench/counts.c bench/opts.c)
+$(BUILD)/tests/test_bench: tests/unit/test_bench.c $(BENCH_UNIT_OBJS) $(MOD_LIBS)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  TEST    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BENCH_UNIT_OBJS) $(MOD_LIBS) $(EXTRA_LIBS) $(DEP_LIBS) -lcmocka

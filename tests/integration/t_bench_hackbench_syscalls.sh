@@ -8,6 +8,9 @@
 HB=$BUILD/bench/hackbench
 RT=$(command -v hackbench) || skip "rt-tests hackbench not installed (scripts/setup-deps.sh test)"
 [ -x "$HB" ] || fail "$HB not built"
+# A sanitizer runtime reads /proc and runs under valgrind badly: not the
+# workload's behaviour, so sanitized builds (make check SANITIZE=1) skip.
+readelf -d "$HB" | grep -q 'NEEDED.*lib[at]san' && skip "sanitizer build (its runtime makes system calls of its own)"
 command -v perf >/dev/null || skip "perf not installed"
 perf stat -x, -e syscalls:sys_enter_write true 2>"$T/probe" >/dev/null ||
   skip "perf cannot count syscalls tracepoints here: $(tail -n 1 "$T/probe")"
