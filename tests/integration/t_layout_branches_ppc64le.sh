@@ -27,5 +27,12 @@ n=$(wc -l < lace.rows)
 # calls name their target function (bl to the local entry point, f+0x8)
 printf '%s\n' "$OUT" | awk -F, '$3 == "call" && $7 ~ /^f[0-9]+$/' | grep -q . ||
   fail "no call resolved to its target function"
+# an object calling out: `bl ext` (R_PPC64_REL24 against an undefined
+# symbol) is a call without a target, not a call to address 0
+$CC -O2 -c -o thunks.o "$F/thunks.c" || fail "cross compile thunks.c failed"
+expect_exit 0 "$LACE" layout --branches --csv --no-dwarf thunks.o
+expect_match '^0x[0-9a-f]+,,call,g,' "$OUT"
+expect_nomatch ',0x0,' "$OUT"
+expect_match ',,indirect-call,g,' "$OUT"
 echo "ppc64le branch rows $n: identical to objdump"
 exit 0

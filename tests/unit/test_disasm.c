@@ -178,6 +178,27 @@ static void test_ppc64le_kinds(void **state)
 	decode_both(LACE_ARCH_PPC64LE, code, sizeof(code), want, sizeof(want) / sizeof(want[0]), 11);
 }
 
+/* The same words big-endian (ppc64 ELFv1/v2 BE): only the byte order of
+ * the instruction word differs. */
+static void test_ppc64_big_endian(void **state)
+{
+	(void)state;
+	static const uint32_t words[] = { 0x48000008, 0x60000000, 0x4e800020, 0x4bfffff9 };
+	uint8_t code[sizeof(words)];
+	for (size_t i = 0; i < 4; i++) {
+		code[4 * i] = words[i] >> 24;
+		code[4 * i + 1] = words[i] >> 16;
+		code[4 * i + 2] = words[i] >> 8;
+		code[4 * i + 3] = words[i];
+	}
+	static const struct expect want[] = {
+		{ 0x00, LACE_BR_JUMP, true, 0x08 },
+		{ 0x08, LACE_BR_RET, false, 0 },
+		{ 0x0c, LACE_BR_CALL, true, 0x04 },
+	};
+	decode_both(LACE_ARCH_PPC64, code, sizeof(code), want, 3, 4);
+}
+
 static void test_ppc_word_absolute(void **state)
 {
 	(void)state;
@@ -406,6 +427,7 @@ int main(void)
 		cmocka_unit_test(test_x86_kinds),
 		cmocka_unit_test(test_x86_chunk_edges),
 		cmocka_unit_test(test_ppc64le_kinds),
+		cmocka_unit_test(test_ppc64_big_endian),
 		cmocka_unit_test(test_ppc_word_absolute),
 		cmocka_unit_test(test_thunks),
 		cmocka_unit_test(test_kind_names),
