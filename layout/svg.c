@@ -349,10 +349,7 @@ void diff_svg_render(const struct lace_diff *d, struct strbuf *sb)
 		    "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n", w, h, w, h);
 	strbuf_addf(sb, "<text x=\"%d\" y=\"24\" class=\"h\">lace diff layout map: 4 KiB pages, %d per row, "
 		    "coloured by region; outlined = hot; red = moved to another region</text>\n", margin, cols);
-	strip_draw(d, &s[0], cell, "old", sb);
-	strip_draw(d, &s[1], cell, "new", sb);
-
-	/* links for functions that changed region */
+	/* links for functions that changed region, under the page cells */
 	size_t links = 0, skipped = 0;
 	strbuf_addstr(sb, "<g>\n");
 	for (size_t i = 0; i < d->nfuncs; i++) {
@@ -381,6 +378,8 @@ void diff_svg_render(const struct lace_diff *d, struct strbuf *sb)
 		links++;
 	}
 	strbuf_addstr(sb, "</g>\n");
+	strip_draw(d, &s[0], cell, "old", sb);
+	strip_draw(d, &s[1], cell, "new", sb);
 
 	/* legend */
 	int ly = top + rows * cell + 30;
