@@ -61,6 +61,14 @@ expect_one_line "$ERR"
 expect_exit 2 "$LACE" stat --backend sim --top 0 --per-function -e instructions -- ./footprint 1
 expect_one_line "$ERR"
 
+# no tool, no valgrind: one line saying so
+LACE_VG_LIB=$T/nowhere "$LACE" stat --backend sim --no-results -e instructions -- ./footprint 1 \
+  >/dev/null 2>err && fail "ran without the tool"
+expect_one_line "$(cat err)"; expect_match 'simulator is not built' "$(cat err)"
+LACE_VALGRIND=$T/nowhere/valgrind "$LACE" stat --backend sim --no-results -e instructions -- ./footprint 1 \
+  >/dev/null 2>err && fail "ran without valgrind"
+expect_one_line "$(cat err)"; expect_match 'needs valgrind' "$(cat err)"
+
 # lace ab with the simulator: deterministic counts decide at once
 expect_exit 0 "$LACE" ab --backend sim --no-results -r 2 --warmup 0 -e instructions,L1-icache-load-misses \
   -A "./footprint 20" -B "./footprint 40"
