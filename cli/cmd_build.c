@@ -688,14 +688,30 @@ out:
 }
 
 /* ---- one variant ----------------------------------------------------- */
-/* Directory where a variant's objects live: shuffled builds share one. */
+/* Where a variant's objects live: one folder per distinct set of compile
+ * flags, OUT/.obj-<hash>/obj, so variants that differ only in their linker
+ * script (baseline, entry-out; the two -cold ones; all shuffled builds)
+ * compile once.  OUT/<variant>/obj links to it. */
 static void variant_objdir(const struct build *b, const struct variant *v, struct strbuf *sb)
 {
-	strbuf_reset(sb);
+	struct strlist flags = { 0 };
+	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+
+	/* only what differs between variants: the common flags name OUT,
+	 * and the folder name must not depend on where OUT is */
+	sl_add_words(&flags, v->cflags);
 	if (v->shuffle)
-		strbuf_addf(sb, "%s/.baseline-shuffle-seed%llu/obj", b->out, v->seed);
-	else
-		strbuf_addf(sb, "%s/%s/obj", b->out, v->name);
+		sl_add(&flags, "-ffunction-sections");
+	sl_add_words(&flags, b->extra_cflags);
+	for (size_t i = 0; i < flags.n; i++)
+		for (const char *p = flags.v[i]; ; p++) {
+			h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+			if (!*p)
+				break;
+		}
+	sl_free(&flags);
+	strbuf_reset(sb);
+	strbuf_addf(sb, "%s/.obj-%016llx/obj", b->out, (unsigned long long)h);
 }
 
 static void variant_dir(const struct build *b, const struct variant *v, struct strbuf *sb)
@@ -729,8 +745,18 @@ static int queue_compiles(struct build *b, struct variant *v, struct jobs *js,
 	}
 	strbuf_addf(&log, "%s/build.log", vdir.buf);
 	unlink(log.buf);
+	strbuf_reset(&o);
+	strbuf_addf(&o, "%s/obj", vdir.buf);
+	unlink(o.buf);
+	strbuf_reset(&s);
+	strbuf_addf(&s, "../%s", objdir.buf + strlen(b->out) + 1);
+	/* relative, so the output folder can move */
+	if (symlink(s.buf, o.buf) && errno != EEXIST) {
+		rc = lace_error_set(errno, "%s: cannot link the objects: %s", o.buf, strerror(errno));
+		goto out;
+	}
 	if (sl_has(seen_objdirs, objdir.buf)) {
-		rc = 0; /* shuffled builds after the first share its objects */
+		rc = 0; /* an earlier variant with the same flags compiles them */
 		goto out;
 	}
 	sl_add(seen_objdirs, objdir.buf);
@@ -859,7 +885,12 @@ static int write_manifest(struct build *b, struct variant *v)
 	int rc = 0;
 
 	variant_dir(b, v, &vdir);
-	variant_cflags(b, v, &flags);
+	/* only what differs between variants: the common flags name OUT,
+	 * and the folder name must not depend on where OUT is */
+	sl_add_words(&flags, v->cflags);
+	if (v->shuffle)
+		sl_add(&flags, "-ffunction-sections");
+	sl_add_words(&flags, b->extra_cflags);
 	for (size_t i = 0; i < flags.n; i++)
 		json_array_append_new(cf, json_string(flags.v[i]));
 	variant_script(b, v, &script);
