@@ -553,7 +553,8 @@ static void run_rules(struct lace_diff *d)
 			findings_add(&f, rc, LACE_RULE_HOT_PAGE_STRADDLE, fd->name,
 				     "hot, %" PRIu64 " bytes at 0x%" PRIx64 " now spans %u pages (was %u)",
 				     n->size, n->addr, n->pages, o->pages);
-		if (n->alignment < d->opts.min_align && n->alignment < o->alignment)
+		/* crossing the threshold: a function that was never aligned is not news */
+		if (n->alignment < d->opts.min_align && o->alignment >= d->opts.min_align)
 			findings_add(&f, rc, LACE_RULE_HOT_ALIGN_DROP, fd->name,
 				     "hot, alignment %" PRIu64 " -> %" PRIu64 " (below --min-align %" PRIu64 ")",
 				     o->alignment, n->alignment, d->opts.min_align);

@@ -169,6 +169,15 @@ static void test_realigned_hot(void **state)
 	assert_int_equal(p.d->findings[0].rule, LACE_RULE_HOT_ALIGN_DROP);
 	assert_non_null(strstr(p.d->findings[0].reason, "128 -> 4"));
 	pair_free(&p);
+
+	/* 4 -> 2: never aligned to --min-align, so not a drop below it */
+	struct variant w = BASE;
+	v.hot_path_addr = 0x1084;
+	w.hot_path_addr = 0x1082;
+	run_pair(&p, &v, &w, "hot_path\n");
+	assert_int_equal(delta(p.d, "hot_path", NULL)->changes & LACE_CH_REAL, LACE_CH_REALIGNED);
+	assert_int_equal(p.d->nfindings, 0);
+	pair_free(&p);
 }
 
 static void test_padded_across_page(void **state)
