@@ -2,6 +2,8 @@
  * every named symbol for marker and key lookups, and the functions. */
 #include "layout/image_priv.h"
 
+#include <bfd.h>
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,6 +180,13 @@ int symbols_load(struct lace_image *img)
 	for (size_t i = 0; i < p->nsyms; i++) {
 		const struct image_symbol *s = &p->syms[i];
 		if (!s->size || s->section < 0 || !img->sections[s->section].code)
+			continue;
+		/* a size past its section's end, or code with no bytes in the
+		 * file (NOBITS, any size), is corrupt: not a function to place;
+		 * later steps enumerate a function's lines and pages */
+		const struct lace_section *sec = &img->sections[s->section];
+		if (!(sec->flags & SEC_HAS_CONTENTS) || s->addr < sec->addr ||
+		    s->size > sec->addr + sec->size - s->addr)
 			continue;
 		if (s->type != STT_FUNC && s->type != STT_GNU_IFUNC && s->type != STT_NOTYPE)
 			continue;
