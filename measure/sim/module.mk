@@ -24,9 +24,14 @@ VG_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
              -fno-builtin -fno-stack-protector -fno-strict-aliasing -fno-pie \
              -fno-omit-frame-pointer -MMD -MP
 
-vpath %.c measure/sim measure/sim/vg
+# two pattern rules (tool sources, shared models) rather than a vpath, which
+# would leak into every other module's rules
+$(VG_DIR)/obj/%.o: measure/sim/vg/%.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC [vg] $<")
+	$(Q)$(CC) $(VG_CFLAGS) -c -o $@ $<
 
-$(VG_DIR)/obj/%.o: %.c
+$(VG_DIR)/obj/%.o: measure/sim/%.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC [vg] $<")
 	$(Q)$(CC) $(VG_CFLAGS) -c -o $@ $<
