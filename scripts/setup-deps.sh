@@ -11,7 +11,7 @@ libdw-dev libelf-dev zlib1g-dev libgsl-dev libjansson-dev libinih-dev
 libpfm4-dev systemtap-sdt-dev valgrind"
 # test: what the test suite runs or compares against
 PKGS_TEST="libcmocka-dev gcc-powerpc64le-linux-gnu binutils-powerpc64le-linux-gnu
-rt-tests linux-perf python3 clang"
+rt-tests linux-perf python3 clang jq"
 
 want="$PKGS_BUILD"
 case "${1:-build}" in

@@ -7,13 +7,9 @@
 expect_exit 0 "$LACE" stat -r 4 --json -e page-faults,context-switches --results s.jsonl -- true
 live=$OUT
 expect_exit 0 "$LACE" report --json s.jsonl
-python3 -c '
-import json,sys
-a, b = json.loads(sys.argv[1]), json.loads(sys.argv[2])
-for k in ("command", "runs"):
-    assert a[k] == b[k], k
-for x, y in zip(a["events"], b["events"]):
-    assert x["values"] == y["values"] and x["mean"] == y["mean"], (x, y)' "$live" "$OUT" || fail "report differs from the live output"
+jq -en --argjson a "$live" --argjson b "$OUT" '$a.command == $b.command and $a.runs == $b.runs
+  and ([$a.events[] | [.values, .mean]] == [$b.events[] | [.values, .mean]])' >/dev/null ||
+  fail "report differs from the live output"
 expect_exit 0 "$LACE" report -x';' s.jsonl
 expect_match '^[0-9]+;;page-faults;' "$OUT"
 expect_exit 0 "$LACE" report --md s.jsonl
@@ -29,40 +25,30 @@ expect_match 'did not finish' "$OUT"
 # drop the end record and a run: still reported, with 3 runs
 head -n 4 s.jsonl > part.jsonl
 expect_exit 0 "$LACE" report --json part.jsonl
-python3 -c 'import json,sys; o=json.loads(sys.argv[1]); assert o["runs"]==3 and not o["finished"], o' "$OUT" || fail "$OUT"
+printf '%s' "$OUT" | jq -e '.runs == 3 and (.finished | not)' >/dev/null || fail "$OUT"
 
 # runs with context switches far beyond the batch's norm are flagged (run 7 only)
-python3 - <<'PY'
-import json
-with open("flag.jsonl", "w") as f:
-    f.write(json.dumps({"lace_results": 1, "kind": "stat", "command": "x",
-                        "events": [{"name": "page-faults", "unit": "", "scale": 1}]}) + "\n")
-    for i, cs in enumerate([10, 11, 10, 12, 10, 11, 300, 10, 11, 12]):
-        f.write(json.dumps({"run": i, "round": i, "warmup": False, "fault": "ok", "elapsed": 0.1,
-                            "user": 0, "sys": 0, "ctx_switches": cs, "migrations": 0,
-                            "counts": [{"value": 100 + i, "status": "counted", "enabled": 1, "running": 1}]}) + "\n")
-    f.write(json.dumps({"end": True, "interrupted": False, "runs": 10}) + "\n")
-PY
+{
+  echo '{"lace_results":1,"kind":"stat","command":"x","events":[{"name":"page-faults","unit":"","scale":1}]}'
+  i=0
+  for cs in 10 11 10 12 10 11 300 10 11 12; do
+    echo '{"run":'$i',"round":'$i',"warmup":false,"fault":"ok","elapsed":0.1,"user":0,"sys":0,"ctx_switches":'$cs',"migrations":0,"counts":[{"value":'$((100 + i))',"status":"counted","enabled":1,"running":1}]}'
+    i=$((i + 1))
+  done
+  echo '{"end":true,"interrupted":false,"runs":10}'
+} > flag.jsonl
 expect_exit 0 "$LACE" report flag.jsonl
 expect_match "context switches beyond the batch's norm: 7 \\(300\\)$" "$OUT"
 expect_nomatch 'CPU migrations beyond' "$OUT"
 
 # perf's conventions from the counts: a multiplexed counter shows the share
 # of time it ran, one never scheduled shows <not counted>, never 0
-python3 - <<'PY'
-import json
-with open("mux.jsonl", "w") as f:
-    f.write(json.dumps({"lace_results": 1, "kind": "stat", "command": "x",
-                        "events": [{"name": "cycles", "unit": "", "scale": 1},
-                                   {"name": "instructions", "unit": "", "scale": 1},
-                                   {"name": "iTLB-loads", "unit": "", "scale": 1}]}) + "\n")
-    for i in range(3):
-        f.write(json.dumps({"run": i, "round": i, "fault": "ok", "elapsed": 0.1, "user": 0, "sys": 0,
-                            "ctx_switches": 1, "migrations": 0, "counts": [
-                                {"value": 2000, "raw": 1000, "status": "counted", "enabled": 200, "running": 100},
-                                {"value": None, "raw": 0, "status": "not_counted", "enabled": 200, "running": 0},
-                                {"value": None, "raw": 0, "status": "not_supported", "enabled": 0, "running": 0}]}) + "\n")
-PY
+{
+  echo '{"lace_results":1,"kind":"stat","command":"x","events":[{"name":"cycles","unit":"","scale":1},{"name":"instructions","unit":"","scale":1},{"name":"iTLB-loads","unit":"","scale":1}]}'
+  for i in 0 1 2; do
+    echo '{"run":'$i',"round":'$i',"fault":"ok","elapsed":0.1,"user":0,"sys":0,"ctx_switches":1,"migrations":0,"counts":[{"value":2000,"raw":1000,"status":"counted","enabled":200,"running":100},{"value":null,"raw":0,"status":"not_counted","enabled":200,"running":0},{"value":null,"raw":0,"status":"not_supported","enabled":0,"running":0}]}'
+  done
+} > mux.jsonl
 expect_exit 0 "$LACE" report mux.jsonl
 expect_match '^ +2000 +cycles .*\(50\.00%\)' "$OUT"
 expect_match '<not counted> +instructions' "$OUT"
@@ -94,5 +80,5 @@ expect_exit 0 "$LACE" ab -r 3 --seed 1 -e page-faults --results ab.jsonl -A true
 expect_exit 0 "$LACE" report ab.jsonl
 expect_match 'page-faults .* (equivalent|inconclusive|slower|faster)' "$OUT"
 expect_exit 0 "$LACE" report --json ab.jsonl
-python3 -c 'import json,sys; o=json.loads(sys.argv[1]); assert o["rounds"]==3 and o["events"][0]["name"]=="page-faults", o' "$OUT" || fail "$OUT"
+printf '%s' "$OUT" | jq -e '.rounds == 3 and .events[0].name == "page-faults"' >/dev/null || fail "$OUT"
 exit 0

@@ -7,16 +7,10 @@
 
 # field FILE RUN KEY: a field of the run with index RUN (0-based) in a results file
 field() {
-  python3 - "$@" <<'PY'
-import json, sys
-path, run, key = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-lines = [json.loads(l) for l in open(path)]
-assert lines[0]["lace_results"] == 1
-runs = [l for l in lines[1:] if "run" in l]
-print(runs[run][key])
-PY
+  jq -rs --arg k "$3" "if .[0].lace_results != 1 then error(\"no header\") else . end
+    | [.[] | select(has(\"run\"))][$2][\$k]" "$1"
 }
-nruns() { python3 -c 'import json,sys; print(sum(1 for l in open(sys.argv[1]) if "\"run\"" in l))' "$1"; }
+nruns() { jq -s '[.[] | select(has("run"))] | length' "$1"; }
 endline() { tail -n 1 "$1"; }
 
 # crash
@@ -38,7 +32,7 @@ start=$(date +%s)
 expect_exit 1 "$LACE" stat -r 1 -e task-clock --timeout 0.5 --results hang.jsonl -- sh -c 'sleep 30.25; sleep 30.25'
 [ $(( $(date +%s) - start )) -lt 10 ] || fail "--timeout 0.5 took more than 10 s"
 expect_eq "$(field hang.jsonl 0 fault)" timeout
-expect_eq "$(field hang.jsonl 0 timed_out)" True
+expect_eq "$(field hang.jsonl 0 timed_out)" true
 pgrep -f 'sleep 30.25' >/dev/null && fail "the hung workload's child survived the timeout"
 
 # output flood
@@ -68,7 +62,7 @@ expect_match '1 of 4 runs failed: 1 exit \(exit status 1\)' "$OUT"
 rm -f count
 expect_exit 0 "$LACE" stat -r 4 -e task-clock --stop-on-error --results stop.jsonl -- sh flaky.sh
 expect_eq "$(nruns stop.jsonl)" 2
-python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' stop.jsonl || fail "results file is not JSON lines"
+jq -e . stop.jsonl >/dev/null || fail "results file is not JSON lines"
 
 # a command that does not exist: a start fault, not a crash of lace
 expect_exit 1 "$LACE" stat -r 1 -e task-clock --results nx.jsonl -- /nonexistent/prog

@@ -17,7 +17,7 @@ for sig in INT TERM; do
   expect_match '"end":true,"interrupted":true' "$(tail -n 1 $sig.jsonl)"
   expect_match 'Performance counter stats' "$(cat $sig.out)"
   expect_match 'interrupted' "$(cat $sig.out)"
-  python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' $sig.jsonl || fail "results not JSON lines"
+  jq -e . $sig.jsonl >/dev/null || fail "results not JSON lines"
   pgrep -f 'sleep 0.1$' -P $pid >/dev/null && fail "workload survived"
 done
 
