@@ -133,7 +133,8 @@ static void more_rounds(struct strbuf *sb, const struct lace_ab_event *ev)
 	if (ev->rounds_needed == SIZE_MAX)
 		strbuf_addstr(sb, " (the change sits on the margin: more rounds are unlikely to settle it)");
 	else if (ev->rounds_needed > ev->rounds)
-		strbuf_addf(sb, " (~%zu more rounds likely to settle it)", ev->rounds_needed - ev->rounds);
+		strbuf_addf(sb, " (~%zu more round%s likely to settle it)", ev->rounds_needed - ev->rounds,
+			    ev->rounds_needed - ev->rounds == 1 ? "" : "s");
 	else
 		strbuf_addstr(sb, " (a few more rounds likely settle it)");
 }
