@@ -276,7 +276,9 @@ static void section_q3(struct strbuf *sb, const json_t *res)
 	}
 	strbuf_addstr(sb, "Instructions per call from the simulator's per-function attribution "
 			  "(instructions executed in the function's own code, callees excluded, "
-			  "divided by the calls to it) on `faultbench`.\n\n");
+			  "divided by the calls to it) on `faultbench`. The path length is every "
+			  "instruction of the functions `hash_page_mm()` reaches (hash, insert, PTE "
+			  "lock and HPTE helpers), per `hash_page_mm()` call.\n\n");
 	strbuf_addstr(sb, "| page size | function | calls | instructions | per call |\n|---|---|---:|---:|---:|\n");
 	json_array_foreach(json_object_get(q, "rows"), i, r) {
 		if (json_object_get(r, "not_measured")) {
@@ -299,6 +301,10 @@ static void section_q3(struct strbuf *sb, const json_t *res)
 				strbuf_addf(sb, "%.1f", ipc);
 			strbuf_addstr(sb, " |\n");
 		}
+		double per = jnum(r, "path_per_call");
+		if (!isnan(per))
+			strbuf_addf(sb, "| %s | **path length** (hash_page_mm and below) | %.0f | %.0f | **%.1f** |\n",
+				    js(r, "page_size"), jnum(r, "path_calls"), jnum(r, "path_instructions"), per);
 	}
 	strbuf_addch(sb, '\n');
 }
