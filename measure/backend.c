@@ -168,16 +168,12 @@ static bool owns_any(struct lace_backend *be, const struct lace_event_spec *evs,
 	return false;
 }
 
-/* set by prepare: which backends run */
-static const struct lace_event_spec *set_evs;
-static size_t set_nevents;
-
 int backend_set_prepare(struct lace_backend_set *set, struct lace_event_spec *evs, size_t nevents)
 {
 	int err = 0;
 
-	set_evs = evs;
-	set_nevents = nevents;
+	set->evs = evs;
+	set->nevents = nevents;
 	if (set->hw && set->hw->prepare)
 		err = set->hw->prepare(set->hw, evs, nevents);
 	if (!err && set->sim && set->sim->prepare && owns_any(set->sim, evs, nevents))
@@ -188,8 +184,8 @@ int backend_set_prepare(struct lace_backend_set *set, struct lace_event_spec *ev
 int backend_set_run(struct lace_backend_set *set, char *const argv[],
 		    const struct lace_run_opts *opts, struct lace_run_result *res)
 {
-	bool sim_runs = set->sim && owns_any(set->sim, set_evs, set_nevents);
-	bool hw_runs = !sim_runs || owns_any(set->hw, set_evs, set_nevents);
+	bool sim_runs = set->sim && owns_any(set->sim, set->evs, set->nevents);
+	bool hw_runs = !sim_runs || owns_any(set->hw, set->evs, set->nevents);
 	int err;
 
 	if (hw_runs) {

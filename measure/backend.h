@@ -200,6 +200,9 @@ struct lace_backend_set {
 	char note[512];
 	/* why hardware events could not be opened at all, for the hint */
 	char hint[512];
+	/* the events of the batch, from backend_set_prepare() */
+	const struct lace_event_spec *evs;
+	size_t nevents;
 };
 
 /* Set ev->backend and ev->simulated for every event.  auto: events the
