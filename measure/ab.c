@@ -69,6 +69,9 @@ struct lace_ab_event *ab_analyze(const struct lace_batch *b)
 			n++;
 		}
 		ev->rounds = n;
+		ev->p_adj = NAN;
+		ev->r.ratio = ev->r.ci_low = ev->r.ci_high = ev->r.p = ev->r.tost_p = NAN;
+		ev->r.log_mean = ev->r.log_sd = NAN;
 		stats_summary(a, n, &ev->a);
 		stats_summary(bb, n, &ev->b);
 		p[e] = NAN;
@@ -78,9 +81,10 @@ struct lace_ab_event *ab_analyze(const struct lace_batch *b)
 		} else if (zero_both && !n && !one_zero) {
 			/* zero in every round on both sides: nothing changed */
 			ev->why = "zero in every round";
-			ev->r.n = zero_both;
+			ev->r.n = ev->rounds = zero_both;
 			ev->r.ratio = ev->r.ci_low = ev->r.ci_high = 1.0;
-			ev->r.p = 1.0;
+			ev->r.p = ev->p_adj = 1.0;
+			ev->r.tost_p = 0.0;
 			ev->verdict = LACE_VERDICT_EQUIVALENT;
 			ev->a.mean = ev->b.mean = 0;
 		} else if (one_zero) {
