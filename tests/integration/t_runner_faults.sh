@@ -64,6 +64,13 @@ expect_exit 0 "$LACE" stat -r 4 -e task-clock --stop-on-error --results stop.jso
 expect_eq "$(nruns stop.jsonl)" 2
 jq -e . stop.jsonl >/dev/null || fail "results file is not JSON lines"
 
+# lace ab: a side that crashes leaves its rounds unpaired, the file keeps every run
+expect_exit 0 "$LACE" ab -r 3 --warmup 0 --seed 1 -e task-clock --results ab.jsonl -A true -B 'kill -SEGV $$'
+expect_eq "$(nruns ab.jsonl)" 6
+expect_eq "$(jq -rs '[.[] | select(has("run")) | select(.side == "B") | .fault] | unique | join(",")' ab.jsonl)" signal
+expect_match '3 of 6 runs failed: 3 signal \(killed by SIGSEGV\)' "$OUT"
+expect_match 'task-clock +fewer than 2 paired rounds' "$OUT"
+
 # a command that does not exist: a start fault, not a crash of lace
 expect_exit 1 "$LACE" stat -r 1 -e task-clock --results nx.jsonl -- /nonexistent/prog
 expect_eq "$(field nx.jsonl 0 fault)" start
