@@ -581,8 +581,18 @@ static void sim_free(struct lace_backend *be)
 	free(be);
 }
 
+/* NULL when the tool or valgrind is missing: `--backend sim` then says the
+ * simulator is not built, and `--backend auto` leaves the events it cannot
+ * count as <not supported> instead of failing the whole batch. */
 struct lace_backend *sim_backend_new(void)
 {
+	char dir[PATH_MAX];
+
+	if (!tool_dir_find(dir, sizeof(dir)))
+		return NULL;
+	if (!in_path(valgrind_prog()))
+		return NULL;
+
 	struct lace_backend *be = xcalloc(1, sizeof(*be));
 	struct sim_priv *p = xcalloc(1, sizeof(*p));
 
