@@ -371,12 +371,20 @@ int runner_wait(struct lace_child *c, const struct lace_run_opts *opts, struct l
 	/* leftovers: group members still alive, or orphans reparented to us.
 	 * Scanning /proc is costly, so first ask the kernel cheaply: does the
 	 * group still exist, and do we have any child at all? */
-	reap_orphans();
 	int left = 0;
-	bool group_alive = kill(-c->pid, 0) == 0 || errno == EPERM;
-	siginfo_t si;
-	memset(&si, 0, sizeof(si));
-	bool have_children = waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) == 0;
+	bool group_alive = false, have_children = false;
+	/* children killed by the workload just before it exited may still be
+	 * dying: give them 40 ms before calling them left behind */
+	for (int i = 0; i < 20; i++) {
+		siginfo_t si;
+		reap_orphans();
+		group_alive = kill(-c->pid, 0) == 0 || errno == EPERM;
+		memset(&si, 0, sizeof(si));
+		have_children = waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) == 0;
+		if (!group_alive && !have_children)
+			break;
+		usleep(2000);
+	}
 	if (group_alive || have_children) {
 		left = count_our_children(-1, false);
 		if (left == 0 && group_alive)
