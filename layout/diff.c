@@ -178,8 +178,8 @@ static void mark_hot(struct lace_diff *d)
 	free(holders[1]);
 }
 
-/* Footprint of the hot functions present in side s; also returns the sorted
- * hot page numbers for the slow-path rule. */
+/* Footprint of the hot functions present in side s; also returns the hot
+ * pages (ranges_units() intervals) for the slow-path rule. */
 static uint64_t *footprint(struct lace_diff *d, int s, struct lace_footprint *fp, size_t *npages)
 {
 	const struct lace_image *img = s ? d->new : d->old;
@@ -213,26 +213,10 @@ static uint64_t *footprint(struct lace_diff *d, int s, struct lace_footprint *fp
 	fp->ideal_lines = (fp->bytes + line - 1) / line;
 	fp->ideal_pages = (fp->bytes + page - 1) / page;
 	fp->ideal_hugepages = (fp->bytes + huge - 1) / huge;
-	uint64_t *pages = ranges_pages(start, size, n, page, npages);
+	uint64_t *pages = ranges_units(start, size, n, page, npages);
 	free(start);
 	free(size);
 	return pages;
-}
-
-static bool page_in(const uint64_t *v, size_t n, uint64_t p)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (v[mid] == p)
-			return true;
-		if (v[mid] < p)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
 }
 
 /* ---- regions and cross-region branches ------------------------------- */
@@ -365,7 +349,7 @@ static void add_jump(struct lace_diff *d, size_t *alloc, int oi, int ni, const s
 		bool same = j->target_region >= 0 && j->target_region == j->region &&
 			    (size_t)j->target_region < img[s]->nregions &&
 			    img[s]->regions[j->target_region].kind != LACE_REGION_COLD;
-		bool hot = same || page_in(hot_pages[s], nhot[s], j->target / page);
+		bool hot = same || units_contain(hot_pages[s], nhot[s], j->target / page);
 		if (s) {
 			jd.new_distance = dist;
 			jd.new_target_region = tr;

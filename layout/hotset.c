@@ -136,19 +136,22 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Distinct units of size `unit` touched by the ranges: sort the ranges'
- * [first, last] unit intervals by start and merge overlaps, so the cost is
- * O(n log n) however large the ranges are. */
-static size_t count_units(const uint64_t *start, const uint64_t *size, size_t n, uint64_t unit)
+/* The ranges as sorted, merged [first, last] unit intervals (pairs):
+ * O(n log n) however large the ranges are, so a function that claims an
+ * absurd size costs no more than a small one. */
+uint64_t *ranges_units(const uint64_t *start, const uint64_t *size, size_t n, uint64_t unit, size_t *nint)
 {
 	uint64_t *iv = xcalloc(2 * (n ? n : 1), sizeof(*iv));
-	size_t m = 0, total = 0;
+	size_t m = 0, k = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		if (!size[i])
 			continue;
+		uint64_t end = start[i] + size[i] - 1;
+		if (end < start[i])
+			end = UINT64_MAX; /* wraps: clamp */
 		iv[2 * m] = start[i] / unit;
-		iv[2 * m + 1] = (start[i] + size[i] - 1) / unit;
+		iv[2 * m + 1] = end / unit;
 		m++;
 	}
 	/* sort pairs by first element: qsort over 16-byte records */
@@ -161,9 +164,38 @@ static size_t count_units(const uint64_t *start, const uint64_t *size, size_t n,
 				hi = iv[2 * j + 1];
 			j++;
 		}
-		total += hi - lo + 1;
+		iv[2 * k] = lo;
+		iv[2 * k + 1] = hi;
+		k++;
 		i = j;
 	}
+	*nint = k;
+	return iv;
+}
+
+bool units_contain(const uint64_t *iv, size_t nint, uint64_t u)
+{
+	size_t lo = 0, hi = nint;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (u < iv[2 * mid])
+			hi = mid;
+		else if (u > iv[2 * mid + 1])
+			lo = mid + 1;
+		else
+			return true;
+	}
+	return false;
+}
+
+static size_t count_units(const uint64_t *start, const uint64_t *size, size_t n, uint64_t unit)
+{
+	size_t nint, total = 0;
+	uint64_t *iv = ranges_units(start, size, n, unit, &nint);
+
+	for (size_t i = 0; i < nint; i++)
+		total += iv[2 * i + 1] - iv[2 * i] + 1;
 	free(iv);
 	return total;
 }
@@ -174,28 +206,4 @@ void ranges_count(const uint64_t *start, const uint64_t *size, size_t n,
 	out->lines = count_units(start, size, n, line ? line : 64);
 	out->pages = count_units(start, size, n, page ? page : 4096);
 	out->hugepages = count_units(start, size, n, hugepage ? hugepage : (2u << 20));
-}
-
-uint64_t *ranges_pages(const uint64_t *start, const uint64_t *size, size_t n,
-		       unsigned page, size_t *npages)
-{
-	uint64_t *v = NULL;
-	size_t m = 0, alloc = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		if (!size[i])
-			continue;
-		for (uint64_t p = start[i] / page; p <= (start[i] + size[i] - 1) / page; p++) {
-			ALLOC_GROW(v, m + 1, alloc);
-			v[m++] = p;
-		}
-	}
-	if (m)
-		qsort(v, m, sizeof(*v), cmp_u64);
-	size_t k = 0;
-	for (size_t i = 0; i < m; i++)
-		if (!k || v[k - 1] != v[i])
-			v[k++] = v[i];
-	*npages = k;
-	return v;
 }

@@ -8,6 +8,7 @@
 #ifndef LACE_LAYOUT_HOTSET_H
 #define LACE_LAYOUT_HOTSET_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,8 +35,10 @@ struct lace_span_count {
 void ranges_count(const uint64_t *start, const uint64_t *size, size_t n,
 		  unsigned line, unsigned page, uint64_t hugepage, struct lace_span_count *out);
 
-/* Sorted distinct page numbers (addr / page) touched by the ranges; caller frees. */
-uint64_t *ranges_pages(const uint64_t *start, const uint64_t *size, size_t n,
-		       unsigned page, size_t *npages);
+/* The ranges as sorted, disjoint [first, last] unit numbers (addr / unit),
+ * two uint64_t per interval; *nint intervals; caller frees. */
+uint64_t *ranges_units(const uint64_t *start, const uint64_t *size, size_t n, uint64_t unit, size_t *nint);
+/* Whether unit number u lies in one of the intervals. */
+bool units_contain(const uint64_t *iv, size_t nint, uint64_t u);
 
 #endif

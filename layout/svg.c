@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "layout/hotset.h"
 #include "layout/svg.h"
 #include "util/xalloc.h"
 
@@ -19,6 +20,7 @@ static const char *const palette[] = {
 };
 #define NPAL (sizeof(palette) / sizeof(palette[0]))
 #define MAX_LINKS 400
+#define SVG_MAX_PAGES (1u << 16)
 
 struct strip {
 	const struct lace_image *img;
@@ -65,10 +67,11 @@ static bool region_shown(const struct lace_diff *d, size_t i)
 	return d->regions[i].old_bytes || d->regions[i].new_bytes;
 }
 
-static int cmp_u64(const void *a, const void *b)
+/* Last byte of f, clamped when a bogus size wraps the address space. */
+static uint64_t func_last(const struct lace_function *f)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
+	uint64_t e = f->addr + f->size - 1;
+	return e < f->addr ? UINT64_MAX : e;
 }
 
 static long page_index(const struct strip *s, uint64_t page)
@@ -105,25 +108,32 @@ static void strip_build(const struct lace_diff *d, struct strip *s, int side)
 
 	memset(s, 0, sizeof(*s));
 	s->img = img;
-	/* pages holding function bytes (cheaper and more telling than whole regions) */
+	/* pages holding function bytes (cheaper and more telling than whole
+	 * regions), from merged intervals, at most SVG_MAX_PAGES of them: a
+	 * symbol claiming a huge size must not make the map huge */
+	size_t n = 0, nint, cap = 0;
+	uint64_t *st = xcalloc(img->nfuncs + 1, sizeof(*st)), *sz = xcalloc(img->nfuncs + 1, sizeof(*sz));
 	for (size_t i = 0; i < img->nfuncs; i++) {
-		const struct lace_function *f = &img->funcs[i];
-		if (map[i] < 0 || !f->size)
+		if (map[i] < 0 || !img->funcs[i].size)
 			continue;
-		for (uint64_t p = f->addr / page; p <= (f->addr + f->size - 1) / page; p++) {
-			if (m && s->pages[m - 1] == p)
-				continue;
-			ALLOC_GROW(s->pages, m + 1, alloc);
+		st[n] = img->funcs[i].addr;
+		sz[n++] = img->funcs[i].size;
+	}
+	uint64_t *iv = ranges_units(st, sz, n, page, &nint);
+	free(st);
+	free(sz);
+	for (size_t i = 0; i < nint && m < SVG_MAX_PAGES; i++) {
+		for (uint64_t p = iv[2 * i]; m < SVG_MAX_PAGES; p++) {
+			ALLOC_GROW(s->pages, m + 1, cap);
 			s->pages[m++] = p;
+			if (p == iv[2 * i + 1])
+				break;
 		}
 	}
-	if (m)
-		qsort(s->pages, m, sizeof(*s->pages), cmp_u64);
-	size_t k = 0;
-	for (size_t i = 0; i < m; i++)
-		if (!k || s->pages[k - 1] != s->pages[i])
-			s->pages[k++] = s->pages[i];
+	free(iv);
+	size_t k = m;
 	s->n = k;
+	(void)alloc;
 	s->colour = xcalloc(k + 1, sizeof(int));
 	s->hot = xcalloc(k + 1, sizeof(bool));
 	size_t nr = d->nregions + 1; /* last slot: outside every region */
@@ -134,13 +144,16 @@ static void strip_build(const struct lace_diff *d, struct strip *s, int side)
 			continue;
 		int slot = region_slot(d, img, f->region);
 		bool hot = d->funcs[map[i]].hot && f->suffix != LACE_SUFFIX_COLD;
-		for (uint64_t p = f->addr / page; p <= (f->addr + f->size - 1) / page; p++) {
+		uint64_t first = f->addr / page, last = func_last(f) / page;
+		if (last < first || last - first >= SVG_MAX_PAGES)
+			last = first + SVG_MAX_PAGES - 1; /* absurd sizes: the map holds no more */
+		for (uint64_t p = first; p <= last; p++) {
 			long pi = page_index(s, p);
 			if (pi < 0)
 				continue;
 			uint64_t lo = f->addr > p * page ? f->addr : p * page;
-			uint64_t hi = f->addr + f->size < (p + 1) * page ? f->addr + f->size : (p + 1) * page;
-			bytes[(size_t)pi * nr + (slot >= 0 ? (size_t)slot : nr - 1)] += hi - lo;
+			uint64_t hi = func_last(f) < (p + 1) * page - 1 ? func_last(f) : (p + 1) * page - 1;
+			bytes[(size_t)pi * nr + (slot >= 0 ? (size_t)slot : nr - 1)] += hi - lo + 1;
 			s->hot[pi] |= hot;
 		}
 	}
@@ -212,13 +225,16 @@ static void func_rects(const struct lace_diff *d, const struct strip *s, int sid
 		int slot = region_slot(d, img, f->region);
 		const char *fill = region_colour(d, slot);
 		bool hot = fd->hot && f->suffix != LACE_SUFFIX_COLD;
-		for (uint64_t p = f->addr / page; p <= (f->addr + f->size - 1) / page; p++) {
+		uint64_t first = f->addr / page, last = func_last(f) / page;
+		if (last < first || last - first >= DETAIL_MAX_PAGES)
+			last = first + DETAIL_MAX_PAGES - 1;
+		for (uint64_t p = first; p <= last; p++) {
 			long pi = page_index(s, p);
 			if (pi < 0)
 				continue;
 			uint64_t lo = f->addr > p * page ? f->addr : p * page;
-			uint64_t hi = f->addr + f->size < (p + 1) * page ? f->addr + f->size : (p + 1) * page;
-			double x = x0 + (double)(lo - p * page) * DW / page, w = (double)(hi - lo) * DW / page;
+			uint64_t hi = func_last(f) < (p + 1) * page - 1 ? func_last(f) : (p + 1) * page - 1;
+			double x = x0 + (double)(lo - p * page) * DW / page, w = (double)(hi - lo + 1) * DW / page;
 			int y = y0 + (int)pi * DH;
 			if (w < 1.5)
 				w = 1.5;

@@ -47,11 +47,18 @@ static void test_ranges(void **state)
 	assert_int_equal(c.lines, 2 + 2);
 	assert_int_equal(c.pages, 2);
 	assert_int_equal(c.hugepages, 1);
-	uint64_t *p = ranges_pages(start, size, 4, 4096, &np);
-	assert_int_equal(np, 2);
+	uint64_t *p = ranges_units(start, size, 4, 4096, &np);
+	assert_int_equal(np, 1); /* pages 1 and 2, one interval */
 	assert_int_equal(p[0], 1);
 	assert_int_equal(p[1], 2);
+	assert_true(units_contain(p, np, 2));
+	assert_false(units_contain(p, np, 3));
+	assert_false(units_contain(p, np, 0));
 	free(p);
+	/* an absurd size costs nothing and clamps instead of wrapping */
+	uint64_t hs[] = { 0x1000, 0x10000000 }, hz[] = { 1ull << 55, UINT64_MAX };
+	ranges_count(hs, hz, 2, 64, 4096, 2u << 20, &c);
+	assert_int_equal(c.pages, (size_t)(UINT64_MAX / 4096) - 1 + 1);
 	ranges_count(start, size, 0, 64, 4096, 2u << 20, &c);
 	assert_int_equal(c.lines + c.pages + c.hugepages, 0);
 }
