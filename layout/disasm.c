@@ -166,7 +166,8 @@ static void section_decode(struct lace_image *img, struct disasm *d, int idx,
 		code = chunk_is_code(p, idx, k, next);
 		at = next;
 	}
-	if (img->relocatable)
+	/* out->v is still NULL when no branch was found: NULL + 0 is undefined */
+	if (img->relocatable && out->n > first)
 		ext_branches_fix(img, d, idx, data, len, out->v + first, out->n - first);
 }
 
