@@ -393,7 +393,8 @@ static int parse_native(struct lace_event_spec *ev, const char *s)
 	ev->config = attr.config;
 	ev->config1 = attr.config1;
 	ev->config2 = attr.config2;
-	ev->hardware = true;
+	/* libpfm4 also names the kernel's software events (perf::...) */
+	ev->hardware = attr.type != PERF_TYPE_SOFTWARE && attr.type != PERF_TYPE_TRACEPOINT;
 	return 0;
 }
 

@@ -13,6 +13,10 @@ sw=$(printf '%s\n' "$OUT" | awk -F, '$3 == "software/config=2/" { print $1 }')
 expect_match '^[0-9]+,,faults:u,' "$OUT"
 expect_match '^[0-9]+,,minor-faults,' "$OUT"
 expect_match '^[0-9]+,,cs,' "$OUT"
+# native names through libpfm4 (its perf:: table exists on every machine)
+expect_exit 0 "$LACE" stat --no-results -x, -e perf::PERF_COUNT_SW_PAGE_FAULTS,PERF_COUNT_SW_CONTEXT_SWITCHES -- true
+expect_match '^[0-9]+,,perf::PERF_COUNT_SW_PAGE_FAULTS,' "$OUT"
+expect_match '^[0-9]+,,PERF_COUNT_SW_CONTEXT_SWITCHES,' "$OUT"
 
 # unknown names and bad syntax: exit 2, one line naming the event
 for bad in 'no-such-event:zz' 'syscalls:no_such_tp' 'nopmu/config=1/' 'cpu/config=1' '{page-faults' 'page-faults:q' ''; do

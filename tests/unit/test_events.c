@@ -148,6 +148,19 @@ static void test_software_pmu(void **state)
 	event_spec_release(&ev);
 }
 
+static void test_native(void **state)
+{
+	struct lace_event_spec ev;
+
+	/* libpfm4's perf:: table is there whatever the CPU */
+	assert_int_equal(event_parse_one(&ev, "perf::PERF_COUNT_SW_PAGE_FAULTS"), 0);
+	assert_int_equal(ev.kind, LACE_EV_NATIVE);
+	assert_int_equal(ev.type, PERF_TYPE_SOFTWARE);
+	assert_true(ev.config == PERF_COUNT_SW_PAGE_FAULTS);
+	assert_false(ev.hardware);
+	event_spec_release(&ev);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -158,6 +171,7 @@ int main(void)
 		cmocka_unit_test(test_lists_and_groups),
 		cmocka_unit_test(test_unknown_names),
 		cmocka_unit_test(test_software_pmu),
+		cmocka_unit_test(test_native),
 	};
 	return cmocka_run_group_tests_name("events", tests, NULL, NULL);
 }
