@@ -100,7 +100,6 @@ struct sender_group {
 };
 
 struct task {
-	bool receiver;
 	unsigned index;              /* worker index: stream and model slot */
 	unsigned npackets;           /* receiver */
 	int in_fds[2];               /* receiver */
@@ -246,7 +245,7 @@ static void create_worker(struct task *t, void *(*fn)(void *))
 }
 
 /* One group: fds receivers, each on its own fdpair, then fds senders that
- * share the write ends.  Returns the tasks it started. */
+ * share the write ends. */
 static void group_start(struct task *tasks, unsigned first, int ready_out, int wakefd)
 {
 	struct sender_group *g = xcalloc(1, sizeof(*g));
@@ -260,7 +259,6 @@ static void group_start(struct task *tasks, unsigned first, int ready_out, int w
 		int fds[2];
 
 		fdpair(fds);
-		t->receiver = true;
 		t->index = first + i;
 		t->npackets = opt.fds * opt.loops;
 		t->in_fds[0] = fds[0];
