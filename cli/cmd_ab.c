@@ -179,6 +179,7 @@ int cmd_ab(int argc, char **argv)
 	size_t nsimopts = 0, nsim;
 	struct option *longopts = build_options(&nsim);
 	int c, rc = LACE_EXIT_USAGE;
+	bool results_given = false;
 
 	while ((c = getopt_long(argc, argv, ":A:B:e:r:C:i", longopts, NULL)) != -1) {
 		switch (c) {
@@ -259,7 +260,7 @@ int cmd_ab(int argc, char **argv)
 				goto out;
 			}
 			break;
-		case OPT_RESULTS: results = optarg; break;
+		case OPT_RESULTS: results = optarg; results_given = true; break;
 		case OPT_NO_RESULTS: results = NULL; break;
 		case OPT_BACKEND:
 			if (backend_mode_parse(optarg, &mode)) {
@@ -370,8 +371,12 @@ int cmd_ab(int argc, char **argv)
 	json_object_set_new(batch.header, "seed", json_integer((json_int_t)seed));
 	json_object_set_new(batch.header, "rounds", autorounds ? json_string("auto") : json_integer(rounds));
 	json_object_set_new(batch.header, "warmup", json_integer(warmup));
-	if (results && batch_open(&batch, results)) {
-		lace_err(results, "%s", lace_error_msg());
+	if (results && batch_open(&batch, results) && !results_given) {
+		/* the default file in an unwritable directory: measure anyway */
+		fprintf(stderr, "lace: warning: %s (no results file; --results FILE to choose one)\n",
+			lace_error_msg());
+	} else if (results && batch.fd < 0) {
+		fprintf(stderr, "lace: %s\n", lace_error_msg());
 		batch_release(&batch);
 		backend_set_release(&set);
 		goto out;
