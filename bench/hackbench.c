@@ -23,6 +23,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -47,6 +50,7 @@ static const char usage[] =
 	"  -l, --loops=N          messages each sender sends each receiver (default 100)\n"
 	"  -s, --datasize=BYTES   message size (default 100)\n"
 	"  -p, --pipe             send over pipes (default: socketpairs)\n"
+	"  -i, --inet             send over TCP connections on 127.0.0.1\n"
 	"  -P, --process          tasks are processes (fork; default; also --processes)\n"
 	"  -T, --threads          tasks are POSIX threads\n"
 	"  -F, --fifo             run the main task SCHED_FIFO (needs privilege)\n"
@@ -73,7 +77,7 @@ enum {
 
 static struct {
 	unsigned groups, fds, loops, datasize;
-	bool pipes, threads, fifo;
+	bool pipes, inet, threads, fifo;
 	uint64_t seed;
 	unsigned depth, ring_pages;
 	double skew;
@@ -115,8 +119,38 @@ __attribute__((noreturn)) static void barf(const char *msg)
 	exit(1);
 }
 
+/* A connected TCP pair on the loopback, made the way rt-tests makes it
+ * (listen, non-blocking connect, accept), so -i costs the same calls. */
+static void inet_socketpair(int fds[2])
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	socklen_t len = sizeof(sin);
+	int s1, s2, on = 1, off = 0;
+
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if ((s1 = socket(AF_INET, SOCK_STREAM, 0)) < 0 || (s2 = socket(AF_INET, SOCK_STREAM, 0)) < 0)
+		barf("socket");
+	if (bind(s1, (struct sockaddr *)&sin, len) || getsockname(s1, (struct sockaddr *)&sin, &len) ||
+	    listen(s1, 10))
+		barf("bind/listen");
+	if (ioctl(s2, FIONBIO, &on) || ioctl(s1, FIONBIO, &on))
+		barf("ioctl");
+	if (connect(s2, (struct sockaddr *)&sin, len) < 0 && errno != EINPROGRESS)
+		barf("connect");
+	if ((fds[0] = accept(s1, (struct sockaddr *)&sin, &len)) < 0)
+		barf("accept");
+	if (ioctl(s2, FIONBIO, &off))
+		barf("ioctl");
+	fds[1] = s2;
+	close(s1);
+}
+
 static void fdpair(int fds[2])
 {
+	if (opt.inet) {
+		inet_socketpair(fds);
+		return;
+	}
 	if (opt.pipes ? pipe(fds) : socketpair(AF_UNIX, SOCK_STREAM, 0, fds))
 		barf("creating fdpair");
 }
@@ -327,6 +361,7 @@ static void parse_options(int argc, char **argv)
 		{ "loops", required_argument, NULL, 'l' },
 		{ "datasize", required_argument, NULL, 's' },
 		{ "pipe", no_argument, NULL, 'p' },
+		{ "inet", no_argument, NULL, 'i' },
 		{ "process", no_argument, NULL, 'P' },
 		{ "processes", no_argument, NULL, 'P' },
 		{ "threads", no_argument, NULL, 'T' },
@@ -347,7 +382,7 @@ static void parse_options(int argc, char **argv)
 	uint64_t v;
 	int c;
 
-	while ((c = getopt_long(argc, argv, ":g:f:l:s:pPTFh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":g:f:l:s:piPTFh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'g':
 			if (opts_uint(optarg, 1, 10000, &v))
@@ -370,6 +405,7 @@ static void parse_options(int argc, char **argv)
 			opt.datasize = (unsigned)v;
 			break;
 		case 'p': opt.pipes = true; break;
+		case 'i': opt.inet = true; break;
 		case 'P': opt.threads = false; break;
 		case 'T': opt.threads = true; break;
 		case 'F': opt.fifo = true; break;
@@ -412,6 +448,8 @@ static void parse_options(int argc, char **argv)
 	}
 	if (optind < argc)
 		opts_die(prog, usage, "unexpected argument '%s'", argv[optind]);
+	if (opt.pipes && opt.inet)
+		opts_die(prog, usage, "--pipe and --inet cannot be used together");
 	if ((uint64_t)opt.groups * opt.fds * 2 > 100000)
 		opts_die(prog, usage, "--groups x --fds x 2 = %llu tasks; at most 100000",
 			 (unsigned long long)opt.groups * opt.fds * 2);
@@ -495,7 +533,7 @@ int main(int argc, char **argv)
 		    mmuctx_describe(&opt.mmu), opt.depth, opt.skew, footprint_config());
 	strbuf_addf(&extra, "seed=%llu mode=%s transport=%s groups=%u fds=%u loops=%u datasize=%u depth=%u",
 		    (unsigned long long)opt.seed, opt.threads ? "thread" : "process",
-		    opt.pipes ? "pipe" : "socket", opt.groups, opt.fds, opt.loops, opt.datasize,
+		    opt.pipes ? "pipe" : opt.inet ? "inet" : "socket", opt.groups, opt.fds, opt.loops, opt.datasize,
 		    opt.depth);
 	counts_format(&counts, "hackbench", extra.buf, &out);
 	/* Everything at the end in one write, as rt-tests' one "Time:" line. */

@@ -24,6 +24,7 @@ HB=$BUILD/bench/hackbench
 check "$HB" -g 2 -f 4 -l 10 --ring-pages 8
 check "$HB" -g 2 -f 4 -l 10 -p --page-size 4k --old
 check "$HB" -g 2 -f 4 -l 10 -T
+check "$HB" -g 1 -f 3 -l 10 -i
 check "$HB" -g 1 -f 3 -l 10 -T -p
 check "$BUILD/bench/faultbench" --pages 3000 --passes 2 --htab-kib 256 --page-size 4k
 check "$BUILD/bench/faultbench" --pages 300 --old

@@ -1,6 +1,6 @@
 # Acceptance 1 of the workloads: for the same -g/-f/-l, bench/hackbench makes
 # exactly as many write(2) and read(2) system calls as rt-tests hackbench,
-# over socketpairs and pipes, with processes and threads.  Counted with
+# over socketpairs, pipes and loopback TCP, with processes and threads.  Counted with
 # perf's syscalls:sys_enter_{write,read} tracepoints over the whole process
 # tree (perf stat follows children), stdout to a file on both sides.
 . "$SRC/tests/integration/lib.sh"
@@ -54,6 +54,7 @@ compare() {
 
 compare 2 5 20 ""
 compare 2 5 20 "-p"
+compare 2 5 20 "-i"
 # Threads: rt-tests' receivers free() their context, and glibc then gives a
 # thread an arena; once more than 8 arenas exist, sizing the arena list
 # reads /sys/devices/system/cpu/online: an occasional extra read(2) that is

@@ -28,7 +28,7 @@ for w in hackbench faultbench randaccess; do
 done
 
 HB=$BUILD/bench/hackbench
-for bad in "-g 0" "-f x" "-l -3" "-s 0" "--skew=-1" "--depth=abc" "--ring-pages=0" "--list-hot=2" "-g 1000 -f 1000"; do
+for bad in "-g 0" "-f x" "-l -3" "-s 0" "--skew=-1" "--depth=abc" "--ring-pages=0" "--list-hot=2" "-g 1000 -f 1000" "-p -i"; do
   # shellcheck disable=SC2086
   expect_exit 2 "$HB" $bad
   expect_match "usage: hackbench" "$ERR"
