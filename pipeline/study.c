@@ -616,23 +616,6 @@ static void q2_old_ptes(struct study *s, const struct sizes *z)
 						  z->time_runs));
 }
 
-/* The functions hash_page_mm() reaches (the model's fault path below the
- * exception entry): their instructions per hash_page_mm call are the path
- * length, as the simulator-measured 142 -> 196 of the C conversion. */
-static bool in_fault_path(const char *name)
-{
-	static const char *const prefixes[] = {
-		"hash_page_mm", "__hash_page_", "hpte_", "hpt_", "native_lock_hpte",
-		"native_unlock_hpte", "pte_", "__rpte", "__real_pte", "htab_convert_pte_flags",
-		"check_pte_access", "find_linux_pte", "hash_get_vsid", "vsid_scramble", "evict_one",
-		"hash_psize_shift",
-	};
-	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
-		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
-			return true;
-	return false;
-}
-
 /* Instructions per call of the insert paths, from the simulator's
  * per-function attribution (lace stat --backend sim --per-function). */
 static void q3_path_length(struct study *s, const struct sizes *z)
@@ -700,25 +683,13 @@ static void q3_path_length(struct study *s, const struct sizes *z)
 			json_t *out = json_object();
 			size_t i;
 			json_t *fn;
-			double path = 0, faults = 0;
 			json_array_foreach(fnsj, i, fn) {
 				const char *name = json_string_value(json_object_get(fn, "name"));
-				if (!name)
-					continue;
-				for (size_t t = 0; t < sizeof(fns) / sizeof(fns[0]); t++)
+				for (size_t t = 0; name && t < sizeof(fns) / sizeof(fns[0]); t++)
 					if (!strcmp(name, fns[t]))
 						json_object_set(out, name, fn);
-				if (in_fault_path(name))
-					path += json_number_value(json_object_get(fn, "instructions"));
-				if (!strcmp(name, "hash_page_mm"))
-					faults = json_number_value(json_object_get(fn, "calls"));
 			}
 			json_object_set_new(row, "functions", out);
-			/* everything hash_page_mm runs, per call: the path length */
-			json_object_set_new(row, "path_instructions", json_real(path));
-			json_object_set_new(row, "path_calls", json_real(faults));
-			json_object_set_new(row, "path_per_call",
-					    faults > 0 ? json_real(path / faults) : json_null());
 			json_decref(fnsj);
 		}
 		free(why);
