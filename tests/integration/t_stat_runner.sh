@@ -37,6 +37,16 @@ if [ -n "$n" ] && [ "$n" != "<not supported>" ]; then
   [ "$n1" -lt "$n" ] || fail "-i still counted the children: $n1 vs $n"
 fi
 
+# progress on stderr only when it is a terminal
+expect_exit 0 "$LACE" stat -r 2 --no-results -e page-faults -- true
+expect_nomatch '\[run ' "$ERR"
+if command -v script >/dev/null; then
+  tty_out=$(script -qec "'$LACE' stat -r 2 --no-results -e page-faults -- true" /dev/null | tr '\r' '\n')
+  expect_match '\[run 2/2\]' "$tty_out"
+  tty_out=$(script -qec "'$LACE' ab -r 2 --seed 1 --no-results -e page-faults -A true -B true" /dev/null | tr '\r' '\n')
+  expect_match '\[round 2/2: [AB]\]' "$tty_out"
+fi
+
 # lace ab --base/--head/--workload: {elf} is replaced by each file
 cc -O2 -o fp "$SRC/tests/fixtures/measure/faultpages.c" || fail "cannot build the fixture"
 cp fp fp2
