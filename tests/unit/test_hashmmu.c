@@ -154,6 +154,35 @@ static void test_eviction_spares_bolted(void **state)
 	}
 }
 
+/* Secondary slot 7 is slot index 15, which hidx cannot record (stored +1
+ * it would read as 0 = invalid): the kernel gives it back and evicts from
+ * the primary group instead (hash_64k.c, soft_invalid). */
+static void test_soft_invalid_slot(void **state)
+{
+	struct hashmmu_mm *mm = mm_new(1 << 18, MMU_PAGE_4K, true, 5);
+	uint64_t prim = group_of(mm, EA, 12, 0), sec = group_of(mm, EA, 12, 1);
+	const struct hash_pte *t = hashmmu_htab(mm), *h;
+	struct hashmmu_stats st;
+
+	(void)state;
+	assert_int_equal(hashmmu_map(mm, EA & ~0xffffUL, 0x10000, _PAGE_RW), 0);
+	for (int i = 0; i < 8; i++)
+		hpte_insert(mm, prim, 0x5000 + i, 0, HPTE_R_R, 0, MMU_PAGE_4K, MMU_PAGE_4K);
+	for (int i = 0; i < 7; i++)
+		hpte_insert(mm, sec, 0x6000 + i, 0, HPTE_R_R, HPTE_V_SECONDARY, MMU_PAGE_4K,
+			    MMU_PAGE_4K);
+	assert_int_equal(hashmmu_touch(mm, EA, _PAGE_READ), 0);
+	hashmmu_get_stats(mm, &st);
+	assert_int_equal(st.evictions, 1);
+	h = hashmmu_find_hpte(mm, EA);
+	assert_non_null(h);
+	/* it ended in the primary group, secondary slot 7 was given back */
+	assert_true(h >= t + prim && h < t + prim + 8);
+	assert_false(t[sec + 7].v & HPTE_V_VALID);
+	assert_int_equal(hashmmu_pte_hidx(mm, EA), ((uint64_t)(h - (t + prim)) + 1) << (5 * 4));
+	hashmmu_destroy(mm);
+}
+
 static void test_64k_subpage_slots(void **state)
 {
 	struct hashmmu_mm *mm = mm_new(1 << 18, MMU_PAGE_4K, true, 1);
@@ -464,6 +493,7 @@ int main(void)
 		cmocka_unit_test(test_hpte_encode),
 		cmocka_unit_test(test_insert_primary_then_secondary),
 		cmocka_unit_test(test_eviction_spares_bolted),
+		cmocka_unit_test(test_soft_invalid_slot),
 		cmocka_unit_test(test_64k_subpage_slots),
 		cmocka_unit_test(test_rc_bits),
 		cmocka_unit_test(test_old_vs_young),
