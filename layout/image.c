@@ -154,6 +154,46 @@ static int elf_check(struct lace_image *img)
 	return 0;
 }
 
+/* bfd 2.40 caches the warnings of bfd_check_format and prints them itself
+ * straight to stderr (format.c print_warnmsg, past the error handler):
+ * "BFD: warning: FILE has a corrupt ...".  Catch them in a memory stream
+ * (the stderr variable is what bfd writes through; sanitizer reports go to
+ * fd 2 directly and are not affected) and keep them as image warnings, so
+ * lace's stderr stays `lace: ...` lines; on failure they are dropped and the
+ * one-line error stands alone. */
+static bool bfd_check_format_quietly(struct lace_image *img, bfd *abfd)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *saved = stderr, *cap;
+
+	fflush(stderr);
+	cap = open_memstream(&text, &len);
+	if (cap)
+		stderr = cap;
+	bool ok = bfd_check_format(abfd, bfd_object);
+	if (!cap)
+		return ok;
+	stderr = saved;
+	fclose(cap);
+	/* first line "BFD: msg", then one message a line */
+	char *line = text, *nl;
+	for (; ok && line && *line; line = nl ? nl + 1 : NULL) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		if (!strncmp(line, "BFD: ", 5))
+			line += 5;
+		size_t pl = strlen(img->path); /* lace prints the path itself */
+		if (!strncmp(line, img->path, pl) && !strncmp(line + pl, ": ", 2))
+			line += pl + 2;
+		if (*line)
+			image_warn(img, "bfd: %s", line);
+	}
+	free(text);
+	return ok;
+}
+
 static int bfd_open_image(struct lace_image *img, const char *path)
 {
 	struct image_priv *p = image_priv(img);
@@ -166,7 +206,7 @@ static int bfd_open_image(struct lace_image *img, const char *path)
 		close(fd);
 		return lace_error_set(EINVAL, "%s", bfd_errmsg(bfd_get_error()));
 	}
-	if (!bfd_check_format(p->abfd, bfd_object))
+	if (!bfd_check_format_quietly(img, p->abfd))
 		return lace_error_set(EINVAL, "%s", bfd_errmsg(bfd_get_error()));
 	img->arch_name = xstrdup(bfd_printable_name(p->abfd));
 	return 0;
