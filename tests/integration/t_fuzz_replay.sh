@@ -2,7 +2,8 @@
 # crasher the fuzzer found, minimized) and freshly built seeds through the
 # harness code itself, built with gcc into $BUILD (ASan/UBSan under
 # SANITIZE=1), then feeds the single-file inputs to the real `lace layout`:
-# it must exit 0 or 2, with one `lace: FILE: ...` line on 2, never a signal.
+# it must exit 0 or 2, with one `lace: FILE: ...` line on 2, never a signal,
+# and print nothing on stderr but `lace: ...` lines.
 . "$SRC/tests/integration/lib.sh"
 
 replays=$(ls "$BUILD"/tests/fuzz/replay_fuzz_* 2>/dev/null)
@@ -33,6 +34,11 @@ if "$LACE" help | grep -q '^ *layout '; then
     if [ $rc -eq 2 ]; then
       expect_one_line "$(cat "$T/err")"
       expect_match "^lace: $f: " "$(cat "$T/err")"
+    fi
+    # whatever a library says reaches the user as lace's own lines
+    # (libbfd prints some warnings to stderr past its error handler)
+    if grep -av "^lace: " "$T/err" | grep -aq .; then
+      fail "lace layout $f: stderr lines not from lace: $(grep -av '^lace: ' "$T/err" | head -c 500)"
     fi
     cli=$((cli + 1))
   done
