@@ -1,12 +1,15 @@
 /* Fuzz target: `lace diff` on two inputs.  The fuzz input is split in two
  * (fuzz_input_split: its first two bytes pick the cut), both halves are
- * loaded with disassembly (cross-region branches, jump sites) and compared
- * with the default options (default hot set and rule severities). */
+ * loaded with disassembly (cross-region branches, jump sites), compared
+ * with the default options (default hot set and rule severities), and the
+ * comparison rendered as text, JSON, CSV and Markdown. */
 #include "layout/diff.h"
+#include "layout/diff_output.h"
 #include "layout/image.h"
 #include "tests/fuzz/fuzz_check.h"
 #include "tests/fuzz/fuzz_input.h"
 #include "util/error.h"
+#include "util/strbuf.h"
 
 static struct lace_image *load(int slot, const uint8_t *data, size_t size)
 {
@@ -37,6 +40,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				__builtin_trap(); /* a delta pointing outside its image */
 		}
 		(void)diff_max_severity(d);
+		struct lace_diff_print_opts po = { .all = size & 1, .hot_source = NULL };
+		struct strbuf sb = STRBUF_INIT;
+		diff_output_text(d, &po, &sb);
+		if (diff_output_json(d, &po, &sb) < 0)
+			__builtin_trap(); /* only jansson running out of memory may fail */
+		diff_output_csv(d, &po, &sb);
+		diff_output_md(d, &po, &sb);
+		strbuf_release(&sb);
 		diff_free(d);
 	}
 	if (new)
