@@ -261,6 +261,18 @@ static void list_dir_c(struct strlist *l, const char *src, const char *dir)
 		free(ents);
 }
 
+/* Variant and program names become file names: keep them plain. */
+static int name_ok(const char *s)
+{
+	if (!*s || *s == '.' || *s == '-')
+		return 0;
+	for (; *s; s++)
+		if (!(*s == '_' || *s == '-' || *s == '.' || (*s >= '0' && *s <= '9') ||
+		      (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')))
+			return 0;
+	return 1;
+}
+
 static int load_config(struct build *b)
 {
 	struct strbuf p = STRBUF_INIT;
@@ -276,6 +288,13 @@ static int load_config(struct build *b)
 		strbuf_release(&p);
 		return -EINVAL;
 	}
+	for (size_t i = 0; i < b->nconf; i++)
+		if (!name_ok(b->conf[i].name)) {
+			lace_error_set(EINVAL, "%s: variant name '%s' is not a plain file name",
+				       p.buf, b->conf[i].name);
+			strbuf_release(&p);
+			return -EINVAL;
+		}
 	for (size_t i = 0; i < b->nconf; i++)
 		if (!b->conf[i].script) {
 			lace_error_set(EINVAL, "%s: variant '%s' has no script", p.buf, b->conf[i].name);
@@ -293,6 +312,10 @@ static int load_config(struct build *b)
 		}
 	}
 	strbuf_release(&p);
+	for (size_t i = 0; i < b->nprog; i++)
+		if (!name_ok(b->progs[i].name))
+			return lace_error_set(EINVAL, "bench/workloads.conf: program name '%s' is not a plain file name",
+					      b->progs[i].name);
 	/* the driver is always built: the layout and perf checks use it */
 	struct program *d = conf_program(b, "hashmmu-driver");
 	if (!d->srcs.n)
@@ -1108,6 +1131,12 @@ static int cmd_build(int argc, char **argv)
 		v.name = xstrdup(basename(bn));
 		if ((dot = strrchr(v.name, '.')) && dot != v.name)
 			*dot = 0;
+		if (!name_ok(v.name)) {
+			rc = lace_usage_error(CMD, "--ldscript %s: '%s' is not a usable variant name",
+					      ldscript, v.name);
+			free(bn);
+			goto out;
+		}
 		v.script = xstrdup(abs);
 		v.cflags = base && base->cflags ? base->cflags : "";
 		v.description = "custom linker script (--ldscript) with the baseline's flags";

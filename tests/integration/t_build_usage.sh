@@ -43,6 +43,11 @@ printf '[bad]\nthis is not ini\n' > "$T/src/linker_scripts/variants.conf"
 LACE_SRCDIR=$T/src expect_exit 2 "$LACE" build --list
 expect_one_line "$ERR"; expect_match "variants.conf:2" "$ERR"
 
+# names become file names: nothing that could leave the output folder
+printf '[../evil]\nscript = baseline.ld\n' > "$T/src/linker_scripts/variants.conf"
+LACE_SRCDIR=$T/src expect_exit 2 "$LACE" build --list
+expect_one_line "$ERR"; expect_match "not a plain file name" "$ERR"
+
 # a variant that fails to compile exits 1 and names the log
 printf '[broken]\nscript = baseline.ld\ncflags = -fno-such-gcc-flag\n' > "$T/src/linker_scripts/variants.conf"
 LACE_SRCDIR=$T/src expect_exit 1 "$LACE" build -v broken -p hashmmu-driver --out "$T/o"
