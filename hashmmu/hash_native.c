@@ -98,13 +98,23 @@ long hpte_updatepp(struct hashmmu_mm *mm, uint64_t slot, uint64_t newpp, uint64_
 	uint64_t want_v = hpte_encode_avpn(vpn, bpsize), hpte_v;
 	long ret = 0;
 
+	/* The AVPN omits the VPN bits the group index encodes, so a stale slot
+	 * record can name another page's entry with the same AVPN that sits
+	 * here as its *secondary* (or primary) choice.  The MMU's search
+	 * compares the H bit with the group it searches; so must we, or the
+	 * update "succeeds" on the wrong entry and the page faults forever. */
+	uint64_t hash = hpt_hash(vpn, hash_psize_shift(bpsize));
+	bool want_secondary = (slot / HPTES_PER_GROUP) != (hash & mm->htab_hash_mask);
+
 	(void)apsize;
 	hpte_v = hpte_v_load(hptep);
-	if (!HPTE_V_COMPARE(hpte_v, want_v) || !(hpte_v & HPTE_V_VALID))
+	if (!HPTE_V_COMPARE(hpte_v, want_v) || !(hpte_v & HPTE_V_VALID) ||
+	    !!(hpte_v & HPTE_V_SECONDARY) != want_secondary)
 		return -1;
 	native_lock_hpte(hptep);
 	hpte_v = hpte_v_load(hptep);
-	if (!HPTE_V_COMPARE(hpte_v, want_v) || !(hpte_v & HPTE_V_VALID)) {
+	if (!HPTE_V_COMPARE(hpte_v, want_v) || !(hpte_v & HPTE_V_VALID) ||
+	    !!(hpte_v & HPTE_V_SECONDARY) != want_secondary) {
 		ret = -1;
 	} else {
 		uint64_t r = __atomic_load_n(&hptep->r, __ATOMIC_RELAXED);
