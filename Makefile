@@ -42,6 +42,7 @@ WARN    += -Wno-error=format-truncation -Wno-error=maybe-uninitialized \
            -Wno-error=stringop-overflow -Wno-error=array-bounds
 export ASAN_OPTIONS ?= detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
+export LSAN_OPTIONS ?= suppressions=$(abspath tests/lsan.supp):print_suppressions=0
 endif
 
 # Modules linked into lace, in link order (users before what they use).
