@@ -58,10 +58,10 @@ int sdt_probes_load(struct lace_image *img)
 		const uint8_t *desc = d + desc_off;
 		const char *s = (const char *)desc + 3 * asz, *end = (const char *)desc + descsz;
 		const char *prov = s, *name = memchr(prov, 0, (size_t)(end - prov));
-		if (!name++ || name >= end)
+		if (!name || ++name >= end) /* no NUL: NULL + 1 is undefined */
 			continue;
 		const char *args = memchr(name, 0, (size_t)(end - name));
-		if (!args++ || args > end)
+		if (!args || ++args > end)
 			continue;
 		const char *args_end = args < end ? memchr(args, 0, (size_t)(end - args)) : NULL;
 
