@@ -55,14 +55,14 @@ fuzz-build: $(FUZZ_BINS) $(FUZZ_BUILD)/seeds/.done
 # (ignored by git) and writes crashers next to it; crashers worth keeping
 # are minimized into tests/fuzz/corpus/<h>/.  nice: the machine is shared.
 fuzz: fuzz-build
-	$(Q)test -n "$(FUZZ_HARNESSES)" || { echo "fuzz: no harness can be built yet (layout/ lacks image_load)"; exit 1; }
+	$(Q)test -n "$(strip $(FUZZ_HARNESSES))" || { echo "fuzz: no harness can be built yet (layout/ lacks image_load)"; exit 1; }
 	$(Q)for h in $(FUZZ_HARNESSES); do \
 	  seeds=$(FUZZ_BUILD)/seeds; len=$(FUZZ_MAX_LEN); \
 	  [ $$h = fuzz_diff ] && { seeds=$(FUZZ_BUILD)/seeds/pairs; len=$$((2 * len)); }; \
 	  mkdir -p tests/fuzz/findings/$$h/queue tests/fuzz/corpus/$$h; \
 	  echo "fuzz: $$h for $(FUZZ_TIME)s"; \
 	  nice -n 10 $(FUZZ_BUILD)/$$h -max_total_time=$(FUZZ_TIME) -max_len=$$len \
-	    -timeout=10 -rss_limit_mb=0 -malloc_limit_mb=2048 -print_final_stats=1 \
+	    -timeout=25 -rss_limit_mb=0 -malloc_limit_mb=2048 -print_final_stats=1 \
 	    -artifact_prefix=tests/fuzz/findings/$$h/ $(FUZZ_FLAGS) \
 	    tests/fuzz/findings/$$h/queue $$seeds tests/fuzz/corpus/$$h || exit 1; \
 	done
