@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 void check_config_init(struct check_config *c)
@@ -110,9 +111,10 @@ int check_config_set(struct check_config *c, const char *section, const char *ke
 	} else if (!strcmp(section, "diff") && !strncmp(key, "rule.", 5)) {
 		if (!is_level(v))
 			return lace_error_set(EINVAL, "diff.%s: '%s' is not info|warning|error|off", key, v);
-		char rule[512];
-		snprintf(rule, sizeof(rule), "%s=%s", key + 5, v);
-		push(&c->rules, &c->nrules, rule);
+		struct strbuf rule = STRBUF_INIT;
+		strbuf_addf(&rule, "%s=%s", key + 5, v);
+		push(&c->rules, &c->nrules, rule.buf);
+		strbuf_release(&rule);
 	} else if (KEY("ab", "rounds")) {
 		set_str(&c->rounds, v);
 	} else if (KEY("ab", "max_runs")) {
