@@ -969,6 +969,53 @@ static void select_variant(struct build *b, const struct variant *v)
 	b->sel[b->nsel++] = *v;
 }
 
+static bool conf_owns(const struct build *b, const char *s)
+{
+	for (size_t i = 0; i < b->nconf; i++)
+		if (s == b->conf[i].name || s == b->conf[i].script || s == b->conf[i].cflags ||
+		    s == b->conf[i].ldflags || s == b->conf[i].description)
+			return true;
+	return false;
+}
+
+static void program_release(struct program *p)
+{
+	free(p->name);
+	sl_free(&p->srcs);
+}
+
+/* Free everything a run loaded.  Selected variants are copies of
+ * variants.conf entries sharing its strings, except the names and
+ * scripts made here for --shuffle and --ldscript. */
+static void build_release(struct build *b)
+{
+	for (size_t i = 0; i < b->nsel; i++) {
+		if (!conf_owns(b, b->sel[i].name))
+			free(b->sel[i].name);
+		if (!conf_owns(b, b->sel[i].script))
+			free(b->sel[i].script);
+	}
+	free(b->sel);
+	for (size_t i = 0; i < b->nconf; i++) {
+		free(b->conf[i].name);
+		free(b->conf[i].script);
+		free(b->conf[i].cflags);
+		free(b->conf[i].ldflags);
+		free(b->conf[i].description);
+	}
+	free(b->conf);
+	for (size_t i = 0; i < b->nprog; i++)
+		program_release(&b->progs[i]);
+	free(b->progs);
+	sl_free(&b->common);
+	sl_free(&b->libs);
+	sl_free(&b->study);
+	sl_free(&b->gen_outputs);
+	free(b->gen_src);
+	free(b->gen_libs);
+	free(b->gen_args);
+}
+
 static int list_variants(const struct build *b)
 {
 	for (size_t i = 0; i < b->nconf; i++)
@@ -1036,11 +1083,17 @@ static int cmd_build(int argc, char **argv)
 			break;
 		case 'k':
 			if (parse_count(optarg, 1000, &shuffle) || !shuffle)
-				return lace_usage_error(CMD, "--shuffle takes a count from 1 to 1000, not '%s'", optarg);
+				{
+					rc = lace_usage_error(CMD, "--shuffle takes a count from 1 to 1000, not '%s'", optarg);
+					goto out;
+				}
 			break;
 		case 's':
 			if (parse_count(optarg, ULONG_MAX, &seed))
-				return lace_usage_error(CMD, "--seed takes a non-negative integer, not '%s'", optarg);
+				{
+					rc = lace_usage_error(CMD, "--seed takes a non-negative integer, not '%s'", optarg);
+					goto out;
+				}
 			have_seed = 1;
 			break;
 		case 'T':
@@ -1054,28 +1107,46 @@ static int cmd_build(int argc, char **argv)
 			break;
 		case 'j':
 			if (parse_count(optarg, 256, &jobs) || !jobs)
-				return lace_usage_error(CMD, "-j takes a count from 1 to 256, not '%s'", optarg);
+				{
+					rc = lace_usage_error(CMD, "-j takes a count from 1 to 256, not '%s'", optarg);
+					goto out;
+				}
 			break;
 		case 'l':
 			list = 1;
 			break;
 		default:
-			return lace_bad_option(CMD, c, argv);
+			{
+				rc = lace_bad_option(CMD, c, argv);
+				goto out;
+			}
 		}
 	}
 	if (optind < argc)
-		return lace_usage_error(CMD, "unexpected argument '%s'", argv[optind]);
+		{
+			rc = lace_usage_error(CMD, "unexpected argument '%s'", argv[optind]);
+			goto out;
+		}
 	if (have_seed && !shuffle)
-		return lace_usage_error(CMD, "--seed needs --shuffle");
+		{
+			rc = lace_usage_error(CMD, "--seed needs --shuffle");
+			goto out;
+		}
 	if (all && names.n)
-		return lace_usage_error(CMD, "--all and --variant exclude each other");
+		{
+			rc = lace_usage_error(CMD, "--all and --variant exclude each other");
+			goto out;
+		}
 
 	if (find_srcdir(&b) || load_config(&b)) {
 		lace_err(CMD, "%s", lace_error_msg());
-		return LACE_EXIT_USAGE;
+		rc = LACE_EXIT_USAGE;
+		goto out;
 	}
-	if (list)
-		return list_variants(&b);
+	if (list) {
+		rc = list_variants(&b);
+		goto out;
+	}
 	if (programs.n) {
 		size_t k = 0;
 
@@ -1086,9 +1157,12 @@ static int cmd_build(int argc, char **argv)
 						      programs.v[i]);
 				goto out;
 			}
-		for (size_t i = 0; i < b.nprog; i++)
+		for (size_t i = 0; i < b.nprog; i++) {
 			if (sl_has(&programs, b.progs[i].name))
 				b.progs[k++] = b.progs[i];
+			else
+				program_release(&b.progs[i]);
+		}
 		b.nprog = k;
 	}
 	b.cc = getenv("CC") && *getenv("CC") ? getenv("CC") : "gcc";
@@ -1206,6 +1280,7 @@ static int cmd_build(int argc, char **argv)
 		}
 	}
 out:
+	build_release(&b);
 	sl_free(&names);
 	sl_free(&programs);
 	return rc;
