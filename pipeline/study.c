@@ -621,7 +621,8 @@ static void q2_old_ptes(struct study *s, const struct sizes *z)
 static void q3_path_length(struct study *s, const struct sizes *z)
 {
 	/* the functions shown one by one */
-	static const char *const fns[] = { "hash_page_mm", "__hash_page_4K", "__hash_page_64K",
+	static const char *const fns[] = { "hashmmu_do_page_fault", "hash_page_mm", "hash_preload",
+					   "update_mmu_cache", "__hash_page_4K", "__hash_page_64K",
 					   "hpte_insert" };
 	json_t *q = json_object(), *rows = json_array();
 	json_object_set_new(s->res, "q3_path_length", q);

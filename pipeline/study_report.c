@@ -143,7 +143,8 @@ static void md_events_table(struct strbuf *sb, const json_t *w, const char *cons
 		strbuf_addstr(sb, "| task-clock, ms (native, ± SE of mean) |");
 		for (size_t c = 0; c < ncfg; c++) {
 			const json_t *t = json_object_get(row_by(w, cfgs[c]), "task_clock");
-			double m = jnum(t, "mean") / 1e6, se = jnum(t, "sem") / 1e6;
+			/* lace stat reports task-clock in msec (its unit scale applied) */
+			double m = jnum(t, "mean"), se = jnum(t, "sem");
 			if (isnan(m))
 				strbuf_addstr(sb, " n/a |");
 			else
@@ -303,6 +304,27 @@ static void section_q3(struct strbuf *sb, const json_t *res)
 		}
 	}
 	strbuf_addch(sb, '\n');
+	/* A caller whose path is shorter than its callee's did not make most of
+	 * the callee's calls (the simulator charges a callee to the caller whose
+	 * call entered it).  Say so where the numbers show it. */
+	json_array_foreach(json_object_get(q, "rows"), i, r) {
+		const json_t *f = json_object_get(r, "functions");
+		const json_t *top = json_object_get(f, "hash_page_mm");
+		const char *key;
+		json_t *fn;
+		json_object_foreach((json_t *)f, key, fn) {
+			if (fn == top || strncmp(key, "__hash_page_", 12))
+				continue;
+			if (jnum(top, "path_length") < jnum(fn, "path_length"))
+				strbuf_addf(sb, "With %s pages the path length of `hash_page_mm` (%.1f) "
+						"is shorter than that of `%s` (%.1f): a path length counts "
+						"only what a function calls itself, so in this run `%s` was "
+						"mostly entered from another caller (the table lists the "
+						"candidates measured, e.g. the preload after a Linux fault).\n\n",
+					    js(r, "page_size"), jnum(top, "path_length"), key,
+					    jnum(fn, "path_length"), key);
+		}
+	}
 }
 
 static const json_t *ab_event(const json_t *ab, const char *name)
