@@ -205,8 +205,8 @@ static int path_exists(const char *p)
 	return stat(p, &st) == 0;
 }
 
-/* Where the sources are: $LACE_SRCDIR, the tree lace was built from, next
- * to the executable once installed (../share/lace/src), $PREFIX/share. */
+/* Where the sources are: $LACE_SRCDIR, next to the executable once
+ * installed (../share/lace/src), the tree lace was built from, $PREFIX/share. */
 static int find_srcdir(struct build *b)
 {
 	const char *cand[4] = { getenv("LACE_SRCDIR"), NULL, NULL, NULL };
@@ -214,14 +214,16 @@ static int find_srcdir(struct build *b)
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	int k = 1;
 
-#ifdef LACE_SRCDIR_DEFAULT
-	cand[k++] = LACE_SRCDIR_DEFAULT;
-#endif
+	/* an installed lace uses the sources installed with it, even when the
+	 * tree it was built from still exists */
 	if (n > 0) {
 		exe[n] = 0;
 		snprintf(rel, sizeof(rel), "%s/../share/lace/src", dirname(exe));
 		cand[k++] = rel;
 	}
+#ifdef LACE_SRCDIR_DEFAULT
+	cand[k++] = LACE_SRCDIR_DEFAULT;
+#endif
 #ifdef LACE_PREFIX_DEFAULT
 	cand[k++] = LACE_PREFIX_DEFAULT "/share/lace/src";
 #endif
