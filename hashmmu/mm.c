@@ -3,12 +3,36 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "hashmmu/hashmmu_priv.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
 #define MIN_USER_CONTEXT 9   /* 4 kernel + vmalloc + io + vmemmap + 2 */
+
+/* The hashed page table, aligned to 256 KiB like the kernel's (htab is
+ * aligned to its size, at least 256 KiB).  Anonymous memory comes zeroed
+ * from the kernel: clearing it by hand would put a megabyte of stores in
+ * front of every workload, which a simulator counts instruction by
+ * instruction and which would dilute the code-footprint figures. */
+static struct hash_pte *htab_alloc(size_t bytes)
+{
+	const size_t align = (size_t)1 << 18;
+	size_t len = bytes + align;
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		xdie_oom();
+	uintptr_t a = ((uintptr_t)p + align - 1) & ~(uintptr_t)(align - 1);
+	/* give back the slack on both sides */
+	if (a > (uintptr_t)p)
+		munmap(p, a - (uintptr_t)p);
+	size_t tail = (uintptr_t)p + len - (a + bytes);
+	if (tail)
+		munmap((char *)(a + bytes), tail);
+	return (struct hash_pte *)a;
+}
 
 struct hashmmu_mm *hashmmu_create(const struct hashmmu_config *cfg)
 {
@@ -33,9 +57,7 @@ struct hashmmu_mm *hashmmu_create(const struct hashmmu_config *cfg)
 		return NULL;
 	}
 	mm = xcalloc(1, sizeof(*mm));
-	if (posix_memalign((void **)&mm->htab, 1 << 18, cfg->htab_bytes))
-		xdie_oom();
-	memset(mm->htab, 0, cfg->htab_bytes);
+	mm->htab = htab_alloc(cfg->htab_bytes);
 	mm->pteg_count = cfg->htab_bytes / (HPTES_PER_GROUP * HPTE_SIZE);
 	mm->htab_hash_mask = mm->pteg_count - 1;
 	mm->psize = cfg->psize;
@@ -56,7 +78,7 @@ void hashmmu_destroy(struct hashmmu_mm *mm)
 		free(mm->vmas[i].hidx);
 	}
 	free(mm->vmas);
-	free(mm->htab);
+	munmap(mm->htab, mm->pteg_count * HPTES_PER_GROUP * HPTE_SIZE);
 	free(mm);
 }
 
