@@ -236,8 +236,10 @@ static void branches_resolve(struct lace_image *img)
 	}
 	for (size_t f = 0; f < img->nfuncs; f++) {
 		struct lace_function *fn = &img->funcs[f];
+		/* a corrupt size can wrap addr + size past 2^64: end at the top */
+		uint64_t end = fn->addr + fn->size < fn->addr ? UINT64_MAX : fn->addr + fn->size;
 		size_t lo = branch_lower_bound(img, fn->addr);
-		size_t hi = branch_lower_bound(img, fn->addr + fn->size);
+		size_t hi = branch_lower_bound(img, end);
 		fn->first_branch = lo;
 		fn->nbranches = hi - lo;
 	}
