@@ -276,7 +276,7 @@ static void section_q3(struct strbuf *sb, const json_t *res)
 		return;
 	}
 	strbuf_addstr(sb, "Instructions per call from the simulator's per-function attribution on "
-			  "`faultbench`: *own* counts the function's own code, *path length* adds "
+			  "`faultbench`: **own** counts the function's own code, **path length** adds "
 			  "everything it calls (the path length per invocation, as the 142 → 196 "
 			  "instructions of the 4K insert's conversion to C were measured).\n\n");
 	strbuf_addstr(sb, "| page size | function | calls | own instructions / call | path length / call |\n"
