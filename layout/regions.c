@@ -198,7 +198,9 @@ void regions_build(struct lace_image *img)
 
 	for (size_t i = 0; i < img->nsections; i++) {
 		const struct lace_section *s = &img->sections[i];
-		if (s->code && s->alloc && s->size)
+		/* a section whose end wraps past 2^64 (a corrupt header) bounds
+		 * no range: leaving it out keeps every region start < end */
+		if (s->code && s->alloc && s->size && s->addr + s->size > s->addr)
 			region_add(img, &alloc, s->name, LACE_REGION_SECTION, s->addr, s->addr + s->size,
 				   (int)i, NULL, NULL);
 	}
