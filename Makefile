@@ -1,6 +1,8 @@
 # lace — Layout And Cache Evaluator.  One top-level build.
 #
-#   make            build build/lace (and the simulator when valgrind is present)
+#   make            set up (install missing Debian packages), then build the
+#                   whole product: build/lace, the simulator tool, the workloads
+#   make setup      only install the missing Debian packages (as root)
 #   make check      set up, build, run unit + integration tests
 #   make bench      run the benchmarks (ratios measured side by side)
 #   make study      set up, build, run the built-in study
@@ -10,12 +12,22 @@
 # Each module folder has a module.mk that adds its sources and rules; this
 # file holds only what they share.  A module is compiled into build/lib<mod>.a;
 # `lace` links the command files in cli/ against every module archive.
+#
+# Setup comes first: the goals that install packages (all, check, bench,
+# study, install) run setup, then build in a sub-make, because the flags
+# below come from pkg-config and from what is installed when make reads this
+# file; read before setup, they would be empty on a fresh machine.
 
 VERSION := 0.1.0
 PREFIX  ?= /usr/local
 DESTDIR ?=
 # sanitizer builds get their own tree so objects never mix with the normal build
 BUILD   := build$(if $(filter 1,$(SANITIZE)),-san)
+# the installer (a variable so a test can stand in for apt-get)
+SETUP_DEPS ?= scripts/setup-deps.sh
+PKG_CONFIG ?= pkg-config
+# goals that run setup before anything is built (see the note above)
+SETUP_FIRST_GOALS := all check bench study install setup setup-test
 
 ifeq ($(V),1)
 Q :=
@@ -24,9 +36,10 @@ Q := @
 endif
 
 CC      ?= gcc
-DEP_CFLAGS := $(shell pkg-config --cflags libdw libelf gsl jansson inih 2>/dev/null)
+DEP_PKGS   := libdw libelf gsl jansson inih
+DEP_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(DEP_PKGS) 2>/dev/null)
 DEP_LIBS   := -lbfd-multiarch -lopcodes-multiarch \
-              $(shell pkg-config --libs libdw libelf gsl jansson inih 2>/dev/null) -lpfm -lz -lm -lpthread
+              $(shell $(PKG_CONFIG) --libs $(DEP_PKGS) 2>/dev/null) -lpfm -lz -lm -lpthread
 WARN    := -Wall -Wextra -Werror -Wno-unused-parameter
 CFLAGS  ?= -O2 -g
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -I. -I$(BUILD)/gen $(DEP_CFLAGS) \
@@ -67,13 +80,22 @@ CHECK_DEPS    :=
 BENCH_TARGETS :=
 INSTALL_HOOKS :=
 
-.PHONY: all setup setup-test check unit integration bench study install clean fuzz
-all: setup $(LACE)
+.PHONY: all all-targets setup setup-test check unit integration bench bench-run study \
+	install install-files clean fuzz deps-check
+all: setup
+	$(Q)$(MAKE) --no-print-directory all-targets
 
 setup:
-	$(Q)scripts/setup-deps.sh build
-setup-test:
-	$(Q)scripts/setup-deps.sh test
+	$(Q)$(SETUP_DEPS) build
+# after setup, so that under -j the two never race for the apt lock
+setup-test: setup
+	$(Q)$(SETUP_DEPS) test
+
+# a link without the libraries' flags fails with a thousand undefined
+# references; say the one thing that is wrong instead
+deps-check:
+	$(Q)missing=; for p in $(DEP_PKGS); do $(PKG_CONFIG) --exists $$p || missing="$$missing $$p"; done; \
+	[ -z "$$missing" ] || { echo "lace: pkg-config does not know$$missing (run 'make setup' as root)" >&2; exit 1; }
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -91,7 +113,7 @@ endef
 # (empty archives are fine: a module with no sources yet links as nothing)
 $(foreach m,$(MODULES),$(eval $(call module_rule,$(m))))
 
-$(LACE): $(CLI_OBJS) $(MOD_LIBS)
+$(LACE): $(CLI_OBJS) $(MOD_LIBS) | deps-check
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(MOD_LIBS) $(EXTRA_LIBS) $(DEP_LIBS)
 
@@ -110,20 +132,25 @@ unit: $(UNIT_BINS)
 integration: $(ALL_TARGETS) $(CHECK_DEPS)
 	$(Q)LACE=$(abspath $(LACE)) BUILD=$(abspath $(BUILD)) tests/integration/run.sh
 
-check: setup setup-test
+check: setup-test
 	$(Q)$(MAKE) --no-print-directory all-targets
 	$(Q)$(MAKE) --no-print-directory unit
 	$(Q)$(MAKE) --no-print-directory integration
 
 all-targets: $(ALL_TARGETS) $(CHECK_DEPS)
 
-bench: setup setup-test $(ALL_TARGETS) $(BENCH_TARGETS)
+bench: setup-test
+	$(Q)$(MAKE) --no-print-directory bench-run
+bench-run: $(ALL_TARGETS) $(BENCH_TARGETS)
 	$(Q)LACE=$(abspath $(LACE)) BUILD=$(abspath $(BUILD)) bench/run-bench.sh
 
-study: setup setup-test $(ALL_TARGETS)
+study: setup-test
+	$(Q)$(MAKE) --no-print-directory all-targets
 	$(Q)$(LACE) study
 
-install: $(ALL_TARGETS) $(INSTALL_HOOKS)
+install: setup
+	$(Q)$(MAKE) --no-print-directory install-files
+install-files: $(ALL_TARGETS) $(INSTALL_HOOKS)
 	install -D -m 0755 $(LACE) $(DESTDIR)$(PREFIX)/bin/lace
 	for m in doc/*.1; do [ -f "$$m" ] && install -D -m 0644 "$$m" $(DESTDIR)$(PREFIX)/share/man/man1/$$(basename $$m); done; true
 	install -D -m 0644 scripts/lace-completion.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/lace

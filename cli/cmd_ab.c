@@ -95,9 +95,8 @@ static struct option *build_options(size_t *nsim)
 {
 	size_t nb = sizeof(base_options) / sizeof(base_options[0]), ns = 0;
 
-	if (sim_backend_options)
-		while (sim_backend_options[ns].name)
-			ns++;
+	while (sim_backend_options[ns].name)
+		ns++;
 	struct option *o = xcalloc(nb + ns + 1, sizeof(*o));
 	memcpy(o, base_options, sizeof(base_options));
 	for (size_t i = 0; i < ns; i++)

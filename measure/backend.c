@@ -27,7 +27,7 @@ int backend_mode_parse(const char *s, enum lace_backend_mode *mode)
 
 static bool sim_built(void)
 {
-	return sim_backend_new != NULL;
+	return sim_backend_unavailable() == NULL;
 }
 
 static int paranoid_level(void)
@@ -64,7 +64,7 @@ int backend_select(struct lace_backend_set *set, enum lace_backend_mode mode,
 	if (mode != LACE_BACKEND_HW && sim_built())
 		set->sim = sim_backend_new();
 	if (mode == LACE_BACKEND_SIM && !set->sim) {
-		err = lace_error_set(ENOTSUP, "the simulator backend is not built in this lace (it needs valgrind's development files: scripts/setup-deps.sh)");
+		err = lace_error_set(ENOTSUP, "%s", sim_backend_unavailable());
 		goto out;
 	}
 	for (size_t i = 0; i < nevents; i++) {

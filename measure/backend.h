@@ -177,11 +177,13 @@ struct lace_backend_option {
 	const char *help;
 };
 
-/* The simulator's constructor and option table, defined in measure/sim/.
- * Referenced weakly: until the simulator is linked in they are NULL and
- * `--backend sim` says the simulator is not built. */
-struct lace_backend *sim_backend_new(void) __attribute__((weak));
-extern const struct lace_backend_option sim_backend_options[] __attribute__((weak));
+/* The simulator backend (measure/backend_sim.c): it runs the lace-vg
+ * Valgrind tool that `make` builds next to lace.  sim_backend_new() is NULL
+ * when the tool or valgrind is missing; sim_backend_unavailable() then says
+ * which, and the remedy.  The option table ends with a NULL name. */
+struct lace_backend *sim_backend_new(void);
+const char *sim_backend_unavailable(void);
+extern const struct lace_backend_option sim_backend_options[];
 
 /* The perf_event_open backend (measure/backend_hw.c). */
 struct lace_backend *hw_backend_new(void);

@@ -1,8 +1,8 @@
 # measure/sim: the freestanding models (*.c here) go into libmeasure_sim.a
 # like any module; this fragment also builds the Valgrind tool lace-vg and
-# its VALGRIND_LIB folder build/vg/ when Debian's valgrind static archives
-# are installed.  Without them lace still builds and `--backend sim` says
-# the simulator is not built.
+# its VALGRIND_LIB folder build/vg/ from Debian's valgrind package (its
+# static archives), which `make setup` installs.  Without them make says so,
+# lace still builds, and `--backend sim` names the remedy.
 
 VG_INC     := /usr/include/valgrind
 VG_LIBDIR  := /usr/lib/x86_64-linux-gnu/valgrind
@@ -71,6 +71,12 @@ sim-install: $(VG_TOOL) $(VG_TIME_SO)
 	install -D -m 0755 $(VG_TIME_SO) $(DESTDIR)$(PREFIX)/lib/lace/vg/$(notdir $(VG_TIME_SO))
 	for f in $(VG_LIBEXEC)/*; do ln -sfn "$$f" $(DESTDIR)$(PREFIX)/lib/lace/vg/; done
 INSTALL_HOOKS += sim-install
+else ifneq ($(filter-out $(SETUP_FIRST_GOALS),$(or $(MAKECMDGOALS),all)),)
+# (goals that run setup first say it from their sub-make, after setup)
+$(warning lace: not building the simulator tool $(BUILD)/vg/lace-vg-amd64-linux: \
+  missing $(filter-out $(wildcard $(VG_ARCHIVES) $(VG_INC)/pub_tool_basics.h $(VG_LIBEXEC)),\
+  $(VG_ARCHIVES) $(VG_INC)/pub_tool_basics.h $(VG_LIBEXEC)) (Debian package valgrind: \
+  'make setup' as root installs it); lace stat --backend sim will not work)
 endif
 
 sim-profiles-install:
@@ -78,11 +84,3 @@ sim-profiles-install:
 		install -D -m 0644 "$$p" $(DESTDIR)$(PREFIX)/share/lace/profiles/$$(basename $$p); done
 INSTALL_HOOKS += sim-profiles-install
 .PHONY: sim-tool sim-install sim-profiles-install
-
-# measure/ refers to the simulator backend only weakly (so lace links
-# without it), and a weak reference never pulls an archive member: -u makes
-# ld take sim_backend.o.  It calls the runner in libmeasure.a, which comes
-# before libmeasure_sim.a on the link line, so that archive (and util) is
-# scanned once more after it.
-EXTRA_LIBS += -Wl,-u,sim_backend_new -Wl,-u,sim_backend_options \
-              $(BUILD)/libmeasure.a $(BUILD)/libmeasure_sim.a $(BUILD)/libutil.a

@@ -64,10 +64,15 @@ expect_one_line "$ERR"
 # no tool, no valgrind: one line saying so
 LACE_VG_LIB=$T/nowhere "$LACE" stat --backend sim --no-results -e instructions -- ./footprint 1 \
   >/dev/null 2>err && fail "ran without the tool"
-expect_one_line "$(cat err)"; expect_match 'simulator .*not built' "$(cat err)"
+expect_one_line "$(cat err)"; expect_match "simulator tool is not in LACE_VG_LIB=$T/nowhere" "$(cat err)"
+# a lace copied away from its build tree: the remedy is make, not a package
+cp "$LACE" "$T/lace-alone"
+"$T/lace-alone" stat --backend sim --no-results -e instructions -- ./footprint 1 >/dev/null 2>err \
+  && fail "ran without the tool next to it"
+expect_one_line "$(cat err)"; expect_match "not next to this lace \($T/vg\): run 'make'" "$(cat err)"
 LACE_VALGRIND=$T/nowhere/valgrind "$LACE" stat --backend sim --no-results -e instructions -- ./footprint 1 \
   >/dev/null 2>err && fail "ran without valgrind"
-expect_one_line "$(cat err)"; expect_match 'simulator .*not built' "$(cat err)"
+expect_one_line "$(cat err)"; expect_match "needs valgrind \($T/nowhere/valgrind\), which is not installed: apt-get install valgrind" "$(cat err)"
 # auto: what the CPU cannot count stays <not supported> (or is counted by
 # the PMU) rather than failing the batch
 LACE_VG_LIB=$T/nowhere expect_exit 0 "$LACE" stat --no-results -e instructions,L1-icache-load-misses \

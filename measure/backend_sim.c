@@ -154,11 +154,9 @@ static int sim_prepare(struct lace_backend *be, struct lace_event_spec *evs, siz
 	struct sim_priv *p = be->priv;
 	int err;
 
-	if (!tool_dir_find(p->vgdir, sizeof(p->vgdir)))
-		return lace_error_set(ENOTSUP, "the simulator is not built (no " VG_TOOL_FILE
-				      " next to lace; build with valgrind's development files installed)");
-	if (!in_path(valgrind_prog()))
-		return lace_error_set(ENOENT, "the simulator needs valgrind, which is not installed");
+	if (sim_backend_unavailable())
+		return lace_error_set(ENOTSUP, "%s", sim_backend_unavailable());
+	tool_dir_find(p->vgdir, sizeof(p->vgdir));
 	err = profile_resolve(p, &p->prof);
 	if (err)
 		return err;
@@ -581,16 +579,40 @@ static void sim_free(struct lace_backend *be)
 	free(be);
 }
 
-/* NULL when the tool or valgrind is missing: `--backend sim` then says the
- * simulator is not built, and `--backend auto` leaves the events it cannot
- * count as <not supported> instead of failing the whole batch. */
+/* Why the simulator cannot run here, with the remedy; NULL when it can.
+ * The tool is built by plain `make` (measure/sim/module.mk) next to lace;
+ * valgrind itself comes from Debian's valgrind package. */
+const char *sim_backend_unavailable(void)
+{
+	static char why[PATH_MAX + 256];
+	char dir[PATH_MAX];
+	const char *env = getenv("LACE_VG_LIB");
+
+	if (!tool_dir_find(dir, sizeof(dir))) {
+		if (env && *env)
+			snprintf(why, sizeof(why), "the simulator tool is not in LACE_VG_LIB=%s "
+				 "(no " VG_TOOL_FILE " there)", env);
+		else
+			snprintf(why, sizeof(why), "the simulator tool " VG_TOOL_FILE " is not next to "
+				 "this lace (%s/vg): run 'make' in lace's source tree, which builds it "
+				 "(it needs Debian's valgrind package: 'make setup' as root)",
+				 sim_exe_dir() ? sim_exe_dir() : "?");
+		return why;
+	}
+	if (!in_path(valgrind_prog())) {
+		snprintf(why, sizeof(why), "the simulator needs valgrind (%s), which is not "
+			 "installed: apt-get install valgrind", valgrind_prog());
+		return why;
+	}
+	return NULL;
+}
+
+/* NULL when the tool or valgrind is missing (sim_backend_unavailable says
+ * which): `--backend auto` then leaves the events it cannot count as
+ * <not supported> instead of failing the whole batch. */
 struct lace_backend *sim_backend_new(void)
 {
-	char dir[PATH_MAX];
-
-	if (!tool_dir_find(dir, sizeof(dir)))
-		return NULL;
-	if (!in_path(valgrind_prog()))
+	if (sim_backend_unavailable())
 		return NULL;
 
 	struct lace_backend *be = xcalloc(1, sizeof(*be));
