@@ -36,6 +36,7 @@
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+#include "util/json_schema.h"
 
 #define CMD "build"
 
@@ -905,7 +906,7 @@ static int write_manifest(struct build *b, struct variant *v)
 {
 	struct strbuf vdir = STRBUF_INIT, p = STRBUF_INIT, script = STRBUF_INIT;
 	struct strlist flags = { 0 };
-	json_t *m = json_object(), *outs = json_array(), *cf = json_array();
+	json_t *m = json_schema_object("lace-build-manifest"), *outs = json_array(), *cf = json_array();
 	char hex[65];
 	int rc = 0;
 

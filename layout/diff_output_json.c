@@ -10,6 +10,7 @@
 
 #include "layout/diff_output.h"
 #include "util/error.h"
+#include "util/json_schema.h"
 
 static json_t *hex(uint64_t v)
 {
@@ -86,7 +87,7 @@ int diff_output_json(const struct lace_diff *d, const struct lace_diff_print_opt
 	const struct lace_diff_counts *c = &d->counts;
 	const struct lace_bloat *b = &d->bloat;
 	struct strbuf line = STRBUF_INIT;
-	json_t *root = json_object();
+	json_t *root = json_schema_object("lace-diff");
 
 	json_object_set_new(root, "old", jstr(d->old->path));
 	json_object_set_new(root, "new", jstr(d->new->path));

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "layout/names.h"
+#include "util/json_schema.h"
 
 json_t *json_hex(uint64_t v)
 {
@@ -145,6 +146,10 @@ void layout_print_json(FILE *f, const struct lace_image *img, enum layout_table 
 				 "relocatable", img->relocatable, "has_symbols", img->has_symbols, "has_dwarf",
 				 img->has_dwarf, "disassembled", img->disassembled, "geometry", "line",
 				 (int)img->geom.line, "page", (int)img->geom.page, "fetch", (int)img->geom.fetch);
+	json_t *doc = json_schema_object("lace-layout");
+	json_object_update(doc, head);
+	json_decref(head);
+	head = doc;
 	json_t *w = json_array();
 	for (size_t i = 0; i < img->nwarnings; i++)
 		json_array_append_new(w, str_or_null(img->warnings[i]));

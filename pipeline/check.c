@@ -13,6 +13,7 @@
 #include "pipeline/selfexec.h"
 #include "util/error.h"
 #include "util/xalloc.h"
+#include "util/json_schema.h"
 
 /* The workload used when base/head are built-in variants and the config
  * names none: a short hackbench run through the study code. */
@@ -257,7 +258,7 @@ static void judge_events(const struct check_opts *o, json_t *ab, const char *wor
 
 enum check_decision check_run(const struct check_opts *o, json_t **report)
 {
-	json_t *rep = json_object();
+	json_t *rep = json_schema_object("lace-check");
 	json_t *reasons = json_array(), *errors = json_array(), *notes = json_array();
 	char *base = check_resolve_elf(o->base, o->variants_dir);
 	char *head = base ? check_resolve_elf(o->head, o->variants_dir) : NULL;

@@ -19,6 +19,7 @@
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+#include "util/json_schema.h"
 
 /* The events of the icache/iTLB questions, in perf's spelling. */
 static const char *const front_events[] = {
@@ -757,7 +758,7 @@ int study_run(const struct study_opts *o, json_t **results)
 	struct study s = { .o = o, .t0 = now_s() };
 	int rc;
 
-	s.res = json_object();
+	s.res = json_schema_object("lace-study");
 	*results = s.res;
 	if ((rc = mkdir_p(o->out_dir)) < 0)
 		return lace_error_set(-rc, "%s: cannot create: %s", o->out_dir, strerror(-rc));
