@@ -41,6 +41,8 @@ enum lace_event_kind {
 	LACE_EV_PMU,        /* pmu/config=...,config1=.../ */
 	LACE_EV_NATIVE,     /* a libpfm4 name: INST_RETIRED.ANY_P ... */
 	LACE_EV_SIM_ONLY,   /* a name only the simulator knows: fetch-blocks ... */
+	LACE_EV_TOOL,       /* perf's tool events: duration_time (the run's wall
+			     * clock in ns, from the runner, no counter opened) */
 };
 
 /* One parsed event.  Filled by events_parse(); backend and simulated are

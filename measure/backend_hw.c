@@ -98,6 +98,8 @@ static bool hw_supports(struct lace_backend *be, const struct lace_event_spec *e
 	struct hw_state *st = be->priv;
 	struct perf_event_attr a;
 
+	if (ev->kind == LACE_EV_TOOL)
+		return true; /* filled from the runner's clock after the run */
 	if (ev->kind == LACE_EV_SIM_ONLY) {
 		snprintf(st->why, sizeof(st->why), "not a hardware event (only the simulator knows it)");
 		*why = st->why;
@@ -180,7 +182,7 @@ static int hw_run(struct lace_backend *be, char *const argv[], const struct lace
 		int g = ev->group >= 0 && ev->group < 64 ? ev->group : -1;
 		int group_fd = g >= 0 ? leader_of[g] : -1;
 
-		if (ev->backend != be)
+		if (ev->backend != be || ev->kind == LACE_EV_TOOL)
 			continue;
 		attr_from_spec(&a, ev);
 		a.inherit = opts->follow_children;
@@ -232,6 +234,16 @@ static int hw_run(struct lace_backend *be, char *const argv[], const struct lace
 	if (err)
 		runner_abort(&child);
 	res->migrations = -1;
+	for (size_t i = 0; i < st->nevents && !err; i++) {
+		if (st->evs[i].backend != be || st->evs[i].kind != LACE_EV_TOOL)
+			continue;
+		/* duration_time: wall clock of the run, as perf's tool event */
+		struct lace_count *c = &res->counts[i];
+		c->raw = (uint64_t)(res->elapsed_s * 1e9 + 0.5);
+		c->value = (double)c->raw;
+		c->time_enabled = c->time_running = c->raw;
+		c->status = LACE_COUNT_OK;
+	}
 	for (size_t k = 0; k < noc; k++) {
 		struct lace_count tmp;
 		struct lace_count *c = oc[k].idx == (size_t)-1 ? &tmp : &res->counts[oc[k].idx];

@@ -466,6 +466,11 @@ static int resolve(struct lace_event_spec *ev, const char *s)
 		ev->hardware = true;
 		return 0;
 	}
+	if (!strcmp(s, "duration_time")) {
+		ev->kind = LACE_EV_TOOL;
+		ev->unit = "ns";
+		return 0;
+	}
 	if (!lookup(sw_names, sizeof(sw_names) / sizeof(sw_names[0]), s, &config)) {
 		ev->kind = LACE_EV_SOFTWARE;
 		ev->type = PERF_TYPE_SOFTWARE;

@@ -76,4 +76,12 @@ expect_match 'page-faults +\( \+- +[0-9.]+% \)  sd +[0-9.]+%' "$OUT"
 expect_match 'standard error of the mean' "$OUT"
 expect_match 'min [0-9]+  median [0-9]+  max [0-9]+' "$OUT"
 expect_match 'seconds time elapsed' "$OUT"
+
+# duration_time: perf's tool event, the run's wall clock in ns, close to the
+# elapsed time lace reports (a sleep of 0.2 s takes at least 0.2 s)
+expect_exit 0 "$LACE" stat --no-results -x, -e duration_time -- sleep 0.2
+ns=$(printf '%s\n' "$OUT" | awk -F, '$3 == "duration_time" { print $1 }')
+[ -n "$ns" ] || fail "no duration_time row: $OUT"
+expect_eq "$(printf '%s\n' "$OUT" | awk -F, '$3 == "duration_time" { print $2 }')" ns "duration_time unit"
+awk -v v="$ns" 'BEGIN { exit !(v >= 2e8 && v < 5e9) }' || fail "duration_time $ns ns for sleep 0.2"
 exit 0
