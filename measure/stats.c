@@ -225,6 +225,22 @@ const char *stats_verdict_name(enum lace_verdict v)
 	}
 }
 
+int stats_factor(const struct lace_ratio *r, double *factor, double *pm)
+{
+	if (!(r->ratio > 0) || !isfinite(r->ratio)) {
+		*factor = *pm = NAN;
+		return 0;
+	}
+	if (r->ratio >= 1) {
+		*factor = r->ratio;
+		*pm = (r->ci_high - r->ci_low) / 2;
+		return r->ratio > 1;
+	}
+	*factor = 1 / r->ratio;
+	*pm = (1 / r->ci_low - 1 / r->ci_high) / 2;
+	return -1;
+}
+
 size_t stats_rounds_needed(const struct lace_ratio *r, double confidence, double margin)
 {
 	if (r->n < 2 || isnan(r->log_mean))

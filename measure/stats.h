@@ -73,6 +73,14 @@ enum lace_verdict stats_verdict(const struct lace_ratio *r, double p_adj, double
 				double margin);
 const char *stats_verdict_name(enum lace_verdict v);
 
+/* The ratio as hyperfine and pyperf say it: "B is 1.24 +- 0.01 times
+ * slower than A" (B/A >= 1) or "1.02 +- 0.01 times faster" (A/B when B/A
+ * < 1).  *factor is that factor (>= 1), *pm half the width of its CI
+ * (the CI of A/B is [1/ci_high, 1/ci_low]).  Returns +1 (B larger:
+ * slower, the count grew), -1 (B smaller: faster), 0 (B/A exactly 1);
+ * NaN ratio: returns 0 with *factor and *pm NaN. */
+int stats_factor(const struct lace_ratio *r, double *factor, double *pm);
+
 /* For an inconclusive event: the total rounds a paired comparison with the
  * same spread would need to decide it (reach the margin on one side);
  * 0 when it is not inconclusive, SIZE_MAX when the estimate sits on the

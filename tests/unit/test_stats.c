@@ -99,6 +99,29 @@ static void test_ratio_and_tost(void **state)
 	assert_int_equal(stats_verdict(&r, r.p, 0.95, 0.01), LACE_VERDICT_EQUIVALENT);
 }
 
+/* hyperfine's wording: B/A >= 1 is "slower" by B/A, below 1 "faster" by
+ * A/B, with half the CI's width (the CI of A/B is the inverted one) */
+static void test_factor(void **state)
+{
+	struct lace_ratio r = { .n = 8, .ratio = 1.25, .ci_low = 1.2, .ci_high = 1.3 };
+	double f, pm;
+
+	assert_int_equal(stats_factor(&r, &f, &pm), 1);
+	CLOSE(f, 1.25, 1e-12);
+	CLOSE(pm, 0.05, 1e-12);
+	r = (struct lace_ratio){ .n = 8, .ratio = 0.8, .ci_low = 0.75, .ci_high = 0.84 };
+	assert_int_equal(stats_factor(&r, &f, &pm), -1);
+	CLOSE(f, 1.25, 1e-12);
+	CLOSE(pm, (1 / 0.75 - 1 / 0.84) / 2, 1e-12);
+	r = (struct lace_ratio){ .n = 8, .ratio = 1, .ci_low = 1, .ci_high = 1 };
+	assert_int_equal(stats_factor(&r, &f, &pm), 0);
+	CLOSE(f, 1, 0);
+	CLOSE(pm, 0, 0);
+	r.ratio = NAN;
+	assert_int_equal(stats_factor(&r, &f, &pm), 0);
+	assert_true(isnan(f) && isnan(pm));
+}
+
 static void test_holm(void **state)
 {
 	/* sorted 0.005 0.01 0.03 0.04 -> x4 x3 x2 x1 = 0.02 0.03 0.06 0.04,
@@ -187,6 +210,7 @@ int main(void)
 		cmocka_unit_test(test_welch),
 		cmocka_unit_test(test_paired),
 		cmocka_unit_test(test_ratio_and_tost),
+		cmocka_unit_test(test_factor),
 		cmocka_unit_test(test_holm),
 		cmocka_unit_test(test_rounds_needed),
 		cmocka_unit_test(test_simulated_verdicts),
