@@ -31,31 +31,51 @@ static int max_round(const struct lace_batch *b)
 	return m;
 }
 
+/* One side's value of series e in a run: an event (display scale), or
+ * at e == nevents the run's wall time in seconds. */
+static enum lace_count_status side_value(const struct lace_batch *b, const struct lace_batch_run *r,
+					 size_t e, double *v)
+{
+	if (e == b->nevents) {
+		*v = r->elapsed_s;
+		return LACE_COUNT_OK;
+	}
+	*v = r->values[e] * b->events[e].scale;
+	return r->status[e];
+}
+
 struct lace_ab_event *ab_analyze(const struct lace_batch *b)
 {
-	struct lace_ab_event *out = xcalloc(b->nevents ? b->nevents : 1, sizeof(*out));
+	size_t nser = b->nevents + 1; /* the events, then elapsed */
+	struct lace_ab_event *out = xcalloc(nser, sizeof(*out));
 	int rounds = max_round(b) + 1;
 	double *a = xcalloc((size_t)rounds + 1, sizeof(double));
 	double *bb = xcalloc((size_t)rounds + 1, sizeof(double));
-	double *p = xcalloc(b->nevents ? b->nevents : 1, sizeof(double));
+	double *p = xcalloc(nser, sizeof(double));
 
-	for (size_t e = 0; e < b->nevents; e++) {
+	for (size_t e = 0; e < nser; e++) {
 		struct lace_ab_event *ev = &out[e];
 		size_t n = 0, zero_both = 0, not_sup = 0, one_zero = 0;
-		double scale = b->events[e].scale;
 
-		ev->name = b->events[e].name;
-		ev->simulated = b->events[e].simulated;
+		if (e < b->nevents) {
+			ev->name = b->events[e].name;
+			ev->unit = b->events[e].unit;
+			ev->simulated = b->events[e].simulated;
+		} else {
+			ev->name = "elapsed";
+			ev->unit = "s";
+			ev->simulated = render_elapsed_simulated(b);
+		}
 		for (int r = 0; r < rounds; r++) {
 			const struct lace_batch_run *ra = find_side(b, r, 'A'), *rb = find_side(b, r, 'B');
+			double va, vb;
 			if (!ra || !rb)
 				continue;
-			if (ra->status[e] != LACE_COUNT_OK || rb->status[e] != LACE_COUNT_OK) {
-				not_sup += ra->status[e] == LACE_COUNT_NOT_SUPPORTED ||
-					   rb->status[e] == LACE_COUNT_NOT_SUPPORTED;
+			enum lace_count_status sa = side_value(b, ra, e, &va), sb = side_value(b, rb, e, &vb);
+			if (sa != LACE_COUNT_OK || sb != LACE_COUNT_OK) {
+				not_sup += sa == LACE_COUNT_NOT_SUPPORTED || sb == LACE_COUNT_NOT_SUPPORTED;
 				continue;
 			}
-			double va = ra->values[e] * scale, vb = rb->values[e] * scale;
 			if (va == 0 && vb == 0) {
 				zero_both++;
 				continue;
@@ -95,8 +115,8 @@ struct lace_ab_event *ab_analyze(const struct lace_batch *b)
 			p[e] = ev->r.p;
 		}
 	}
-	stats_holm(p, b->nevents, p);
-	for (size_t e = 0; e < b->nevents; e++) {
+	stats_holm(p, nser, p);
+	for (size_t e = 0; e < nser; e++) {
 		struct lace_ab_event *ev = &out[e];
 		if (isnan(p[e]))
 			continue;
@@ -120,7 +140,7 @@ bool ab_all_decided(const struct lace_ab_event *ev, size_t n)
 	return true;
 }
 
-static size_t paired_rounds(const struct lace_batch *b)
+size_t ab_paired_rounds(const struct lace_batch *b)
 {
 	size_t n = 0;
 	int rounds = max_round(b) + 1;
@@ -143,19 +163,51 @@ static void more_rounds(struct strbuf *sb, const struct lace_ab_event *ev)
 		strbuf_addstr(sb, " (a few more rounds likely settle it)");
 }
 
+
+/* A mean with its unit's precision: seconds to the microsecond, values
+ * below 1 (0.4 context switches per round) with their digits. */
+static void mean_format(char *buf, size_t len, double v, const char *unit)
+{
+	if (!strcmp(unit, "s"))
+		snprintf(buf, len, "%.6f", v);
+	else if (v != 0 && fabs(v) < 1)
+		snprintf(buf, len, "%.4g", v);
+	else
+		snprintf(buf, len, "%.2f", v);
+}
+
+/* hyperfine's "B is 1.24 ± 0.01 times slower than A" (± half the CI of
+ * the factor); "" when there is no ratio. */
+static void factor_text(struct strbuf *sb, const struct lace_ab_event *x, const char *pm_sign)
+{
+	double f, pm;
+	int dir = stats_factor(&x->r, &f, &pm);
+
+	if (x->rounds < 2 || isnan(f))
+		return;
+	/* enough digits that the ± is not 0.00 */
+	int dec = pm >= 0.005 || pm == 0 ? 2 : pm >= 0.0005 ? 3 : 4;
+	if (dir == 0)
+		strbuf_addf(sb, "B is as A (%.*f %s %.*f times)", dec, f, pm_sign, dec, pm);
+	else
+		strbuf_addf(sb, "B is %.*f %s %.*f times %s than A", dec, f, pm_sign, dec, pm,
+			    dir > 0 ? "slower" : "faster");
+}
+
 static void render_text(FILE *out, const struct lace_batch *b, const struct lace_ab_event *ev)
 {
 	char faults[512];
 	int conf = (int)lround(b->confidence * 100);
+	size_t nser = b->nevents + 1;
 
 	fprintf(out, "\n lace ab: %zu paired rounds, %s, margin +-%.2g%%, %d%% confidence\n",
-		paired_rounds(b), b->backend ? b->backend : "perf_event", b->margin * 100, conf);
+		ab_paired_rounds(b), b->backend ? b->backend : "perf_event", b->margin * 100, conf);
 	fprintf(out, "   A: %s\n   B: %s\n\n", b->cmd_a ? b->cmd_a : "", b->cmd_b ? b->cmd_b : "");
-	fprintf(out, "  %-26s %14s %7s %14s %7s %9s  %-22s %9s  %s\n", "event", "A mean", "sd", "B mean",
-		"sd", "B/A", "CI", "p (Holm)", "verdict");
-	for (size_t e = 0; e < b->nevents; e++) {
+	fprintf(out, "  %-26s %-4s %14s %7s %14s %7s %9s  %-22s %9s  %s\n", "event", "unit", "A mean", "sd",
+		"B mean", "sd", "B/A", "CI", "p (Holm)", "verdict");
+	for (size_t e = 0; e < nser; e++) {
 		const struct lace_ab_event *x = &ev[e];
-		char label[160], ci[64] = "", pbuf[32] = "";
+		char label[160], ci[64] = "", pbuf[32] = "", am[48], bm[48];
 		struct strbuf v = STRBUF_INIT;
 		snprintf(label, sizeof(label), "%s%s", x->name, x->simulated ? " [sim]" : "");
 		if (x->why && x->verdict != LACE_VERDICT_EQUIVALENT) {
@@ -174,14 +226,33 @@ static void render_text(FILE *out, const struct lace_batch *b, const struct lace
 		more_rounds(&v, x);
 		if (x->why)
 			strbuf_addf(&v, " (%s)", x->why);
-		fprintf(out, "  %-26s %14.2f %6.2f%% %14.2f %6.2f%% %+8.2f%%  %-22s %9s  %s\n", label,
-			x->a.mean, x->a.mean ? 100 * x->a.sd / x->a.mean : 0, x->b.mean,
+		mean_format(am, sizeof(am), x->a.mean, x->unit);
+		mean_format(bm, sizeof(bm), x->b.mean, x->unit);
+		fprintf(out, "  %-26s %-4s %14s %6.2f%% %14s %6.2f%% %+8.2f%%  %-22s %9s  %s\n", label,
+			x->unit, am, x->a.mean ? 100 * x->a.sd / x->a.mean : 0, bm,
 			x->b.mean ? 100 * x->b.sd / x->b.mean : 0, (x->r.ratio - 1) * 100, ci, pbuf, v.buf);
 		strbuf_release(&v);
 	}
+	/* the same ratios as factors, as hyperfine and pyperf say them */
+	bool any = false;
+	for (size_t e = 0; e < nser; e++) {
+		struct strbuf f = STRBUF_INIT;
+		if (!ev[e].why || ev[e].verdict == LACE_VERDICT_EQUIVALENT)
+			factor_text(&f, &ev[e], "±");
+		if (f.len) {
+			if (!any)
+				fputs("\n B relative to A (± half the CI of the factor):\n", out);
+			any = true;
+			fprintf(out, "  %-26s %s\n", ev[e].name, f.buf);
+		}
+		strbuf_release(&f);
+	}
 	fprintf(out, "\n slower/faster: B differs from A by more than the margin (whole CI beyond it, Holm-adjusted p < %.2g);\n"
-		     " equivalent: the whole CI lies within the margin; sd: run-to-run standard deviation.\n",
-		1 - b->confidence);
+		     " equivalent: the whole CI lies within the margin; sd: run-to-run standard deviation.\n"
+		     " elapsed: %s.\n",
+		1 - b->confidence,
+		render_elapsed_simulated(b) ? "wall clock of the simulator's runs under valgrind, not native time"
+					    : "wall clock of the native runs");
 	batch_fault_summary(b, faults, sizeof(faults));
 	if (*faults)
 		fprintf(out, " %s\n", faults);
@@ -196,28 +267,35 @@ static void render_md(FILE *out, const struct lace_batch *b, const struct lace_a
 	char faults[512];
 	int conf = (int)lround(b->confidence * 100);
 
-	fprintf(out, "#### lace ab: %zu paired rounds, margin ±%.2g%%, %d%% CI\n\n", paired_rounds(b),
+	fprintf(out, "#### lace ab: %zu paired rounds, margin ±%.2g%%, %d%% CI\n\n", ab_paired_rounds(b),
 		b->margin * 100, conf);
-	fprintf(out, "- A: `%s`\n- B: `%s`\n- machine: %s\n- backend: %s; A and B alternate in random order each round\n\n",
+	fprintf(out, "- A: `%s`\n- B: `%s`\n- machine: %s\n- backend: %s; A and B alternate in random order each round\n- elapsed: %s\n\n",
 		b->cmd_a ? b->cmd_a : "", b->cmd_b ? b->cmd_b : "", b->machine ? b->machine : "",
-		b->backend ? b->backend : "");
-	fprintf(out, "| event | A mean (σ) | B mean (σ) | B/A change [%d%% CI] | verdict |\n|---|---:|---:|---:|---|\n",
+		b->backend ? b->backend : "",
+		render_elapsed_simulated(b) ? "wall clock of the simulator's runs under valgrind, not native time"
+					    : "wall clock of the native runs");
+	fprintf(out, "| event | A mean (σ) | B mean (σ) | B/A change [%d%% CI] | factor | verdict |\n|---|---:|---:|---:|---|---|\n",
 		conf);
-	for (size_t e = 0; e < b->nevents; e++) {
+	for (size_t e = 0; e < b->nevents + 1; e++) {
 		const struct lace_ab_event *x = &ev[e];
-		struct strbuf v = STRBUF_INIT;
+		struct strbuf v = STRBUF_INIT, f = STRBUF_INIT;
+		char am[48], bm[48];
 		strbuf_addstr(&v, stats_verdict_name(x->verdict));
 		more_rounds(&v, x);
 		if (x->why && x->verdict != LACE_VERDICT_EQUIVALENT) {
-			fprintf(out, "| %s | | | | %s |\n", x->name, x->why[0] == '<' ? "not supported" : x->why);
+			fprintf(out, "| %s | | | | | %s |\n", x->name, x->why[0] == '<' ? "not supported" : x->why);
 		} else {
-			fprintf(out, "| %s%s | %.2f (%.2f%%) | %.2f (%.2f%%) | %+.2f%% [%+.2f%%, %+.2f%%] | %s |\n",
-				x->name, x->simulated ? " (sim)" : "", x->a.mean,
-				x->a.mean ? 100 * x->a.sd / x->a.mean : 0, x->b.mean,
+			mean_format(am, sizeof(am), x->a.mean, x->unit);
+			mean_format(bm, sizeof(bm), x->b.mean, x->unit);
+			factor_text(&f, x, "±");
+			fprintf(out, "| %s%s | %s%s%s (%.2f%%) | %s%s%s (%.2f%%) | %+.2f%% [%+.2f%%, %+.2f%%] | %s | %s |\n",
+				x->name, x->simulated ? " (sim)" : "", am, *x->unit ? " " : "", x->unit,
+				x->a.mean ? 100 * x->a.sd / x->a.mean : 0, bm, *x->unit ? " " : "", x->unit,
 				x->b.mean ? 100 * x->b.sd / x->b.mean : 0, (x->r.ratio - 1) * 100,
-				(x->r.ci_low - 1) * 100, (x->r.ci_high - 1) * 100, v.buf);
+				(x->r.ci_low - 1) * 100, (x->r.ci_high - 1) * 100, f.buf, v.buf);
 		}
 		strbuf_release(&v);
+		strbuf_release(&f);
 	}
 	batch_fault_summary(b, faults, sizeof(faults));
 	if (*faults)
@@ -229,44 +307,66 @@ static json_t *num(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+static json_t *event_json(const struct lace_ab_event *x)
+{
+	json_t *j = json_object();
+	struct strbuf f = STRBUF_INIT;
+	double factor, pm;
+
+	json_object_set_new(j, "name", json_string(x->name));
+	json_object_set_new(j, "unit", json_string(x->unit));
+	json_object_set_new(j, "simulated", json_boolean(x->simulated));
+	json_object_set_new(j, "rounds", json_integer((json_int_t)x->rounds));
+	json_object_set_new(j, "a_mean", num(x->a.mean));
+	json_object_set_new(j, "a_stddev", num(x->a.sd));
+	json_object_set_new(j, "b_mean", num(x->b.mean));
+	json_object_set_new(j, "b_stddev", num(x->b.sd));
+	json_object_set_new(j, "ratio", num(x->r.ratio));
+	json_object_set_new(j, "ci_low", num(x->r.ci_low));
+	json_object_set_new(j, "ci_high", num(x->r.ci_high));
+	json_object_set_new(j, "p", num(x->r.p));
+	json_object_set_new(j, "p_holm", num(x->p_adj));
+	json_object_set_new(j, "tost_p", num(x->r.tost_p));
+	json_object_set_new(j, "verdict", json_string(stats_verdict_name(x->verdict)));
+	if (x->verdict == LACE_VERDICT_INCONCLUSIVE)
+		json_object_set_new(j, "rounds_needed",
+				    x->rounds_needed == SIZE_MAX ? json_null()
+								 : json_integer((json_int_t)x->rounds_needed));
+	/* hyperfine's factor: >= 1, "slower" when B/A >= 1, else A/B "faster" */
+	int dir = stats_factor(&x->r, &factor, &pm);
+	bool has = x->rounds >= 2 && !isnan(factor);
+	if (!x->why || x->verdict == LACE_VERDICT_EQUIVALENT)
+		factor_text(&f, x, "±");
+	json_object_set_new(j, "factor", has ? num(factor) : json_null());
+	json_object_set_new(j, "factor_pm", has ? num(pm) : json_null());
+	json_object_set_new(j, "factor_direction",
+			    !has ? json_null() : json_string(dir > 0 ? "slower" : dir < 0 ? "faster" : "same"));
+	json_object_set_new(j, "factor_text", json_string(f.buf));
+	strbuf_release(&f);
+	if (x->why)
+		json_object_set_new(j, "note", json_string(x->why));
+	return j;
+}
+
 json_t *ab_json(const struct lace_batch *b, const struct lace_ab_event *ev)
 {
 	json_t *o = json_object(), *evs = json_array();
 	char faults[512];
 
-	json_object_set_new(o, "rounds", json_integer((json_int_t)paired_rounds(b)));
+	json_object_set_new(o, "rounds", json_integer((json_int_t)ab_paired_rounds(b)));
 	json_object_set_new(o, "a", json_string(b->cmd_a ? b->cmd_a : ""));
 	json_object_set_new(o, "b", json_string(b->cmd_b ? b->cmd_b : ""));
 	json_object_set_new(o, "margin", json_real(b->margin));
 	json_object_set_new(o, "confidence", json_real(b->confidence));
 	json_object_set_new(o, "backend", json_string(b->backend ? b->backend : ""));
 	json_object_set_new(o, "machine", json_string(b->machine ? b->machine : ""));
-	for (size_t e = 0; e < b->nevents; e++) {
-		const struct lace_ab_event *x = &ev[e];
-		json_t *j = json_object();
-		json_object_set_new(j, "name", json_string(x->name));
-		json_object_set_new(j, "simulated", json_boolean(x->simulated));
-		json_object_set_new(j, "rounds", json_integer((json_int_t)x->rounds));
-		json_object_set_new(j, "a_mean", num(x->a.mean));
-		json_object_set_new(j, "a_stddev", num(x->a.sd));
-		json_object_set_new(j, "b_mean", num(x->b.mean));
-		json_object_set_new(j, "b_stddev", num(x->b.sd));
-		json_object_set_new(j, "ratio", num(x->r.ratio));
-		json_object_set_new(j, "ci_low", num(x->r.ci_low));
-		json_object_set_new(j, "ci_high", num(x->r.ci_high));
-		json_object_set_new(j, "p", num(x->r.p));
-		json_object_set_new(j, "p_holm", num(x->p_adj));
-		json_object_set_new(j, "tost_p", num(x->r.tost_p));
-		json_object_set_new(j, "verdict", json_string(stats_verdict_name(x->verdict)));
-		if (x->verdict == LACE_VERDICT_INCONCLUSIVE)
-			json_object_set_new(j, "rounds_needed",
-					    x->rounds_needed == SIZE_MAX ? json_null()
-									 : json_integer((json_int_t)x->rounds_needed));
-		if (x->why)
-			json_object_set_new(j, "note", json_string(x->why));
-		json_array_append_new(evs, j);
-	}
+	for (size_t e = 0; e < b->nevents; e++)
+		json_array_append_new(evs, event_json(&ev[e]));
 	json_object_set_new(o, "events", evs);
+	/* wall time: its own key, so consumers of "events" see only events */
+	json_object_set_new(o, "elapsed", event_json(&ev[b->nevents]));
+	json_object_set_new(o, "elapsed_source",
+			    json_string(render_elapsed_simulated(b) ? "simulator" : "native"));
 	batch_fault_summary(b, faults, sizeof(faults));
 	json_object_set_new(o, "fault_summary", json_string(faults));
 	json_object_set_new(o, "finished", json_boolean(b->finished));
