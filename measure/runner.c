@@ -80,6 +80,55 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
+/* Where workloads write (runner_output_set); the descriptor for null/FILE
+ * is opened once, close-on-exec, and dup'ed onto 1 and 2 in each child.
+ * Until set: the pipe, which keeps lace's stdout clean for a caller that
+ * does not choose (lace stat and lace ab choose inherit by default). */
+static enum runner_output out_mode = RUNNER_OUTPUT_PIPE;
+static int out_file_fd = -1;
+static int devnull_in = -1; /* stdin of every run, opened once */
+
+int runner_output_set(const char *where)
+{
+	enum runner_output mode;
+	int fd = -1;
+
+	if (!where || !*where)
+		return lace_error_set(EINVAL, "--output needs inherit, null, pipe or a file name");
+	if (!strcmp(where, "inherit"))
+		mode = RUNNER_OUTPUT_INHERIT;
+	else if (!strcmp(where, "pipe"))
+		mode = RUNNER_OUTPUT_PIPE;
+	else if (!strcmp(where, "null"))
+		mode = RUNNER_OUTPUT_NULL;
+	else
+		mode = RUNNER_OUTPUT_FILE;
+	if (mode == RUNNER_OUTPUT_NULL || mode == RUNNER_OUTPUT_FILE) {
+		const char *path = mode == RUNNER_OUTPUT_NULL ? "/dev/null" : where;
+		/* FILE: emptied once per batch, every run appends */
+		int flags = O_WRONLY | O_CLOEXEC |
+			    (mode == RUNNER_OUTPUT_FILE ? O_CREAT | O_TRUNC | O_APPEND : 0);
+		fd = open(path, flags, 0666);
+		if (fd < 0)
+			return lace_error_set(errno, "--output: %s: %s", where, strerror(errno));
+	}
+	close_fd(&out_file_fd);
+	out_file_fd = fd;
+	out_mode = mode;
+	return 0;
+}
+
+enum runner_output runner_output_get(void)
+{
+	return out_mode;
+}
+
+/* The output of one run: --show-output is the pipe, forwarded to stderr. */
+static enum runner_output run_output(const struct lace_run_opts *opts)
+{
+	return opts->show_output ? RUNNER_OUTPUT_PIPE : out_mode;
+}
+
 /* In the child between fork and exec: only async-signal-safe calls. */
 static void child_main(char *const argv[], const char *const *env, const struct lace_run_opts *opts,
 		       int go_rd, int out_wr, int err_wr)
@@ -101,15 +150,21 @@ static void child_main(char *const argv[], const char *const *env, const struct 
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 
-	int in = open(opts->stdin_path ? opts->stdin_path : "/dev/null", O_RDONLY);
-	if (in >= 0 && in != 0) {
-		dup2(in, 0);
-		close(in);
+	if (opts->stdin_path) {
+		int in = open(opts->stdin_path, O_RDONLY);
+		if (in >= 0 && in != 0) {
+			dup2(in, 0);
+			close(in);
+		}
+	} else if (devnull_in >= 0) {
+		dup2(devnull_in, 0);
 	}
-	dup2(out_wr, 1);
-	dup2(out_wr, 2);
-	if (out_wr > 2)
-		close(out_wr);
+	/* out_wr: the pipe, or the null/FILE descriptor (close-on-exec, so
+	 * not closed here); -1 = inherit lace's stdout and stderr */
+	if (out_wr >= 0) {
+		dup2(out_wr, 1);
+		dup2(out_wr, 2);
+	}
 	if (opts->cpu_list && !cpu_list_parse(opts->cpu_list, &set))
 		sched_setaffinity(0, sizeof(set), &set);
 	for (size_t i = 0; env && env[i]; i++)
@@ -128,52 +183,60 @@ static void child_main(char *const argv[], const char *const *env, const struct 
 int runner_start(struct lace_child *c, char *const argv[], const char *const *env,
 		 const struct lace_run_opts *opts)
 {
-	int go[2], out[2], err[2];
+	static bool subreaper;
+	int go[2], out[2] = { -1, -1 }, err[2];
+	enum runner_output mode = run_output(opts);
 
 	memset(c, 0, sizeof(*c));
 	c->go_fd = c->out_fd = c->pidfd = c->err_fd = -1;
 	if (!argv || !argv[0])
 		return lace_error_set(EINVAL, "no command to run");
 	/* orphans of the workload come back to us, see runner_wait */
-	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	if (!subreaper)
+		subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
+	if (devnull_in < 0)
+		devnull_in = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (pipe2(go, O_CLOEXEC))
 		return lace_error_set(errno, "pipe: %s", strerror(errno));
-	if (pipe2(out, O_CLOEXEC)) {
+	if (pipe2(err, O_CLOEXEC)) {
 		int e = errno;
 		close(go[0]);
 		close(go[1]);
 		return lace_error_set(e, "pipe: %s", strerror(e));
 	}
-	if (pipe2(err, O_CLOEXEC)) {
+	if (mode == RUNNER_OUTPUT_PIPE && pipe2(out, O_CLOEXEC)) {
 		int e = errno;
-		close(go[0]);
-		close(go[1]);
-		close(out[0]);
-		close(out[1]);
+		close(go[0]); close(go[1]); close(err[0]); close(err[1]);
 		return lace_error_set(e, "pipe: %s", strerror(e));
 	}
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0) {
 		int e = errno;
-		close(go[0]); close(go[1]); close(out[0]); close(out[1]); close(err[0]); close(err[1]);
+		close(go[0]); close(go[1]); close(err[0]); close(err[1]);
+		close_fd(&out[0]);
+		close_fd(&out[1]);
 		return lace_error_set(e, "fork: %s", strerror(e));
 	}
 	if (pid == 0) {
 		close(go[1]);
-		close(out[0]);
 		close(err[0]);
-		child_main(argv, env, opts, go[0], out[1], err[1]);
+		if (out[0] >= 0)
+			close(out[0]);
+		child_main(argv, env, opts, go[0],
+			   mode == RUNNER_OUTPUT_PIPE ? out[1] : mode == RUNNER_OUTPUT_INHERIT ? -1 : out_file_fd,
+			   err[1]);
 	}
 	setpgid(pid, pid); /* also here: no race with a kill(-pid) */
 	close(go[0]);
-	close(out[1]);
 	close(err[1]);
+	close_fd(&out[1]);
 	c->pid = pid;
 	c->go_fd = go[1];
 	c->out_fd = out[0];
 	c->err_fd = err[0];
-	fcntl(c->out_fd, F_SETFL, O_NONBLOCK);
+	if (c->out_fd >= 0)
+		fcntl(c->out_fd, F_SETFL, O_NONBLOCK);
 #ifdef SYS_pidfd_open
 	c->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 #endif
@@ -183,7 +246,6 @@ int runner_start(struct lace_child *c, char *const argv[], const char *const *en
 int runner_go(struct lace_child *c)
 {
 	char byte = 'g';
-	int e = 0;
 
 	c->exec_errno = 0;
 	c->t_go = now_s();
@@ -191,15 +253,27 @@ int runner_go(struct lace_child *c)
 		return lace_error_set(errno, "cannot start the workload: %s", strerror(errno));
 	}
 	close_fd(&c->go_fd);
-	/* EOF means exec succeeded (the pipe is close-on-exec) */
+	/* Whether exec worked is read in runner_wait once the child is gone:
+	 * waiting for it here would cost lace a sleep and a wake-up per run. */
+	return 0;
+}
+
+/* After the child ended: an errno on the close-on-exec pipe means exec
+ * failed; EOF means it succeeded.  The write end is closed by then, so
+ * this does not block. */
+static void read_exec_status(struct lace_child *c)
+{
+	int e = 0;
 	ssize_t n;
+
+	if (c->err_fd < 0)
+		return;
 	do
 		n = read(c->err_fd, &e, sizeof(e));
 	while (n < 0 && errno == EINTR);
 	close_fd(&c->err_fd);
 	if (n == (ssize_t)sizeof(e))
 		c->exec_errno = e;
-	return 0;
 }
 
 void runner_abort(struct lace_child *c)
@@ -299,10 +373,14 @@ static int count_our_children(pid_t except, bool kill_them)
 	return n;
 }
 
-static void reap_orphans(void)
+/* Reap what has exited; true when children remain. */
+static bool reap_orphans(void)
 {
-	while (waitpid(-1, NULL, WNOHANG) > 0)
+	pid_t w;
+
+	while ((w = waitpid(-1, NULL, WNOHANG)) > 0)
 		;
+	return w == 0;
 }
 
 int runner_wait(struct lace_child *c, const struct lace_run_opts *opts, struct lace_run_result *res)
@@ -314,7 +392,9 @@ int runner_wait(struct lace_child *c, const struct lace_run_opts *opts, struct l
 	struct rusage ru;
 
 	for (;;) {
-		if (child_exited(c))
+		/* with a pidfd, poll says when the child is gone; without,
+		 * look every 20 ms */
+		if (c->pidfd < 0 && child_exited(c))
 			break;
 		if (opts->stop && *opts->stop && !stopped) {
 			stopped = true;
@@ -326,11 +406,15 @@ int runner_wait(struct lace_child *c, const struct lace_run_opts *opts, struct l
 			kill_group(c);
 		}
 		struct pollfd pf[2];
-		int np = 0;
-		if (out_open)
+		int np = 0, out_i = -1, pid_i = -1;
+		if (out_open) {
+			out_i = np;
 			pf[np++] = (struct pollfd){ .fd = c->out_fd, .events = POLLIN };
-		if (c->pidfd >= 0)
+		}
+		if (c->pidfd >= 0) {
+			pid_i = np;
 			pf[np++] = (struct pollfd){ .fd = c->pidfd, .events = POLLIN };
+		}
 		int ms = c->pidfd >= 0 ? 1000 : 20;
 		if (deadline && !timed_out) {
 			double left = (deadline - now) * 1000.0 + 1;
@@ -344,7 +428,7 @@ int runner_wait(struct lace_child *c, const struct lace_run_opts *opts, struct l
 		int r = poll(pf, (nfds_t)np, ms);
 		if (r < 0 && errno != EINTR)
 			return lace_error_set(errno, "poll: %s", strerror(errno));
-		if (r > 0 && out_open && pf[0].revents) {
+		if (r > 0 && out_i >= 0 && pf[out_i].revents) {
 			if (!drain(c, opts, &bytes)) {
 				out_open = false;
 				close_fd(&c->out_fd);
@@ -353,6 +437,8 @@ int runner_wait(struct lace_child *c, const struct lace_run_opts *opts, struct l
 				kill_group(c);
 			}
 		}
+		if (r > 0 && pid_i >= 0 && pf[pid_i].revents)
+			break;
 	}
 	pid_t w;
 	do
@@ -367,6 +453,7 @@ int runner_wait(struct lace_child *c, const struct lace_run_opts *opts, struct l
 		flood = true;
 	close_fd(&c->out_fd);
 	close_fd(&c->pidfd);
+	read_exec_status(c);
 
 	/* leftovers: group members still alive, or orphans reparented to us.
 	 * Scanning /proc is costly, so first ask the kernel cheaply: does the
@@ -376,11 +463,8 @@ int runner_wait(struct lace_child *c, const struct lace_run_opts *opts, struct l
 	/* children killed by the workload just before it exited may still be
 	 * dying: give them 40 ms before calling them left behind */
 	for (int i = 0; i < 20; i++) {
-		siginfo_t si;
-		reap_orphans();
+		have_children = reap_orphans();
 		group_alive = kill(-c->pid, 0) == 0 || errno == EPERM;
-		memset(&si, 0, sizeof(si));
-		have_children = waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) == 0;
 		if (!group_alive && !have_children)
 			break;
 		usleep(2000);

@@ -68,6 +68,26 @@ int session_run_once(struct lace_backend_set *set, char *const argv[], const cha
 	return 0;
 }
 
+int session_output_setup(const char *where, bool limit_given, struct lace_run_opts *opts)
+{
+	if (where && strcmp(where, "pipe")) {
+		if (opts->show_output)
+			return lace_error_set(EINVAL, "--show-output is --output=pipe shown on stderr; "
+					      "it cannot go with --output=%s", where);
+		if (limit_given)
+			return lace_error_set(EINVAL, "--output-limit needs --output=pipe, not --output=%s",
+					      where);
+	}
+	if (!where)
+		where = opts->show_output || limit_given ? "pipe" : "inherit";
+	int err = runner_output_set(where);
+	if (err)
+		return err;
+	if (runner_output_get() != RUNNER_OUTPUT_PIPE)
+		opts->output_limit = 0;
+	return 0;
+}
+
 char *session_join_argv(char *const argv[])
 {
 	struct strbuf sb = STRBUF_INIT;
