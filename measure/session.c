@@ -2,11 +2,14 @@
 #include "measure/session.h"
 
 #include <errno.h>
+#include <linux/perf_event.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "measure/runner.h"
 #include "util/error.h"
@@ -40,9 +43,70 @@ int session_exit_status(void)
 	return session_stop ? 128 + session_stop : 0;
 }
 
+/* The kernel switches a static key on when the first counter of a
+ * software event (page-faults, context-switches, cpu-migrations ...) or
+ * the first perf user of a tracepoint is created, and off when the last
+ * one goes: code patching with an IPI to every CPU (and, for tracepoints,
+ * an RCU grace period), twice per run since each run opens and closes its
+ * counters.  On a VM that was most of lace's per-run CPU time (perf stat
+ * pays it too).  A disabled, non-inherited copy of each such event opened
+ * on lace itself for the whole batch keeps the keys on; it counts nothing
+ * and changes no workload's count.  Best effort: a copy that cannot be
+ * opened is skipped.  The descriptors are close-on-exec and last until lace
+ * exits. */
+static void pin_static_keys(const struct lace_backend_set *set)
+{
+	static const struct lace_backend_set *pinned;
+	struct { uint32_t type; uint64_t config; } done[64];
+	size_t ndone = 0;
+
+	if (!set || pinned == set)
+		return;
+	pinned = set;
+	for (size_t i = 0; i <= set->nevents; i++) {
+		struct perf_event_attr a;
+		memset(&a, 0, sizeof(a));
+		a.size = sizeof(a);
+		if (i == set->nevents) {
+			/* the hw backend always counts migrations */
+			a.type = PERF_TYPE_SOFTWARE;
+			a.config = PERF_COUNT_SW_CPU_MIGRATIONS;
+		} else {
+			const struct lace_event_spec *ev = &set->evs[i];
+			if (ev->backend != set->hw || ev->simulated)
+				continue;
+			if (ev->type == PERF_TYPE_SOFTWARE) {
+				/* the clocks are hrtimers, not keys */
+				if (ev->config == PERF_COUNT_SW_CPU_CLOCK ||
+				    ev->config == PERF_COUNT_SW_TASK_CLOCK)
+					continue;
+			} else if (ev->type != PERF_TYPE_TRACEPOINT) {
+				continue;
+			}
+			a.type = ev->type;
+			a.config = ev->config;
+		}
+		bool seen = false;
+		for (size_t k = 0; k < ndone; k++)
+			seen |= done[k].type == a.type && done[k].config == a.config;
+		if (seen || ndone == sizeof(done) / sizeof(done[0]))
+			continue;
+		done[ndone].type = a.type;
+		done[ndone++].config = a.config;
+		a.disabled = 1;
+		long fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0) {
+			a.exclude_kernel = a.exclude_hv = 1;
+			fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		}
+		(void)fd; /* kept open on purpose */
+	}
+}
+
 int session_run_once(struct lace_backend_set *set, char *const argv[], const char *pre,
 		     const char *post, const struct lace_run_opts *opts, struct lace_run_result *res)
 {
+	pin_static_keys(set);
 	if (pre) {
 		int st = runner_shell(pre, opts);
 		if (st < 0)
