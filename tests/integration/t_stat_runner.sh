@@ -1,7 +1,7 @@
 #!/bin/bash
 # lace stat's runner options: -C pins the workload, --pre/--post run around
 # each run (a failing --pre is a start fault), --warmup runs are recorded
-# but not counted, --show-output passes the output through, and children
+# but not counted, --show-output passes the output to stderr, and children
 # and threads are counted (inherit) unless -i.
 . "$SRC/tests/integration/lib.sh"
 nruns() { jq -s '[.[] | select(has("run"))] | length' "$1"; }
@@ -9,8 +9,9 @@ nruns() { jq -s '[.[] | select(has("run"))] | length' "$1"; }
 # pinning: the workload sees only CPU 0
 expect_exit 0 "$LACE" stat --no-results -C 0 --show-output -e task-clock -- sh -c 'grep Cpus_allowed_list /proc/self/status'
 expect_match 'Cpus_allowed_list:[[:space:]]+0$' "$ERR"
-# without --show-output the workload's output is not shown
-expect_exit 0 "$LACE" stat --no-results -e task-clock -- printf 'zq%s' xout
+# with --output=null the workload's output is not shown (the default,
+# inherit, is tested in t_stat_output)
+expect_exit 0 "$LACE" stat --no-results --output=null -e task-clock -- printf 'zq%s' xout
 expect_nomatch 'zqxout' "$OUT$ERR"
 
 # --pre / --post run once per run (warmups included), outside the measurement
