@@ -31,7 +31,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli/build_sha256.h"
+#include "util/sha256.h"
 #include "cli/command.h"
 #include "util/error.h"
 #include "util/strbuf.h"

@@ -3,10 +3,10 @@
  * Why written here: lace links no crypto library, and a manifest hash must
  * not depend on an external `sha256sum` being on PATH at an installed
  * site.  The round constants are generated exactly (integer cube roots,
- * see the comment in the .c file) and the integration test t_build_manifest
+ * see the comment in the .c file) and the integration test t_build_variants
  * checks the digests against coreutils' sha256sum. */
-#ifndef LACE_CLI_BUILD_SHA256_H
-#define LACE_CLI_BUILD_SHA256_H
+#ifndef LACE_SHA256_H
+#define LACE_SHA256_H
 
 #include <stddef.h>
 #include <stdint.h>
