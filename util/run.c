@@ -1,0 +1,126 @@
+#include "util/run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util/error.h"
+#include "util/xalloc.h"
+
+struct run_job *run_pool_add(struct run_pool *p, const char *cwd, const char *log,
+			     const char *what)
+{
+	struct run_job *j;
+
+	ALLOC_GROW(p->jobs, p->nr + 1, p->alloc);
+	j = &p->jobs[p->nr++];
+	memset(j, 0, sizeof(*j));
+	strvec_init(&j->argv);
+	j->cwd = cwd ? xstrdup(cwd) : NULL;
+	j->log = log ? xstrdup(log) : NULL;
+	j->what = xstrdup(what ? what : "a job");
+	return j;
+}
+
+void run_pool_clear(struct run_pool *p)
+{
+	for (size_t i = 0; i < p->nr; i++) {
+		strvec_clear(&p->jobs[i].argv);
+		free(p->jobs[i].cwd);
+		free(p->jobs[i].log);
+		free(p->jobs[i].what);
+	}
+	free(p->jobs);
+	memset(p, 0, sizeof(*p));
+}
+
+static pid_t job_start(const struct run_job *j)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (j->log) {
+			int fd = open(j->log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+
+			if (fd >= 0) {
+				dup2(fd, 1);
+				dup2(fd, 2);
+				close(fd);
+			}
+		}
+		if (!j->cwd || chdir(j->cwd) == 0)
+			execvp(j->argv.v[0], (char *const *)j->argv.v);
+		_exit(127);
+	}
+	return pid;
+}
+
+static int job_failed(const struct run_job *j)
+{
+	return !WIFEXITED(j->status) || WEXITSTATUS(j->status);
+}
+
+long run_pool_run(struct run_pool *p, int max, run_progress_fn *progress, void *data)
+{
+	size_t next = 0, running = 0, done = 0;
+	long failed = -1;
+
+	if (max < 1)
+		max = 1;
+	while (running || (next < p->nr && failed < 0)) {
+		while (running < (size_t)max && next < p->nr && failed < 0) {
+			struct run_job *j = &p->jobs[next];
+
+			if (!j->argv.nr || (j->pid = job_start(j)) < 0) {
+				j->state = RUN_DONE;
+				j->status = 127 << 8;
+				failed = (long)next;
+				break;
+			}
+			j->state = RUN_RUNNING;
+			next++;
+			running++;
+		}
+		if (!running)
+			break;
+		int status;
+		pid_t pid = wait(&status);
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (size_t i = 0; i < next; i++) {
+			struct run_job *j = &p->jobs[i];
+
+			if (j->state != RUN_RUNNING || j->pid != pid)
+				continue;
+			j->state = RUN_DONE;
+			j->status = status;
+			j->pid = 0;
+			if (job_failed(j) && failed < 0)
+				failed = (long)i;
+			running--;
+			done++;
+			if (progress)
+				progress(data, done, p->nr, 0);
+		}
+	}
+	if (progress)
+		progress(data, done, p->nr, 1);
+	return failed;
+}
+
+int run_pool_finish(struct run_pool *p, int max, run_progress_fn *progress, void *data)
+{
+	long f = run_pool_run(p, max, progress, data);
+
+	if (f < 0)
+		return 0;
+	if (!p->jobs[f].log)
+		return lace_error_set(EIO, "%s failed", p->jobs[f].what);
+	return lace_error_set(EIO, "%s failed (see %s)", p->jobs[f].what, p->jobs[f].log);
+}
