@@ -198,7 +198,7 @@ static int dwarf_load_relocatable(struct lace_image *img)
 	return 0;
 }
 
-int dwarf_load(struct lace_image *img)
+int image_dwarf_load(struct lace_image *img)
 {
 	struct image_priv *p = image_priv(img);
 

@@ -259,7 +259,7 @@ int image_load(const char *path, const struct lace_load_opts *opts, struct lace_
 	img->has_dwarf = has_section(img, ".debug_info");
 	if (img->has_dwarf && (!opts || opts->dwarf) && img->has_symbols) {
 		step(opts, "DWARF");
-		if ((err = dwarf_load(img)))
+		if ((err = image_dwarf_load(img)))
 			goto fail;
 	}
 	if (opts && opts->branches && img->has_symbols) {

@@ -56,7 +56,7 @@ void regions_build(struct lace_image *img);         /* regions.c */
 void geometry_compute(struct lace_image *img);      /* geometry.c */
 int jump_tables_load(struct lace_image *img);       /* jumptable.c */
 int sdt_probes_load(struct lace_image *img);        /* sdt.c */
-int dwarf_load(struct lace_image *img);             /* dwarf.c (libdw) */
+int image_dwarf_load(struct lace_image *img);       /* dwarf.c (libdw) */
 
 void image_warn(struct lace_image *img, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Section of img holding addr (allocated sections only), or -1. */

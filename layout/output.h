@@ -34,7 +34,7 @@ json_t *branch_to_json(const struct lace_image *img, size_t i);
 json_t *jump_to_json(const struct lace_image *img, size_t i);
 json_t *probe_to_json(const struct lace_image *img, size_t i);
 /* "0x..." */
-json_t *json_hex(uint64_t v);
+json_t *layout_json_hex(uint64_t v);
 /* One CSV table with a header row: functions (LAYOUT_ALL too), branches,
  * sections, regions, jumps or probes.  Addresses are hex with 0x. */
 void layout_print_csv(FILE *f, const struct lace_image *img, enum layout_table what);

@@ -10,7 +10,7 @@
 #include "layout/names.h"
 #include "util/json_schema.h"
 
-json_t *json_hex(uint64_t v)
+json_t *layout_json_hex(uint64_t v)
 {
 	char b[24];
 	snprintf(b, sizeof(b), "0x%" PRIx64, v);
@@ -52,7 +52,7 @@ json_t *section_to_json(const struct lace_image *img, size_t i)
 {
 	const struct lace_section *s = &img->sections[i];
 	return json_pack("{s:o, s:o, s:I, s:o, s:I, s:I, s:b, s:b, s:i}", "name", str_or_null(s->name), "address",
-			 json_hex(s->addr), "size", (json_int_t)s->size, "file_offset", json_hex(s->file_offset),
+			 layout_json_hex(s->addr), "size", (json_int_t)s->size, "file_offset", layout_json_hex(s->file_offset),
 			 "flags", (json_int_t)s->flags, "alignment", (json_int_t)((uint64_t)1 << (s->align_pow & 63)),
 			 "code", s->code, "alloc", s->alloc, "elf_index", s->elf_index);
 }
@@ -61,7 +61,7 @@ json_t *region_to_json(const struct lace_image *img, size_t i)
 {
 	const struct lace_region *r = &img->regions[i];
 	return json_pack("{s:o, s:s, s:o, s:o, s:I, s:i, s:o, s:o, s:o, s:i, s:o, s:I, s:I}", "name", str_or_null(r->name),
-			 "kind", region_kind_name(r->kind), "start", json_hex(r->start), "end", json_hex(r->end),
+			 "kind", region_kind_name(r->kind), "start", layout_json_hex(r->start), "end", layout_json_hex(r->end),
 			 "size", (json_int_t)(r->end - r->start), "section", r->section, "section_name",
 			 str_or_null(r->section >= 0 ? img->sections[r->section].name : NULL),
 			 "start_symbol", str_or_null(r->start_symbol), "end_symbol", str_or_null(r->end_symbol),
@@ -74,7 +74,7 @@ json_t *function_to_json(const struct lace_image *img, size_t i)
 	const struct lace_function *f = &img->funcs[i];
 	json_t *o = json_pack("{s:o, s:o, s:o, s:I, s:i, s:i, s:o, s:b, s:o, s:I, s:s, s:i, s:o}", "name",
 			      str_or_null(f->name), "base_name", str_or_null(f->base_name ? f->base_name : f->name), "address",
-			      json_hex(f->addr), "size", (json_int_t)f->size, "section", f->section, "region",
+			      layout_json_hex(f->addr), "size", (json_int_t)f->size, "section", f->section, "region",
 			      f->region, "region_name", region_name_of(img, f->region), "global", f->global,
 			      "file", str_or_null(f->file), "static_ordinal", (json_int_t)f->static_ordinal,
 			      "suffix", suffix_name(f->suffix), "parent", f->parent, "parent_name",
@@ -94,8 +94,8 @@ json_t *function_to_json(const struct lace_image *img, size_t i)
 json_t *branch_to_json(const struct lace_image *img, size_t i)
 {
 	const struct lace_branch *b = &img->branches[i];
-	return json_pack("{s:o, s:o, s:s, s:i, s:i, s:i, s:i}", "address", json_hex(b->addr), "target",
-			 b->has_target ? json_hex(b->target) : json_null(), "kind", layout_branch_kind(b->kind),
+	return json_pack("{s:o, s:o, s:s, s:i, s:i, s:i, s:i}", "address", layout_json_hex(b->addr), "target",
+			 b->has_target ? layout_json_hex(b->target) : json_null(), "kind", layout_branch_kind(b->kind),
 			 "func", b->func, "region", b->region, "target_region", b->target_region, "target_func",
 			 b->target_func);
 }
@@ -104,8 +104,8 @@ json_t *jump_to_json(const struct lace_image *img, size_t i)
 {
 	const struct lace_jump_site *j = &img->jumps[i];
 	return json_pack("{s:o, s:o, s:I, s:o, s:i, s:s, s:i, s:o, s:i, s:i, s:o, s:i, s:o, s:o}", "code",
-			 json_hex(j->code), "target", json_hex(j->target), "distance",
-			 (json_int_t)(int64_t)(j->target - j->code), "key", json_hex(j->key), "key_flags",
+			 layout_json_hex(j->code), "target", layout_json_hex(j->target), "distance",
+			 (json_int_t)(int64_t)(j->target - j->code), "key", layout_json_hex(j->key), "key_flags",
 			 (int)j->key_flags, "table", j->table, "func", j->func, "func_name",
 			 func_name_of(img, j->func), "region", j->region, "target_func", j->target_func,
 			 "target_func_name", func_name_of(img, j->target_func), "target_region",
@@ -117,7 +117,7 @@ json_t *probe_to_json(const struct lace_image *img, size_t i)
 {
 	const struct lace_sdt_probe *p = &img->probes[i];
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:o}", "provider", str_or_null(p->provider), "name", str_or_null(p->name),
-			 "pc", json_hex(p->pc), "base", json_hex(p->base), "semaphore", json_hex(p->semaphore),
+			 "pc", layout_json_hex(p->pc), "base", layout_json_hex(p->base), "semaphore", layout_json_hex(p->semaphore),
 			 "args", str_or_null(p->args), "func", p->func, "func_name", func_name_of(img, p->func));
 }
 
