@@ -8,7 +8,7 @@
 # exit status).
 . "$SRC/tests/integration/lib.sh"
 
-"$LACE" help | grep -q '^ *layout ' || skip "lace layout is not built yet"
+"$LACE" help | grep -q '^ *layout ' || fail "$LACE has no layout command"
 fx=$SRC/tests/fixtures/malformed
 in=$T/in
 mkdir -p "$in"
