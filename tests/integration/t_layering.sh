@@ -1,0 +1,89 @@
+# The layering rules (scripts/check-layering.sh): layout/ never runs
+# programs, measure/ never reads ELF, cli/ does neither.  The tree as built
+# must pass.  Then a scratch copy of the tree and of the build's archives
+# gets deliberate violations, each hidden from grep behind a macro, and the
+# check must name every one: a layout file that forks (token pasting) and
+# includes <sys/wait.h>, one that reaches fork through util's run pool, a
+# measure file that calls libbfd, a cli file that includes <gelf.h> through
+# a computed #include and one that calls popen.  A source with no object is
+# an error, not a pass.
+. "$SRC/tests/integration/lib.sh"
+
+check=$SRC/scripts/check-layering.sh
+CC=${CC:-gcc}
+
+# --- the tree ------------------------------------------------------------
+expect_exit 0 "$check" --src "$SRC" --build "$BUILD"
+[ -z "$OUT" ] || fail "violations on the tree: $OUT"
+
+# --- a scratch copy with violations --------------------------------------
+s=$T/src b=$T/build
+mkdir -p "$s" "$b/cli"
+(cd "$SRC" && tar --exclude='./build*' --exclude=./.git -cf - .) | tar -C "$s" -xf - ||
+  fail "cannot copy the tree"
+cp "$BUILD"/lib*.a "$b/" || fail "no module archives in $BUILD"
+cp "$BUILD"/cli/*.o "$b/cli/" || fail "no cli objects in $BUILD"
+cp -r "$BUILD/gen" "$b/" 2>/dev/null
+
+# the same tree and archives, before any violation: still clean
+expect_exit 0 "$check" --src "$s" --build "$b"
+
+cat >"$s/layout/lt_spawn.c" <<'EOF'
+#include <sys/wait.h>
+#include <unistd.h>
+#define CAT(a, b) a##b
+int lt_spawn(void) { return CAT(fo, rk)(); }
+EOF
+cat >"$s/layout/lt_pool.c" <<'EOF'
+#include "util/run.h"
+void *lt_pool_use(void) { return (void *)run_pool_add; }
+EOF
+cat >"$s/measure/lt_readelf.c" <<'EOF'
+#define OPEN(x) x##_init
+void OPEN(bfd)(void);
+void lt_readelf(void) { OPEN(bfd)(); }
+EOF
+cat >"$s/cli/lt_hdr.c" <<'EOF'
+#define STR(x) #x
+#define XSTR(x) STR(x)
+#define HDR(a, b) XSTR(a##b.h)
+#include HDR(ge, lf)
+int lt_hdr;
+EOF
+cat >"$s/cli/lt_pipe.c" <<'EOF'
+#include <stdio.h>
+#define P(a, b) a##b
+FILE *lt_pipe(void) { return P(po, pen)("true", "r"); }
+EOF
+for f in layout/lt_spawn layout/lt_pool measure/lt_readelf cli/lt_hdr cli/lt_pipe; do
+  mkdir -p "$b/$(dirname "$f")"
+  $CC -c -std=gnu11 -D_GNU_SOURCE -I"$s" -o "$b/$f.o" "$s/$f.c" || fail "cannot compile $f.c"
+  # nothing a grep for the names would find
+  grep -Eq 'fork|bfd_init|gelf\.h|popen' "$s/$f.c" && fail "$f.c spells the name out"
+done
+ar r "$b/liblayout.a" "$b/layout/lt_spawn.o" "$b/layout/lt_pool.o" 2>/dev/null || fail "ar failed"
+ar r "$b/libmeasure.a" "$b/measure/lt_readelf.o" 2>/dev/null || fail "ar failed"
+
+expect_exit 1 "$check" --src "$s" --build "$b"
+printf '%s\n' "$OUT" >"$T/violations"
+expect_match '^layering: layout/lt_spawn\.c calls fork \(layout/ never runs programs\)$' "$OUT"
+expect_match '^layering: layout/lt_spawn\.c includes <sys/wait\.h> \(layout/ never runs programs\)$' "$OUT"
+expect_match '^layering: layout/lt_pool\.c calls fork via run_pool_add \(util/run\.c\) \(layout/ never runs programs\)$' "$OUT"
+expect_match '^layering: measure/lt_readelf\.c calls bfd_init \(measure/ never reads ELF\)$' "$OUT"
+expect_match '^layering: cli/lt_hdr\.c includes <gelf\.h> \(cli/ never reads ELF\)$' "$OUT"
+expect_match '^layering: cli/lt_pipe\.c calls popen \(cli/ never runs programs\)$' "$OUT"
+# and nothing else: the real files are still clean
+n=$(grep -c . "$T/violations")
+[ "$n" -ge 6 ] || fail "expected at least 6 violations, got $n: $OUT"
+grep -v 'lt_' "$T/violations" | grep -q . && fail "violations outside the synthetic files: $OUT"
+cat "$T/violations"
+
+# a source without its object: the check cannot say, so it fails
+rm "$b/cli/lt_pipe.o"
+expect_exit 2 "$check" --src "$s" --build "$b"
+expect_match 'cli/lt_pipe\.o is not built' "$ERR"
+rm "$s/cli/lt_pipe.c"
+ar d "$b/liblayout.a" lt_spawn.o
+expect_exit 2 "$check" --src "$s" --build "$b"
+expect_match 'layout/lt_spawn\.c has no object' "$ERR"
+exit 0
