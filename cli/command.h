@@ -30,6 +30,11 @@ void lace_command_usage(const struct lace_command *cmd, FILE *f);
  * LACE_EXIT_USAGE, for a command's getopt loop. */
 int lace_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* An output-format flag (--json, --md, --csv, -x): sets *fmt to want and
+ * remembers the flag in *given; a second, different flag is a usage error
+ * ("--json and --md exclude each other"), so no flag silently wins. */
+int lace_format_flag(const char *cmd, int *fmt, const char **given, int want, const char *flag);
+
 /* getopt_long's optstring must begin with ':' so we can name the bad option;
  * call this for '?' and ':' returns. */
 int lace_bad_option(const char *cmd, int c, char **argv);

@@ -1,10 +1,14 @@
 /* lace: entry point, global options and command dispatch (after git.c and
  * bpftool's main.c). */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/command.h"
 #include "util/error.h"
@@ -44,6 +48,15 @@ int lace_usage_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "lace: %s: %s (see 'lace %s --help')\n", cmd, msg, cmd);
 	return LACE_EXIT_USAGE;
+}
+
+int lace_format_flag(const char *cmd, int *fmt, const char **given, int want, const char *flag)
+{
+	if (*given && strcmp(*given, flag))
+		return lace_usage_error(cmd, "%s and %s exclude each other", *given, flag);
+	*given = flag;
+	*fmt = want;
+	return 0;
 }
 
 int lace_bad_option(const char *cmd, int c, char **argv)
@@ -156,19 +169,64 @@ static int run_help(int argc, char **argv)
 	return 0;
 }
 
+/* A closed standard stream must not be reused by the first open() or
+ * pipe() (the runner's pipes would become lace's stdout, and a workload
+ * would be "unable to start: Broken pipe").  Park /dev/full on it, so that
+ * writing there fails like writing to a full disk, and remember it for the
+ * message (after git's sanitize_stdfds). */
+static bool stdout_closed;
+
+static void stdfds_sanitize(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		int nfd = open(fd == 0 ? "/dev/null" : "/dev/full", fd == 0 ? O_RDONLY : O_WRONLY);
+		if (nfd >= 0 && nfd != fd) {
+			dup2(nfd, fd);
+			close(nfd);
+		}
+		if (fd == 1)
+			stdout_closed = true;
+	}
+}
+
+/* Every command's output ends here: a write error on stdout (a full disk,
+ * /dev/full, a closed stdout) is one line and exit 1, whatever the command
+ * returned, unless that already says failure (as git's run_builtin). */
+static int stdout_finish(const char *cmd, int rc)
+{
+	int err = 0;
+
+	if (fflush(stdout))
+		err = errno;
+	if (ferror(stdout) || err) {
+		if (stdout_closed)
+			fprintf(stderr, "lace: %s: writing output: standard output is closed\n", cmd);
+		else if (err)
+			fprintf(stderr, "lace: %s: writing output: %s\n", cmd, strerror(err));
+		else /* the command flushed earlier and the errno is gone */
+			fprintf(stderr, "lace: %s: writing output failed\n", cmd);
+		return rc ? rc : LACE_EXIT_FAIL;
+	}
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
+	stdfds_sanitize();
+
 	/* global options come before the command, as in git */
 	int i = 1;
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		const char *o = argv[i];
 		if (!strcmp(o, "--version") || !strcmp(o, "-V")) {
 			printf("lace version %s\n", LACE_VERSION);
-			return 0;
+			return stdout_finish("version", 0);
 		}
 		if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
 			print_main_usage(stdout);
-			return 0;
+			return stdout_finish("help", 0);
 		}
 		fprintf(stderr, "lace: unknown option '%s' (see 'lace --help')\n", o);
 		return LACE_EXIT_USAGE;
@@ -186,11 +244,11 @@ int main(int argc, char **argv)
 	for (int j = i + 1; j < argc && strcmp(argv[j], "--"); j++) {
 		if (!strcmp(argv[j], "--help") || !strcmp(argv[j], "-h")) {
 			lace_command_usage(c, stdout);
-			return 0;
+			return stdout_finish(name, 0);
 		}
 	}
 	if (!c->run)
-		return run_help(argc - i, argv + i);
+		return stdout_finish(name, run_help(argc - i, argv + i));
 	optind = 0; /* full getopt reset for the command's own parsing */
-	return c->run(argc - i, argv + i);
+	return stdout_finish(name, c->run(argc - i, argv + i));
 }
