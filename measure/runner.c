@@ -94,8 +94,10 @@ int runner_output_set(const char *where)
 	int fd = -1;
 
 	if (!where || !*where)
-		return lace_error_set(EINVAL, "--output needs inherit, null, pipe or a file name");
-	if (!strcmp(where, "inherit"))
+		return lace_error_set(EINVAL, "--output needs stderr, inherit, null, pipe or a file name");
+	if (!strcmp(where, "stderr"))
+		mode = RUNNER_OUTPUT_STDERR;
+	else if (!strcmp(where, "inherit"))
 		mode = RUNNER_OUTPUT_INHERIT;
 	else if (!strcmp(where, "pipe"))
 		mode = RUNNER_OUTPUT_PIPE;
@@ -159,7 +161,7 @@ static void child_main(char *const argv[], const char *const *env, const struct 
 	} else if (devnull_in >= 0) {
 		dup2(devnull_in, 0);
 	}
-	/* out_wr: the pipe, or the null/FILE descriptor (close-on-exec, so
+	/* out_wr: the pipe, lace's stderr, or the null/FILE descriptor (close-on-exec, so
 	 * not closed here); -1 = inherit lace's stdout and stderr */
 	if (out_wr >= 0) {
 		dup2(out_wr, 1);
@@ -224,7 +226,10 @@ int runner_start(struct lace_child *c, char *const argv[], const char *const *en
 		if (out[0] >= 0)
 			close(out[0]);
 		child_main(argv, env, opts, go[0],
-			   mode == RUNNER_OUTPUT_PIPE ? out[1] : mode == RUNNER_OUTPUT_INHERIT ? -1 : out_file_fd,
+			   mode == RUNNER_OUTPUT_PIPE      ? out[1]
+			   : mode == RUNNER_OUTPUT_STDERR  ? STDERR_FILENO
+			   : mode == RUNNER_OUTPUT_INHERIT ? -1
+							   : out_file_fd,
 			   err[1]);
 	}
 	setpgid(pid, pid); /* also here: no race with a kill(-pid) */

@@ -4,7 +4,8 @@
  *
  * The child is forked into its own process group with stdin from
  * /dev/null; its stdout and stderr go where runner_output_set() said:
- * lace's own (inherit, as perf stat does), /dev/null, a file,
+ * lace's stderr (the default: lace's stdout carries lace's report),
+ * lace's own stdout and stderr (inherit), /dev/null, a file,
  * or a pipe lace drains (to count for the flood limit, and to show on
  * stderr with --show-output).  It then blocks until runner_go(), as perf's
  * workload does, so counters can be attached to its pid with
@@ -31,14 +32,16 @@ struct lace_child {
 
 /* Where the workload's stdout and stderr go (--output=WHERE). */
 enum runner_output {
-	RUNNER_OUTPUT_INHERIT, /* lace's own stdout and stderr (lace stat's default) */
+	RUNNER_OUTPUT_STDERR,  /* both to lace's stderr, so lace's stdout carries
+				* only lace's report (lace stat's default) */
+	RUNNER_OUTPUT_INHERIT, /* lace's own stdout and stderr */
 	RUNNER_OUTPUT_NULL,    /* /dev/null */
 	RUNNER_OUTPUT_PIPE,    /* a pipe lace drains: output_limit applies (the
 				* runner's default until runner_output_set) */
 	RUNNER_OUTPUT_FILE,    /* a file, emptied once, appended to by every run */
 };
 /* Set it for every later run of this process (workload, --pre, --post):
- * "inherit", "null", "pipe" or a file name (opened here, so a bad path is
+ * "stderr", "inherit", "null", "pipe" or a file name (opened here, so a bad path is
  * reported before the first run).  0 or -errno (message set).
  * lace_run_opts.show_output overrides it with "pipe", passed to stderr. */
 int runner_output_set(const char *where);

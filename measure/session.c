@@ -143,7 +143,7 @@ int session_output_setup(const char *where, bool limit_given, struct lace_run_op
 					      where);
 	}
 	if (!where)
-		where = opts->show_output || limit_given ? "pipe" : "inherit";
+		where = opts->show_output || limit_given ? "pipe" : "stderr";
 	int err = runner_output_set(where);
 	if (err)
 		return err;

@@ -22,7 +22,7 @@ int session_run_once(struct lace_backend_set *set, char *const argv[], const cha
 
 /* --output WHERE, --show-output and --output-limit of lace stat / lace ab
  * together: where (NULL = not given) goes to runner_output_set(); with no
- * WHERE it is "inherit", or "pipe" when limit_given (a flood limit needs
+ * WHERE it is "stderr", or "pipe" when limit_given (a flood limit needs
  * lace to read the output).  --show-output is "pipe" passed on to stderr.
  * opts->output_limit is cleared unless the output is the pipe.  0, or
  * -errno with the message set (a usage error: a conflict or a file that
