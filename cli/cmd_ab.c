@@ -48,18 +48,23 @@
 	"      --results FILE      results file, JSON lines (default lace-results.jsonl)\n"    \
 	"      --no-results        do not write a results file\n"                              \
 	"      --backend B         auto (default), hw or sim\n"                                \
-	"      --show-output       pass the workloads' output through to stderr\n"             \
-	"      --output-limit SIZE a run writing more is killed as a flood (default 64M)\n"    \
+	"      --output WHERE      the workloads' stdout and stderr: stderr (lace's, the\n"   \
+	"                          default), inherit, null, pipe (read by lace) or FILE\n"   \
+	"      --show-output       --output=pipe, passed on to lace's stderr\n"               \
+	"      --output-limit SIZE with --output=pipe, a run writing more is killed as a\n"   \
+	"                          flood (default 64M); alone, it implies --output=pipe\n"    \
 	"      --stop-on-error     stop at the first failed run\n"                             \
 	"  -i, --no-inherit        do not count child processes and threads\n"                 \
 	"\n"                                                                                    \
-	"Exit status: 0, 1 when no round completed, 2 usage error, 128+N after signal N.\n"    \
+	"Exit status: 0, 1 when fewer than 2 rounds ran both A and B cleanly, 2 usage error,\n" \
+	"128+N after signal N.\n"                                                            \
 	"See lace-ab(1).\n"
 
 enum {
 	OPT_BASE = 256, OPT_HEAD, OPT_WORKLOAD, OPT_MAX_RUNS, OPT_MAX_TIME, OPT_WARMUP, OPT_SEED,
 	OPT_MARGIN, OPT_CONFIDENCE, OPT_JSON, OPT_MD, OPT_PRE, OPT_POST, OPT_TIMEOUT, OPT_RESULTS,
 	OPT_NO_RESULTS, OPT_BACKEND, OPT_SHOW_OUTPUT, OPT_OUTPUT_LIMIT, OPT_STOP_ON_ERROR,
+	OPT_OUTPUT,
 	OPT_SIM_BASE = 1000,
 };
 
@@ -87,6 +92,7 @@ static const struct option base_options[] = {
 	{ "backend", required_argument, NULL, OPT_BACKEND },
 	{ "show-output", no_argument, NULL, OPT_SHOW_OUTPUT },
 	{ "output-limit", required_argument, NULL, OPT_OUTPUT_LIMIT },
+	{ "output", required_argument, NULL, OPT_OUTPUT },
 	{ "stop-on-error", no_argument, NULL, OPT_STOP_ON_ERROR },
 	{ "no-inherit", no_argument, NULL, 'i' },
 };
@@ -165,7 +171,7 @@ int cmd_ab(int argc, char **argv)
 {
 	struct lace_event_list evl = { 0 };
 	struct lace_run_opts ro = { .follow_children = true, .output_limit = 64ULL << 20 };
-	struct lace_render_opts rdr = { .fmt = LACE_FMT_TEXT, .sep = ',' };
+	struct lace_render_opts rdr = { .fmt = LACE_FMT_TEXT, .sep = "," };
 	enum lace_backend_mode mode = LACE_BACKEND_AUTO;
 	const char *pre = NULL, *post = NULL, *results = "lace-results.jsonl";
 	const char *cmd_a = NULL, *cmd_b = NULL, *base = NULL, *head = NULL, *workload = NULL;
@@ -178,7 +184,10 @@ int cmd_ab(int argc, char **argv)
 	size_t nsimopts = 0, nsim;
 	struct option *longopts = build_options(&nsim);
 	int c, rc = LACE_EXIT_USAGE;
+	const char *fmt_flag = NULL;
 	bool results_given = false;
+	const char *output = NULL;
+	bool limit_given = false;
 
 	while ((c = getopt_long(argc, argv, ":A:B:e:r:C:i", longopts, NULL)) != -1) {
 		switch (c) {
@@ -242,8 +251,14 @@ int cmd_ab(int argc, char **argv)
 				goto out;
 			}
 			break;
-		case OPT_JSON: rdr.fmt = LACE_FMT_JSON; break;
-		case OPT_MD: rdr.fmt = LACE_FMT_MD; break;
+		case OPT_JSON:
+			if (lace_format_flag("ab", (int *)&rdr.fmt, &fmt_flag, LACE_FMT_JSON, "--json"))
+				goto out;
+			break;
+		case OPT_MD:
+			if (lace_format_flag("ab", (int *)&rdr.fmt, &fmt_flag, LACE_FMT_MD, "--md"))
+				goto out;
+			break;
 		case OPT_PRE: pre = optarg; break;
 		case OPT_POST: post = optarg; break;
 		case 'C':
@@ -273,7 +288,9 @@ int cmd_ab(int argc, char **argv)
 				lace_usage_error("ab", "--output-limit needs a size, not '%s'", optarg);
 				goto out;
 			}
+			limit_given = true;
 			break;
+		case OPT_OUTPUT: output = optarg; break;
 		case OPT_STOP_ON_ERROR: stop_on_error = true; break;
 		case 'i': ro.follow_children = false; break;
 		case '?':
@@ -290,6 +307,10 @@ int cmd_ab(int argc, char **argv)
 			lace_bad_option("ab", '?', argv);
 			goto out;
 		}
+	}
+	if (session_output_setup(output, limit_given, &ro)) {
+		lace_usage_error("ab", "%s", lace_error_msg());
+		goto out;
 	}
 	if (optind < argc) {
 		lace_usage_error("ab", "unexpected argument '%s' (quote the commands: -A 'CMD ARGS')", argv[optind]);
@@ -443,8 +464,13 @@ int cmd_ab(int argc, char **argv)
 	free(ev);
 	if (session_stop)
 		rc = session_exit_status();
-	else if (err || batch_count_ok(&batch, false) < 2)
+	else if (err)
 		rc = LACE_EXIT_FAIL;
+	else if (ab_paired_rounds(&batch) < 2) {
+		fprintf(stderr, "lace: ab: %zu rounds ran both A and B without a fault: "
+			"a comparison needs at least 2\n", ab_paired_rounds(&batch));
+		rc = LACE_EXIT_FAIL;
+	}
 	else
 		rc = LACE_EXIT_OK;
 	batch_release(&batch);

@@ -36,18 +36,26 @@ int cmd_report(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct lace_render_opts rdr = { .fmt = LACE_FMT_TEXT, .sep = ',' };
+	struct lace_render_opts rdr = { .fmt = LACE_FMT_TEXT, .sep = "," };
+	const char *fmt_flag = NULL;
 	int c;
 
 	while ((c = getopt_long(argc, argv, ":x:v", longopts, NULL)) != -1) {
 		switch (c) {
-		case OPT_JSON: rdr.fmt = LACE_FMT_JSON; break;
-		case OPT_MD: rdr.fmt = LACE_FMT_MD; break;
+		case OPT_JSON:
+			if (lace_format_flag("report", (int *)&rdr.fmt, &fmt_flag, LACE_FMT_JSON, "--json"))
+				return LACE_EXIT_USAGE;
+			break;
+		case OPT_MD:
+			if (lace_format_flag("report", (int *)&rdr.fmt, &fmt_flag, LACE_FMT_MD, "--md"))
+				return LACE_EXIT_USAGE;
+			break;
 		case 'x':
-			if (optarg[0] == '\0' || optarg[1] != '\0')
-				return lace_usage_error("report", "-x needs a one-character separator");
-			rdr.fmt = LACE_FMT_CSV;
-			rdr.sep = optarg[0];
+			if (!*optarg)
+				return lace_usage_error("report", "-x needs a separator");
+			if (lace_format_flag("report", (int *)&rdr.fmt, &fmt_flag, LACE_FMT_CSV, "-x"))
+				return LACE_EXIT_USAGE;
+			rdr.sep = optarg; /* any string, as perf takes it */
 			break;
 		case 'v': rdr.verbose = true; break;
 		default:

@@ -39,17 +39,25 @@
 	"      --results FILE      results file, JSON lines (default lace-results.jsonl)\n"   \
 	"      --no-results        do not write a results file\n"                             \
 	"      --backend B         auto (default), hw or sim\n"                               \
-	"      --show-output       pass the workload's output through to stderr\n"            \
-	"      --output-limit SIZE a run writing more is killed as a flood (default 64M)\n"   \
+	"      --output WHERE      the workload's stdout and stderr: stderr (lace's, the\n"  \
+	"                          default), inherit, null, pipe (read by lace) or FILE\n"  \
+	"      --show-output       --output=pipe, passed on to lace's stderr\n"              \
+	"      --output-limit SIZE with --output=pipe, a run writing more is killed as a\n"  \
+	"                          flood (default 64M); alone, it implies --output=pipe\n"   \
 	"      --stop-on-error     stop the batch at the first failed run\n"                  \
+	"      --ignore-failure    a failed run (non-zero exit, signal, timeout) does not\n"   \
+	"                          fail the batch; the statistics use the good runs\n"        \
 	"  -i, --no-inherit        do not count child processes and threads\n"                \
 	"\n"                                                                                   \
-	"Exit status: 0, or 1 when every run failed, 2 usage error, 128+N after signal N.\n"  \
+	"Exit status: 0; 1 when a run failed (unless --ignore-failure) or none succeeded;\n"  \
+	"2 usage error; 128+N after signal N.\n"                                              \
 	"See lace-stat(1) and doc/events.md.\n"
 
 enum {
 	OPT_JSON = 256, OPT_MD, OPT_PRE, OPT_POST, OPT_WARMUP, OPT_TIMEOUT, OPT_RESULTS,
 	OPT_NO_RESULTS, OPT_BACKEND, OPT_SHOW_OUTPUT, OPT_OUTPUT_LIMIT, OPT_STOP_ON_ERROR,
+	OPT_OUTPUT,
+	OPT_IGNORE_FAILURE,
 	OPT_SIM_BASE = 1000,
 };
 
@@ -70,7 +78,9 @@ static const struct option base_options[] = {
 	{ "backend", required_argument, NULL, OPT_BACKEND },
 	{ "show-output", no_argument, NULL, OPT_SHOW_OUTPUT },
 	{ "output-limit", required_argument, NULL, OPT_OUTPUT_LIMIT },
+	{ "output", required_argument, NULL, OPT_OUTPUT },
 	{ "stop-on-error", no_argument, NULL, OPT_STOP_ON_ERROR },
+	{ "ignore-failure", no_argument, NULL, OPT_IGNORE_FAILURE },
 	{ "no-inherit", no_argument, NULL, 'i' },
 };
 
@@ -108,16 +118,19 @@ int cmd_stat(int argc, char **argv)
 {
 	struct lace_event_list evl = { 0 };
 	struct lace_run_opts ro = { .follow_children = true, .output_limit = 64ULL << 20 };
-	struct lace_render_opts rdr = { .fmt = LACE_FMT_TEXT, .sep = ',' };
+	struct lace_render_opts rdr = { .fmt = LACE_FMT_TEXT, .sep = "," };
 	enum lace_backend_mode mode = LACE_BACKEND_AUTO;
 	const char *pre = NULL, *post = NULL, *results = "lace-results.jsonl";
 	long repeat = 1, warmup = 0;
-	bool stop_on_error = false;
+	bool stop_on_error = false, ignore_failure = false;
 	struct { const char *name, *value; } simopts[32];
 	size_t nsimopts = 0, nsim;
 	struct option *longopts = build_options(&nsim);
 	int c, rc = LACE_EXIT_USAGE;
 	bool results_given = false;
+	const char *output = NULL;
+	bool limit_given = false;
+	const char *fmt_flag = NULL;
 
 	while ((c = getopt_long(argc, argv, "+:r:e:x:vC:i", longopts, NULL)) != -1) {
 		switch (c) {
@@ -132,15 +145,22 @@ int cmd_stat(int argc, char **argv)
 			}
 			break;
 		case 'x':
-			if (strlen(optarg) != 1) {
-				lace_usage_error("stat", "-x needs a one-character separator");
+			if (!*optarg) {
+				lace_usage_error("stat", "-x needs a separator");
 				goto out;
 			}
-			rdr.fmt = LACE_FMT_CSV;
-			rdr.sep = optarg[0];
+			if (lace_format_flag("stat", (int *)&rdr.fmt, &fmt_flag, LACE_FMT_CSV, "-x"))
+				goto out;
+			rdr.sep = optarg; /* any string, as perf takes it */
 			break;
-		case OPT_JSON: rdr.fmt = LACE_FMT_JSON; break;
-		case OPT_MD: rdr.fmt = LACE_FMT_MD; break;
+		case OPT_JSON:
+			if (lace_format_flag("stat", (int *)&rdr.fmt, &fmt_flag, LACE_FMT_JSON, "--json"))
+				goto out;
+			break;
+		case OPT_MD:
+			if (lace_format_flag("stat", (int *)&rdr.fmt, &fmt_flag, LACE_FMT_MD, "--md"))
+				goto out;
+			break;
 		case 'v': rdr.verbose = true; break;
 		case OPT_PRE: pre = optarg; break;
 		case OPT_POST: post = optarg; break;
@@ -175,8 +195,11 @@ int cmd_stat(int argc, char **argv)
 				lace_usage_error("stat", "--output-limit needs a size (4096, 64M), not '%s'", optarg);
 				goto out;
 			}
+			limit_given = true;
 			break;
+		case OPT_OUTPUT: output = optarg; break;
 		case OPT_STOP_ON_ERROR: stop_on_error = true; break;
+		case OPT_IGNORE_FAILURE: ignore_failure = true; break;
 		case 'i': ro.follow_children = false; break;
 		case '?':
 		case ':':
@@ -192,6 +215,10 @@ int cmd_stat(int argc, char **argv)
 			lace_bad_option("stat", '?', argv);
 			goto out;
 		}
+	}
+	if (session_output_setup(output, limit_given, &ro)) {
+		lace_usage_error("stat", "%s", lace_error_msg());
+		goto out;
 	}
 	if (optind >= argc) {
 		lace_usage_error("stat", "no command to measure (lace stat [options] -- CMD [ARGS])");
@@ -244,6 +271,7 @@ int cmd_stat(int argc, char **argv)
 	}
 	json_object_set_new(batch.header, "repeat", json_integer(repeat));
 	json_object_set_new(batch.header, "warmup", json_integer(warmup));
+	json_object_set_new(batch.header, "ignore_failure", json_boolean(ignore_failure));
 	if (results && batch_open(&batch, results) && !results_given) {
 		/* the default file in an unwritable directory: measure anyway */
 		fprintf(stderr, "lace: warning: %s (no results file; --results FILE to choose one)\n",
@@ -303,11 +331,17 @@ int cmd_stat(int argc, char **argv)
 	fflush(stdout);
 	if (set.hint[0])
 		fprintf(stderr, "lace: hint: %s\n", set.hint);
+	/* as hyperfine: a failed run fails the batch unless the user accepts it */
+	size_t nok = batch_count_ok(&batch, false), nmeasured = batch_count_runs(&batch, false);
 	if (session_stop)
 		rc = session_exit_status();
-	else if (err || batch_count_ok(&batch, false) == 0)
+	else if (err || nok == 0)
 		rc = LACE_EXIT_FAIL;
-	else
+	else if (nok < nmeasured && !ignore_failure) {
+		fprintf(stderr, "lace: stat: %zu of %zu runs failed (--ignore-failure to accept "
+			"a batch with failed runs)\n", nmeasured - nok, nmeasured);
+		rc = LACE_EXIT_FAIL;
+	} else
 		rc = LACE_EXIT_OK;
 	batch_release(&batch);
 	backend_set_release(&set);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -105,6 +106,17 @@ int batch_open(struct lace_batch *b, const char *path)
 	json_t *h = b->header, *evs = json_array();
 
 	b->path = xstrdup(path);
+	/* the previous results stay, as FILE.old (perf record keeps perf.data.old) */
+	struct stat st;
+	if (!stat(path, &st) && S_ISREG(st.st_mode) && st.st_size > 0) {
+		struct strbuf old = STRBUF_INIT;
+		strbuf_addf(&old, "%s.old", path);
+		int rerr = rename(path, old.buf) ? errno : 0;
+		strbuf_release(&old);
+		if (rerr)
+			return lace_error_set(rerr, "%s: cannot keep the previous results as %s.old: %s",
+					      path, path, strerror(rerr));
+	}
 	b->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (b->fd < 0)
 		return lace_error_set(errno, "%s: cannot write the results file: %s", path, strerror(errno));
@@ -424,6 +436,15 @@ int batch_load(struct lace_batch *b, const char *path, char *warning, size_t wle
 	if (err)
 		batch_release(b);
 	return err;
+}
+
+size_t batch_count_runs(const struct lace_batch *b, bool include_warmup)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < b->nruns; i++)
+		n += include_warmup || !b->runs[i].warmup;
+	return n;
 }
 
 size_t batch_count_ok(const struct lace_batch *b, bool include_warmup)

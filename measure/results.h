@@ -77,6 +77,8 @@ void batch_release(struct lace_batch *b);
  * error.  0 or -errno (message set). */
 int batch_load(struct lace_batch *b, const char *path, char *warning, size_t wlen);
 
+/* Runs measured (warmups only with include_warmup), failed or not. */
+size_t batch_count_runs(const struct lace_batch *b, bool include_warmup);
 /* Runs that ended well (fault none), and the failures counted by cause. */
 size_t batch_count_ok(const struct lace_batch *b, bool include_warmup);
 /* One line: "3 of 10 runs failed: 2 signal (killed by SIGSEGV), 1 timeout"

@@ -155,6 +155,7 @@ static json_t *run_ab(const struct check_opts *o, const char *base, const char *
 	snprintf(margin, sizeof(margin), "%g", c->margin * 100);
 	argv_push(&argv, &n, "ab");
 	argv_push(&argv, &n, "--json");
+	argv_push(&argv, &n, "--output=null");
 	argv_push(&argv, &n, "--base");
 	argv_push(&argv, &n, base);
 	argv_push(&argv, &n, "--head");

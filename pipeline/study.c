@@ -131,7 +131,7 @@ static void choose_backend(struct study *s)
 		json_object_set_new(info, "why", json_string("requested"));
 		return;
 	}
-	const char *argv[] = { "stat", "--backend", "hw", "--json", "--no-results", "-e",
+	const char *argv[] = { "stat", "--backend", "hw", "--json", "--output=null", "--no-results", "-e",
 			       "L1-icache-load-misses,iTLB-load-misses", "--", "true", NULL };
 	char *why = NULL;
 	json_t *j = lace_json(argv, NULL, &why);
@@ -337,6 +337,7 @@ static json_t *stat_events(struct study *s, const char *backend, const char *eve
 	snprintf(rep, sizeof(rep), "%d", repeat);
 	argv[n++] = "stat";
 	argv[n++] = "--json";
+	argv[n++] = "--output=null";
 	argv[n++] = "--no-results";
 	argv[n++] = "--backend";
 	argv[n++] = backend;
@@ -653,6 +654,7 @@ static void q3_path_length(struct study *s, const struct sizes *z)
 		argv[n++] = "--results";
 		argv[n++] = res.buf;
 		argv[n++] = "--json";
+		argv[n++] = "--output=null";
 		argv[n++] = "--";
 		for (size_t i = 0; cmd[i] && n < 62; i++)
 			argv[n++] = cmd[i];
@@ -730,7 +732,7 @@ static void q4_placement(struct study *s, const struct sizes *z)
 		 * rounds give the exact ratio; hardware counters need rounds
 		 * until the verdict is reached */
 		const char *rounds = s->backend[0] == 's' ? "2" : s->o->quick ? "5" : "auto";
-		const char *argv[] = { "ab", "--json", "--no-results", "--backend", s->backend,
+		const char *argv[] = { "ab", "--json", "--output=null", "--no-results", "--backend", s->backend,
 				       "--base", base, "--head", head, "--workload", w.buf, "-e",
 				       events_list(), "-r", rounds, "--warmup", "0", "--max-time",
 				       s->o->quick ? "30" : "120", "--seed", "1", NULL };

@@ -48,10 +48,11 @@ sleep 0.2
 pgrep -f 'sleep 31.5' >/dev/null && fail "leftover processes were not killed"
 
 # a batch goes on past a failed run, and the statistics use the good ones
+# (the failure fails the batch unless accepted: t_exit_status)
 cat > flaky.sh <<'SH'
 n=$(cat count 2>/dev/null || echo 0); echo $((n + 1)) > count; [ "$n" -ne 1 ]
 SH
-expect_exit 0 "$LACE" stat -r 4 -e task-clock --results flaky.jsonl -- sh flaky.sh
+expect_exit 0 "$LACE" stat -r 4 -e task-clock --ignore-failure --results flaky.jsonl -- sh flaky.sh
 expect_eq "$(nruns flaky.jsonl)" 4
 expect_eq "$(field flaky.jsonl 1 fault)" exit
 expect_eq "$(field flaky.jsonl 2 fault)" ok
@@ -60,12 +61,13 @@ expect_match '1 of 4 runs failed: 1 exit \(exit status 1\)' "$OUT"
 
 # --stop-on-error stops at the first failure; the file is still complete JSON lines
 rm -f count
-expect_exit 0 "$LACE" stat -r 4 -e task-clock --stop-on-error --results stop.jsonl -- sh flaky.sh
+expect_exit 1 "$LACE" stat -r 4 -e task-clock --stop-on-error --results stop.jsonl -- sh flaky.sh
 expect_eq "$(nruns stop.jsonl)" 2
 jq -e . stop.jsonl >/dev/null || fail "results file is not JSON lines"
 
-# lace ab: a side that crashes leaves its rounds unpaired, the file keeps every run
-expect_exit 0 "$LACE" ab -r 3 --warmup 0 --seed 1 -e task-clock --results ab.jsonl -A true -B 'kill -SEGV $$'
+# lace ab: a side that crashes leaves its rounds unpaired, the file keeps every
+# run, and no comparison is a failure
+expect_exit 1 "$LACE" ab -r 3 --warmup 0 --seed 1 -e task-clock --results ab.jsonl -A true -B 'kill -SEGV $$'
 expect_eq "$(nruns ab.jsonl)" 6
 expect_eq "$(jq -rs '[.[] | select(has("run")) | select(.side == "B") | .fault] | unique | join(",")' ab.jsonl)" signal
 expect_match '3 of 6 runs failed: 3 signal \(killed by SIGSEGV\)' "$OUT"
