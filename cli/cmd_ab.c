@@ -11,6 +11,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "cli/command.h"
+#include "cli/report_file.h"
 #include "measure/events.h"
 #include "measure/render.h"
 #include "measure/results.h"
@@ -42,6 +43,8 @@
 	"      --confidence PCT    confidence level in percent (default 95)\n"                 \
 	"      --json              one JSON object on stdout\n"                                \
 	"      --md                a paste-ready Markdown block\n"                             \
+	"  -o, --output-file FILE  write the report to FILE instead of stdout (perf's -o)\n"  \
+	"      --append            with -o: add to FILE instead of replacing it\n"           \
 	"      --pre CMD, --post CMD  run before / after each measured run, not measured\n"    \
 	"  -C, --cpu LIST          pin the workloads to CPUs\n"                                \
 	"      --timeout S         kill a run after S seconds\n"                               \
@@ -64,7 +67,7 @@ enum {
 	OPT_BASE = 256, OPT_HEAD, OPT_WORKLOAD, OPT_MAX_RUNS, OPT_MAX_TIME, OPT_WARMUP, OPT_SEED,
 	OPT_MARGIN, OPT_CONFIDENCE, OPT_JSON, OPT_MD, OPT_PRE, OPT_POST, OPT_TIMEOUT, OPT_RESULTS,
 	OPT_NO_RESULTS, OPT_BACKEND, OPT_SHOW_OUTPUT, OPT_OUTPUT_LIMIT, OPT_STOP_ON_ERROR,
-	OPT_OUTPUT,
+	OPT_OUTPUT, OPT_APPEND,
 	OPT_SIM_BASE = 1000,
 };
 
@@ -94,6 +97,8 @@ static const struct option base_options[] = {
 	{ "output-limit", required_argument, NULL, OPT_OUTPUT_LIMIT },
 	{ "output", required_argument, NULL, OPT_OUTPUT },
 	{ "stop-on-error", no_argument, NULL, OPT_STOP_ON_ERROR },
+	{ "output-file", required_argument, NULL, 'o' },
+	{ "append", no_argument, NULL, OPT_APPEND },
 	{ "no-inherit", no_argument, NULL, 'i' },
 };
 
@@ -184,12 +189,14 @@ int cmd_ab(int argc, char **argv)
 	size_t nsimopts = 0, nsim;
 	struct option *longopts = build_options(&nsim);
 	int c, rc = LACE_EXIT_USAGE;
-	const char *fmt_flag = NULL;
+	const char *fmt_flag = NULL, *report_path = NULL;
+	bool append = false;
+	struct report_file rf = REPORT_FILE_INIT;
 	bool results_given = false;
 	const char *output = NULL;
 	bool limit_given = false;
 
-	while ((c = getopt_long(argc, argv, ":A:B:e:r:C:i", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":A:B:e:r:C:io:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'A': cmd_a = optarg; break;
 		case 'B': cmd_b = optarg; break;
@@ -292,6 +299,8 @@ int cmd_ab(int argc, char **argv)
 			break;
 		case OPT_OUTPUT: output = optarg; break;
 		case OPT_STOP_ON_ERROR: stop_on_error = true; break;
+		case 'o': report_path = optarg; break;
+		case OPT_APPEND: append = true; break;
 		case 'i': ro.follow_children = false; break;
 		case '?':
 		case ':':
@@ -312,6 +321,12 @@ int cmd_ab(int argc, char **argv)
 		lace_usage_error("ab", "%s", lace_error_msg());
 		goto out;
 	}
+	if (append && !report_path) {
+		lace_usage_error("ab", "--append needs -o FILE");
+		goto out;
+	}
+	if (report_path && report_file_open(&rf, "ab", report_path, append))
+		goto out;
 	if (optind < argc) {
 		lace_usage_error("ab", "unexpected argument '%s' (quote the commands: -A 'CMD ARGS')", argv[optind]);
 		goto out;
@@ -457,8 +472,10 @@ int cmd_ab(int argc, char **argv)
 		lace_warn(results, "%s", lace_error_msg());
 
 	struct lace_ab_event *ev = ab_analyze(&batch);
-	ab_render(stdout, &batch, ev, &rdr);
+	ab_render(report_file_begin(&rf, rdr.fmt == LACE_FMT_TEXT || rdr.fmt == LACE_FMT_CSV),
+		  &batch, ev, &rdr);
 	fflush(stdout);
+	int write_rc = report_file_finish(&rf, "ab");
 	if (set.hint[0])
 		fprintf(stderr, "lace: hint: %s\n", set.hint);
 	free(ev);
@@ -473,9 +490,12 @@ int cmd_ab(int argc, char **argv)
 	}
 	else
 		rc = LACE_EXIT_OK;
+	if (write_rc && !rc)
+		rc = write_rc;
 	batch_release(&batch);
 	backend_set_release(&set);
 out:
+	report_file_finish(&rf, "ab");
 	events_release(&evl);
 	free(longopts);
 	free(sub_a);

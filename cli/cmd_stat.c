@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli/command.h"
+#include "cli/report_file.h"
 #include "measure/events.h"
 #include "measure/render.h"
 #include "measure/results.h"
@@ -30,6 +31,8 @@
 	"  -x, --field-separator SEP  CSV output with separator SEP\n"                        \
 	"      --json              one JSON object on stdout\n"                               \
 	"      --md                a Markdown table\n"                                        \
+	"  -o, --output-file FILE  write the report to FILE instead of stdout (perf's -o)\n" \
+	"      --append            with -o: add to FILE instead of replacing it\n"          \
 	"  -v, --verbose           add min / median / max\n"                                  \
 	"      --pre CMD           run CMD (via /bin/sh -c) before each run, not measured\n"  \
 	"      --post CMD          run CMD after each run, not measured\n"                    \
@@ -57,7 +60,7 @@ enum {
 	OPT_JSON = 256, OPT_MD, OPT_PRE, OPT_POST, OPT_WARMUP, OPT_TIMEOUT, OPT_RESULTS,
 	OPT_NO_RESULTS, OPT_BACKEND, OPT_SHOW_OUTPUT, OPT_OUTPUT_LIMIT, OPT_STOP_ON_ERROR,
 	OPT_OUTPUT,
-	OPT_IGNORE_FAILURE,
+	OPT_IGNORE_FAILURE, OPT_APPEND,
 	OPT_SIM_BASE = 1000,
 };
 
@@ -81,6 +84,8 @@ static const struct option base_options[] = {
 	{ "output", required_argument, NULL, OPT_OUTPUT },
 	{ "stop-on-error", no_argument, NULL, OPT_STOP_ON_ERROR },
 	{ "ignore-failure", no_argument, NULL, OPT_IGNORE_FAILURE },
+	{ "output-file", required_argument, NULL, 'o' },
+	{ "append", no_argument, NULL, OPT_APPEND },
 	{ "no-inherit", no_argument, NULL, 'i' },
 };
 
@@ -130,9 +135,11 @@ int cmd_stat(int argc, char **argv)
 	bool results_given = false;
 	const char *output = NULL;
 	bool limit_given = false;
-	const char *fmt_flag = NULL;
+	const char *fmt_flag = NULL, *report_path = NULL;
+	bool append = false;
+	struct report_file rf = REPORT_FILE_INIT;
 
-	while ((c = getopt_long(argc, argv, "+:r:e:x:vC:i", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:r:e:x:vC:io:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			if (parse_count("stat", "--repeat", optarg, 1, &repeat))
@@ -200,6 +207,8 @@ int cmd_stat(int argc, char **argv)
 		case OPT_OUTPUT: output = optarg; break;
 		case OPT_STOP_ON_ERROR: stop_on_error = true; break;
 		case OPT_IGNORE_FAILURE: ignore_failure = true; break;
+		case 'o': report_path = optarg; break;
+		case OPT_APPEND: append = true; break;
 		case 'i': ro.follow_children = false; break;
 		case '?':
 		case ':':
@@ -220,6 +229,12 @@ int cmd_stat(int argc, char **argv)
 		lace_usage_error("stat", "%s", lace_error_msg());
 		goto out;
 	}
+	if (append && !report_path) {
+		lace_usage_error("stat", "--append needs -o FILE");
+		goto out;
+	}
+	if (report_path && report_file_open(&rf, "stat", report_path, append))
+		goto out;
 	if (optind >= argc) {
 		lace_usage_error("stat", "no command to measure (lace stat [options] -- CMD [ARGS])");
 		goto out;
@@ -322,13 +337,15 @@ int cmd_stat(int argc, char **argv)
 	if (batch_close(&batch, session_stop != 0))
 		lace_warn(results, "%s", lace_error_msg());
 
-	stat_render(stdout, &batch, &rdr);
+	FILE *out = report_file_begin(&rf, rdr.fmt == LACE_FMT_TEXT || rdr.fmt == LACE_FMT_CSV);
+	stat_render(out, &batch, &rdr);
 	if (nextras && set.sim && set.sim->print_extra && rdr.fmt == LACE_FMT_TEXT)
-		set.sim->print_extra(set.sim, stdout, extras, nextras);
+		set.sim->print_extra(set.sim, out, extras, nextras);
 	for (size_t k = 0; k < nextras; k++)
 		json_decref(extras[k]);
 	free(extras);
 	fflush(stdout);
+	int write_rc = report_file_finish(&rf, "stat");
 	if (set.hint[0])
 		fprintf(stderr, "lace: hint: %s\n", set.hint);
 	/* as hyperfine: a failed run fails the batch unless the user accepts it */
@@ -343,9 +360,12 @@ int cmd_stat(int argc, char **argv)
 		rc = LACE_EXIT_FAIL;
 	} else
 		rc = LACE_EXIT_OK;
+	if (write_rc && !rc)
+		rc = write_rc;
 	batch_release(&batch);
 	backend_set_release(&set);
 out:
+	report_file_finish(&rf, "stat");
 	events_release(&evl);
 	free(longopts);
 	return rc;
