@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "measure/render.h"
+#include "util/json_schema.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -350,7 +351,7 @@ static json_t *event_json(const struct lace_ab_event *x)
 
 json_t *ab_json(const struct lace_batch *b, const struct lace_ab_event *ev)
 {
-	json_t *o = json_object(), *evs = json_array();
+	json_t *o = json_schema_object("lace-ab"), *evs = json_array();
 	char faults[512];
 
 	json_object_set_new(o, "rounds", json_integer((json_int_t)ab_paired_rounds(b)));

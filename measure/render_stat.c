@@ -11,6 +11,7 @@
 
 #include "measure/events.h"
 #include "measure/render.h"
+#include "util/json_schema.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -489,7 +490,7 @@ static json_t *summary_json(const struct lace_summary *s, const double *v)
 
 json_t *stat_json(const struct lace_batch *b)
 {
-	json_t *o = json_object(), *evs = json_array(), *failed = json_array();
+	json_t *o = json_schema_object("lace-stat"), *evs = json_array(), *failed = json_array();
 	char faults[512];
 
 	json_object_set_new(o, "command", json_string(b->command ? b->command : ""));

@@ -142,6 +142,7 @@ for v in baseline cold-slowpaths no-tracepoint; do
   python3 - "$out/$v/manifest.json" "$v" "$want" <<'EOF' || exit 1
 import json, sys
 m = json.load(open(sys.argv[1])); v, want = sys.argv[2:]
+assert (m["schema"], m["schema_version"]) == ("lace-build-manifest", 1), m.get("schema")
 o = {x["name"]: x for x in m["outputs"]}
 assert m["variant"] == v, m["variant"]
 assert m["compiler"].startswith("gcc") or m["compiler"], m["compiler"]

@@ -40,6 +40,7 @@ expect_match 'hot-page-straddle.*hot_path' "$OUT"
 python3 - "$T/r.json" <<'PY' || fail "report JSON"
 import json, sys
 r = json.load(open(sys.argv[1]))
+assert (r["schema"], r["schema_version"]) == ("lace-check", 1), r.get("schema")
 assert r["decision"] == "fail", r["decision"]
 assert any("hot-page-straddle" in x["reason"] for x in r["reasons"]), r["reasons"]
 PY

@@ -1,0 +1,33 @@
+#!/bin/bash
+# Every JSON document lace writes names its schema and schema version
+# (util/json_schema.h, doc/lace.1), so a script can refuse a revision it
+# does not know: layout, diff, stat, ab and report of both kinds of batch.
+# (lace check's report is checked in t_check, the build manifest in
+# t_build_variants.)
+. "$SRC/tests/integration/lib.sh"
+cd "$T" || exit 1
+
+has_schema() { # NAME JSON-TEXT
+  local got
+  got=$(printf '%s' "$2" | jq -r '"\(.schema) \(.schema_version)"') ||
+    fail "$1: not JSON: $(printf '%s' "$2" | head -c 300)"
+  expect_eq "$got" "lace-$1 1" "$1 --json schema"
+}
+
+expect_exit 0 "$LACE" layout --json "$LACE"
+has_schema layout "$OUT"
+expect_exit 0 "$LACE" diff --json "$LACE" "$LACE"
+has_schema diff "$OUT"
+expect_exit 0 "$LACE" stat -r 2 -e task-clock --results s.jsonl --json -- true
+has_schema stat "$OUT"
+expect_exit 0 "$LACE" ab -r 2 --warmup 0 --seed 1 -e task-clock --results a.jsonl --json -A true -B true
+has_schema ab "$OUT"
+expect_exit 0 "$LACE" report --json s.jsonl
+has_schema stat "$OUT"
+expect_exit 0 "$LACE" report --json a.jsonl
+has_schema ab "$OUT"
+# -o FILE carries the same document
+expect_exit 0 "$LACE" stat -r 2 -e task-clock --no-results --json -o s.json -- true
+expect_eq "$OUT" "" "stdout with -o"
+has_schema stat "$(cat s.json)"
+exit 0
