@@ -42,8 +42,9 @@
 	"      --results FILE      results file, JSON lines (default lace-results.jsonl)\n"   \
 	"      --no-results        do not write a results file\n"                             \
 	"      --backend B         auto (default), hw or sim\n"                               \
-	"      --output WHERE      the workload's stdout and stderr: stderr (lace's, the\n"  \
-	"                          default), inherit, null, pipe (read by lace) or FILE\n"  \
+	"      --output WHERE      the workload's stdout and stderr: inherit (lace's, the\n"  \
+	"                          default; stderr with --json/-x/--md on stdout), stderr,\n" \
+	"                          null, pipe (read by lace) or FILE (appended)\n"          \
 	"      --show-output       --output=pipe, passed on to lace's stderr\n"              \
 	"      --output-limit SIZE with --output=pipe, a run writing more is killed as a\n"  \
 	"                          flood (default 64M); alone, it implies --output=pipe\n"   \
@@ -225,7 +226,10 @@ int cmd_stat(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (session_output_setup(output, limit_given, &ro)) {
+	/* a machine-readable report on stdout must not be mixed with the
+	 * workload's output */
+	bool report_on_stdout = rdr.fmt != LACE_FMT_TEXT && !report_path;
+	if (session_output_setup(output, report_on_stdout, limit_given, &ro)) {
 		lace_usage_error("stat", "%s", lace_error_msg());
 		goto out;
 	}

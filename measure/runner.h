@@ -4,8 +4,9 @@
  *
  * The child is forked into its own process group with stdin from
  * /dev/null; its stdout and stderr go where runner_output_set() said:
- * lace's stderr (the default: lace's stdout carries lace's report),
- * lace's own stdout and stderr (inherit), /dev/null, a file,
+ * lace's own stdout and stderr (inherit, as perf stat does), lace's
+ * stderr (so that lace's stdout carries only a JSON/CSV report), /dev/null,
+ * a file,
  * or a pipe lace drains (to count for the flood limit, and to show on
  * stderr with --show-output).  It then blocks until runner_go(), as perf's
  * workload does, so counters can be attached to its pid with
@@ -33,8 +34,8 @@ struct lace_child {
 /* Where the workload's stdout and stderr go (--output=WHERE). */
 enum runner_output {
 	RUNNER_OUTPUT_STDERR,  /* both to lace's stderr, so lace's stdout carries
-				* only lace's report (lace stat's default) */
-	RUNNER_OUTPUT_INHERIT, /* lace's own stdout and stderr */
+				* only lace's report (the default under --json) */
+	RUNNER_OUTPUT_INHERIT, /* lace's own stdout and stderr (the default) */
 	RUNNER_OUTPUT_NULL,    /* /dev/null */
 	RUNNER_OUTPUT_PIPE,    /* a pipe lace drains: output_limit applies (the
 				* runner's default until runner_output_set) */

@@ -132,7 +132,8 @@ int session_run_once(struct lace_backend_set *set, char *const argv[], const cha
 	return 0;
 }
 
-int session_output_setup(const char *where, bool limit_given, struct lace_run_opts *opts)
+int session_output_setup(const char *where, bool report_on_stdout, bool limit_given,
+			 struct lace_run_opts *opts)
 {
 	if (where && strcmp(where, "pipe")) {
 		if (opts->show_output)
@@ -143,7 +144,9 @@ int session_output_setup(const char *where, bool limit_given, struct lace_run_op
 					      where);
 	}
 	if (!where)
-		where = opts->show_output || limit_given ? "pipe" : "stderr";
+		where = opts->show_output || limit_given ? "pipe"
+			: report_on_stdout		 ? "stderr"
+							 : "inherit";
 	int err = runner_output_set(where);
 	if (err)
 		return err;

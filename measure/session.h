@@ -21,13 +21,16 @@ int session_run_once(struct lace_backend_set *set, char *const argv[], const cha
 		     const char *post, const struct lace_run_opts *opts, struct lace_run_result *res);
 
 /* --output WHERE, --show-output and --output-limit of lace stat / lace ab
- * together: where (NULL = not given) goes to runner_output_set(); with no
- * WHERE it is "stderr", or "pipe" when limit_given (a flood limit needs
- * lace to read the output).  --show-output is "pipe" passed on to stderr.
+ * together: where (NULL = not given) goes to runner_output_set().  With no
+ * WHERE: "inherit", as perf stat; "stderr" when report_on_stdout (a JSON,
+ * CSV or Markdown report on lace's stdout, which the workload's output
+ * would corrupt); "pipe" when limit_given (a flood limit needs lace to read
+ * the output).  --show-output is "pipe" passed on to stderr.
  * opts->output_limit is cleared unless the output is the pipe.  0, or
  * -errno with the message set (a usage error: a conflict or a file that
  * cannot be opened). */
-int session_output_setup(const char *where, bool limit_given, struct lace_run_opts *opts);
+int session_output_setup(const char *where, bool report_on_stdout, bool limit_given,
+			 struct lace_run_opts *opts);
 
 /* "cmd arg 'a b'": argv joined with shell quoting where needed (caller frees). */
 char *session_join_argv(char *const argv[]);

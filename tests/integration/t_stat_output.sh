@@ -1,8 +1,9 @@
 #!/bin/bash
 # Where the workload's output goes (issue 12), in lace stat and lace ab:
-# --output=stderr (the default) sends both streams to lace's stderr, so
-# lace's stdout carries only its report (--json stays JSON); inherit writes
-# to lace's own stdout/stderr, as perf stat does; null discards it; FILE collects every run's output (emptied
+# --output=inherit (the default) writes to lace's own stdout/stderr, as perf
+# stat does, except that with --json/-x/--md on stdout the default is
+# stderr (lace's stdout carries the report and must stay parseable); null
+# discards it; FILE collects every run's output (emptied
 # once, then appended); pipe is read by lace, so --output-limit still kills
 # a flood, and --show-output is that pipe passed on to stderr.  A bad
 # WHERE, or a limit that cannot apply, is a usage error.
@@ -11,25 +12,33 @@ field() { jq -rs --arg k "$2" '[.[] | select(has("run"))][0][$k]' "$1"; }
 # a workload writing one marker to stdout and one to stderr
 wl=(sh -c 'echo zqout; echo zqerr >&2')
 
-# default: both streams on lace's stderr, lace's table alone on stdout
+# default: inherited, as perf stat: each stream on lace's own stream, then
+# lace's table on stdout
 expect_exit 0 "$LACE" stat --no-results -e task-clock -- "${wl[@]}"
-expect_match '^zqout$' "$ERR"
-expect_match '^zqerr$' "$ERR"
-expect_nomatch '^zq(out|err)$' "$OUT"
-expect_match 'Performance counter stats' "$OUT"
-expect_exit 0 "$LACE" stat --no-results -e task-clock --json -- "${wl[@]}"
-printf '%s' "$OUT" | jq -e . >/dev/null || fail "stat --json with a printing command is not JSON: $OUT"
-expect_exit 0 "$LACE" stat --no-results -e task-clock --results def.jsonl -- "${wl[@]}"
-expect_eq "$(field def.jsonl output_bytes)" 0 "output sent to stderr read by lace"
-# inherit: each stream on lace's own stream
-expect_exit 0 "$LACE" stat --no-results -e task-clock --output=inherit -- "${wl[@]}"
 expect_match '^zqout$' "$OUT"
 expect_match '^zqerr$' "$ERR"
 expect_nomatch '^zqerr$' "$OUT"
+expect_match 'Performance counter stats' "$OUT"
 # inherited means not through lace: nothing counted as output
 expect_exit 0 "$LACE" stat -e task-clock --results inh.jsonl --output=inherit -- "${wl[@]}"
 expect_match '^zqout$' "$OUT"
 expect_eq "$(field inh.jsonl output_bytes)" 0 "inherited output read by lace"
+# with a machine-readable report on stdout, the workload writes to stderr,
+# so the report stays parseable
+for fmt in --json -x, --md; do
+  expect_exit 0 "$LACE" stat --no-results -e task-clock $fmt -- "${wl[@]}"
+  expect_match '^zqout$' "$ERR"
+  expect_nomatch '^zq(out|err)$' "$OUT"
+done
+expect_exit 0 "$LACE" stat --no-results -e task-clock --json -- "${wl[@]}"
+printf '%s' "$OUT" | jq -e . >/dev/null || fail "stat --json with a printing command is not JSON: $OUT"
+# ... unless the report goes to a file (-o): then inherited again
+expect_exit 0 "$LACE" stat --no-results -e task-clock --json -o rep.json -- "${wl[@]}"
+expect_match '^zqout$' "$OUT"
+# --output=stderr asks for it with a text report too
+expect_exit 0 "$LACE" stat --no-results -e task-clock --output=stderr -- "${wl[@]}"
+expect_match '^zqout$' "$ERR"
+expect_nomatch '^zq(out|err)$' "$OUT"
 
 # null: nowhere
 expect_exit 0 "$LACE" stat --no-results -e task-clock --output=null -- "${wl[@]}"
@@ -62,8 +71,10 @@ expect_nomatch '^zq(out|err)$' "$OUT"
 
 # lace ab: the same runner, the same choice
 expect_exit 0 "$LACE" ab -r 2 --warmup 0 --seed 1 --no-results -e task-clock -A 'echo zqa' -B 'echo zqb'
-expect_eq "$(printf '%s\n' "$ERR" | grep -c '^zq[ab]$')" 4 "ab writes to stderr by default"
-expect_nomatch '^zq[ab]$' "$OUT"
+expect_eq "$(printf '%s\n' "$OUT" | grep -c '^zq[ab]$')" 4 "ab inherits by default"
+expect_exit 0 "$LACE" ab -r 2 --warmup 0 --seed 1 --no-results -e task-clock --json -A 'echo zqa' -B 'echo zqb'
+expect_eq "$(printf '%s\n' "$ERR" | grep -c '^zq[ab]$')" 4 "ab --json: the commands write to stderr"
+printf '%s' "$OUT" | jq -e . >/dev/null || fail "ab --json with printing commands is not JSON: $OUT"
 expect_exit 0 "$LACE" ab -r 2 --warmup 0 --seed 1 --no-results -e task-clock --output=ab.txt --json \
   -A 'echo zqa' -B 'echo zqb'
 printf '%s' "$OUT" | jq -e . >/dev/null || fail "ab --json with --output=FILE is not JSON: $OUT"
