@@ -27,7 +27,7 @@ BUILD   := build$(if $(filter 1,$(SANITIZE)),-san)
 SETUP_DEPS ?= scripts/setup-deps.sh
 PKG_CONFIG ?= pkg-config
 # goals that run setup before anything is built (see the note above)
-SETUP_FIRST_GOALS := all check bench study install setup setup-test
+SETUP_FIRST_GOALS := all check bench study install setup setup-test check-kernel
 
 ifeq ($(V),1)
 Q :=

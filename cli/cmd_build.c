@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/build_kernel.h"
 #include "cli/command.h"
 #include "util/error.h"
 #include "util/strvec.h"
@@ -67,8 +68,8 @@ static void split_commas(struct strvec *l, const char *s)
 struct build_opts {
 	struct strvec names, programs;
 	unsigned long shuffle, seed, jobs;
-	const char *out, *ldscript, *cflags;
-	int all, list, have_seed;
+	const char *out, *ldscript, *cflags, *kernel;
+	int all, list, have_seed, have_out;
 };
 
 /* The options; LACE_EXIT_OK or a usage error already printed. */
@@ -85,11 +86,12 @@ static int parse_options(int argc, char **argv, struct build_opts *o)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "program", required_argument, NULL, 'p' },
+		{ "kernel", required_argument, NULL, 'K' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, ":v:ak:s:T:c:o:j:lp:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":v:ak:s:T:c:o:j:lp:K:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'v':
 			split_commas(&o->names, optarg);
@@ -119,6 +121,10 @@ static int parse_options(int argc, char **argv, struct build_opts *o)
 			break;
 		case 'o':
 			o->out = optarg;
+			o->have_out = 1;
+			break;
+		case 'K':
+			o->kernel = optarg;
 			break;
 		case 'j':
 			if (parse_count(optarg, 256, &o->jobs) || !o->jobs)
@@ -137,6 +143,9 @@ static int parse_options(int argc, char **argv, struct build_opts *o)
 		return lace_usage_error(CMD, "--seed needs --shuffle");
 	if (o->all && o->names.nr)
 		return lace_usage_error(CMD, "--all and --variant exclude each other");
+	if (o->kernel && (o->ldscript || o->cflags || o->programs.nr))
+		return lace_usage_error(CMD, "--kernel builds kernel/kernel.conf's variants: "
+					"--ldscript, --cflags and --program are for the study code");
 	return LACE_EXIT_OK;
 }
 
@@ -187,7 +196,7 @@ static int build(struct variants_build *b, const char *out)
 static int cmd_build(int argc, char **argv)
 {
 	struct build_opts o = { STRVEC_INIT, STRVEC_INIT, 0, 1, 0, "build/variants", NULL, NULL,
-				0, 0, 0 };
+				NULL, 0, 0, 0, 0 };
 	struct variants_config cfg = { 0 };
 	struct variants_build b = { 0 };
 	struct plan plan = { 0 };
@@ -196,6 +205,12 @@ static int cmd_build(int argc, char **argv)
 
 	if (rc)
 		goto out;
+	if (o.kernel) {
+		struct build_kernel_opts ko = { o.kernel, &o.names, o.shuffle, o.seed,
+						o.have_out ? o.out : NULL, (int)o.jobs, o.list };
+		rc = build_kernel(&ko);
+		goto out;
+	}
 	if (variants_find_srcdir(&src) || variants_config_load(&cfg, src)) {
 		lace_err(CMD, "%s", lace_error_msg());
 		rc = LACE_EXIT_USAGE;
@@ -236,6 +251,8 @@ LACE_COMMAND(build, .name = "build",
 	     .usage = "usage: lace build [--variant NAME[,NAME]... | --all] [--shuffle K [--seed S]]\n"
 		      "                  [--ldscript FILE] [--cflags STR] [--out DIR] [-j N]\n"
 		      "                  [--program NAME[,NAME]...] [--list]\n"
+		      "       lace build --kernel ARCH [--variant NAME,...] [--shuffle K [--seed S]]\n"
+		      "                  [--out DIR] [-j N] [--list]\n"
 		      "\n"
 		      "Compile probes/, hashmmu/ and the workloads of bench/workloads.conf once per\n"
 		      "placement variant of linker_scripts/variants.conf, into DIR/<variant>/ with a\n"
@@ -254,6 +271,11 @@ LACE_COMMAND(build, .name = "build",
 		      "  -p, --program NAME   build only these programs (hashmmu-driver or a\n"
 		      "                       workload of bench/workloads.conf); default all\n"
 		      "  -l, --list           list the variants and exit\n"
+		      "  -K, --kernel ARCH    build real kernels instead (kernel/kernel.conf: x86_64):\n"
+		      "                       Debian's linux-source in the cache, a base build, and\n"
+		      "                       each variant relinked from it, into DIR/ARCH-VARIANT/\n"
+		      "                       (default DIR build/kernels); --shuffle K: K relinks\n"
+		      "                       of baseline with random padding after the head code\n"
 		      "\n"
 		      "Sources: $LACE_SRCDIR, else the tree lace was built from, else\n"
 		      "<prefix>/share/lace/src.  Compiler: $CC, else gcc.\n",

@@ -13,9 +13,14 @@ libpfm4-dev systemtap-sdt-dev valgrind"
 PKGS_TEST="libcmocka-dev gcc-powerpc64le-linux-gnu binutils-powerpc64le-linux-gnu
 rt-tests linux-perf python3 clang jq"
 
+# kernel: what `lace build --kernel` and `make check-kernel` need to build
+# Debian's linux-source (and, for the qemu backend, boot it)
+PKGS_KERNEL="flex bison bc libssl-dev libelf-dev patch xz-utils"
+
 want="$PKGS_BUILD"
 case "${1:-build}" in
   test|check|all) want="$PKGS_BUILD $PKGS_TEST" ;;
+  kernel) want="$PKGS_BUILD $PKGS_TEST $PKGS_KERNEL" ;;
 esac
 
 missing=""

@@ -1,0 +1,26 @@
+# kernel/: what `lace build --kernel` builds from (kernel.conf, configs/,
+# patches/), read at run time by variants/kernel_config.c, so `make
+# install` puts it next to the study sources.  Building kernels takes
+# minutes, so it stays out of `make check`: `make check-kernel` builds the
+# x86-64 variants into the cache (a relink each once the base is built)
+# and runs the tests that need them.
+INSTALL_HOOKS += install-kernel-files
+.PHONY: install-kernel-files check-kernel
+install-kernel-files:
+	install -d $(DESTDIR)$(PREFIX)/share/lace/src/kernel
+	install -m 0644 kernel/kernel.conf $(DESTDIR)$(PREFIX)/share/lace/src/kernel/
+	for d in configs $(patsubst kernel/%,%,$(wildcard kernel/patches/*)); do \
+	  install -d $(DESTDIR)$(PREFIX)/share/lace/src/kernel/$$d; \
+	  for f in kernel/$$d/*; do \
+	    [ -f "$$f" ] && install -m 0644 "$$f" $(DESTDIR)$(PREFIX)/share/lace/src/kernel/$$d/ || exit 1; \
+	  done; \
+	done
+
+KERNEL_TESTS ?= t_kernel_build
+check-kernel:
+	$(Q)$(SETUP_DEPS) kernel
+	$(Q)$(MAKE) --no-print-directory all-targets
+	$(Q)$(LACE) build --kernel x86_64 --shuffle 3 -o $(BUILD)/kernels
+	$(Q)$(LACE) build --kernel x86_64 -o $(BUILD)/kernels
+	$(Q)LACE=$(abspath $(LACE)) BUILD=$(abspath $(BUILD)) LACE_KERNELS=$(abspath $(BUILD))/kernels \
+	  TESTS="$(KERNEL_TESTS)" tests/integration/run.sh

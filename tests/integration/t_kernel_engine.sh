@@ -1,0 +1,149 @@
+#!/bin/bash
+# lace build --kernel's engine on a stand-in kernel tree (no real kernel:
+# that is make check-kernel's job): the source is taken from the cache, the
+# base is configured (base target, fragment merged) and built once; a
+# variant is a copy of the base made again with its patch applied to the
+# shared source, which is then reverted with its file times restored (so
+# the base sees no change); --shuffle adds padding after the configured
+# line; outputs and manifest.json land in OUT/ARCH-VARIANT; a crash that
+# left a patch applied is undone on the next run; errors are one line.
+. "$SRC/tests/integration/lib.sh"
+cd "$T" || exit 1
+export LACE_CACHE=$T/cache LACE_SRCDIR=$T/lace
+ksrc=$LACE_CACHE/src/fake-linux
+
+# --- a stand-in kernel: make O=DIR {tinyconfig,olddefconfig,bzImage} ----
+mkdir -p "$ksrc/arch/x86/kernel" "$ksrc/scripts/kconfig"
+printf 'SECTIONS {\n\t.text : {\n\t\tHEAD_TEXT\n\t\tTEXT_TEXT\n\t\tENTRY_TEXT\n\t}\n}\n' \
+  > "$ksrc/arch/x86/kernel/vmlinux.lds.S"
+cat > "$ksrc/Makefile" <<'MK'
+# counts what it rebuilds in $(O)/rebuilt, as kbuild would redo only what changed
+lds := $(O)/vmlinux.lds
+tinyconfig:
+	echo CONFIG_TINY=y > $(O)/.config
+olddefconfig:
+	sort -u -o $(O)/.config $(O)/.config
+$(lds): arch/x86/kernel/vmlinux.lds.S
+	cp $< $@; echo lds >> $(O)/rebuilt
+bzImage: $(lds)
+	printf 'int main(void){return 0;}\n' > $(O)/m.c
+	cc -Wl,--build-id=sha1 -o $(O)/vmlinux $(O)/m.c
+	cat $(lds) > $(O)/System.map
+	mkdir -p $(O)/arch/x86/boot && cp $(lds) $(O)/arch/x86/boot/bzImage
+	mkdir -p $(O)/include/config && echo 6.1.0-fake > $(O)/include/config/kernel.release
+MK
+cat > "$ksrc/scripts/kconfig/merge_config.sh" <<'SH'
+#!/bin/sh
+# merge_config.sh -m -O DIR BASE FRAGMENT
+cat "$5" >> "$4"
+SH
+chmod +x "$ksrc/scripts/kconfig/merge_config.sh"
+echo 9.9-1 > "$LACE_CACHE/src/fake-linux.done"
+
+mkdir -p lace/linker_scripts lace/kernel/configs lace/kernel/patches
+touch lace/linker_scripts/variants.conf
+echo CONFIG_LACE=y > lace/kernel/configs/frag.config
+cat > lace/kernel/kernel.conf <<'INI'
+[source]
+package = fake-linux-source
+tarball = fake.tar.xz
+dir = fake-linux
+[arch x86_64]
+make = ARCH=x86_64
+base = tinyconfig
+config = configs/frag.config
+target = bzImage
+image = arch/x86/boot/bzImage
+shuffle_file = arch/x86/kernel/vmlinux.lds.S
+shuffle_after = HEAD_TEXT
+[x86_64 baseline]
+description = as is
+[x86_64 moved]
+patches = patches/moved.patch
+description = entry text first
+INI
+cat > lace/kernel/patches/moved.patch <<'P'
+--- a/arch/x86/kernel/vmlinux.lds.S
++++ b/arch/x86/kernel/vmlinux.lds.S
+@@ -2,6 +2,6 @@
+ 	.text : {
+ 		HEAD_TEXT
+-		TEXT_TEXT
+ 		ENTRY_TEXT
++		TEXT_TEXT
+ 	}
+ }
+P
+touch -d '2020-01-01 00:00:00' "$ksrc/arch/x86/kernel/vmlinux.lds.S"
+before=$(stat -c %Y "$ksrc/arch/x86/kernel/vmlinux.lds.S")
+orig=$(cat "$ksrc/arch/x86/kernel/vmlinux.lds.S")
+
+expect_exit 0 "$LACE" build --kernel x86_64 --list
+expect_match '^x86_64 +moved +entry text first$' "$OUT"
+
+expect_exit 0 "$LACE" build --kernel x86_64 -o out
+expect_eq "$OUT" "$T/out/x86_64-baseline
+$T/out/x86_64-moved" "output folders"
+expect_match '^lace build: x86_64: 2 kernels \(configure .*base .*variants .*\); logs in ' "$ERR"
+kb=$LACE_CACHE/kbuild/x86_64
+expect_eq "$(cat "$kb/base/.config")" "CONFIG_LACE=y
+CONFIG_TINY=y" "base config: base target plus fragment"
+# the variant's linker script has the patch, the baseline's does not
+expect_eq "$(sed -n 3,4p out/x86_64-moved/System.map | tr -d '\t')" "HEAD_TEXT
+ENTRY_TEXT" "moved variant linked with its patch"
+expect_eq "$(cat out/x86_64-baseline/System.map)" "$orig" "baseline linked as is"
+# the source is back as it was, times included
+expect_eq "$(cat "$ksrc/arch/x86/kernel/vmlinux.lds.S")" "$orig" "source reverted"
+expect_eq "$(stat -c %Y "$ksrc/arch/x86/kernel/vmlinux.lds.S")" "$before" "source time restored"
+[ -e "$ksrc.applied" ] && fail "the applied-patches record was left behind"
+
+# manifest
+jq -e --arg h "$(sha256sum lace/kernel/patches/moved.patch | cut -d' ' -f1)" '
+  .schema == "lace-kernel-manifest" and .schema_version == 1 and .arch == "x86_64" and
+  .variant == "moved" and .source.version == "9.9-1" and .release == "6.1.0-fake" and
+  .patches[0].name == "patches/moved.patch" and .patches[0].sha256 == $h and
+  (.build_id | test("^[0-9a-f]{40}$")) and ([.outputs[].name] == ["vmlinux","System.map","bzImage","config"])
+' out/x86_64-moved/manifest.json >/dev/null || fail "manifest: $(cat out/x86_64-moved/manifest.json)"
+
+# a second run rebuilds nothing in the base: the revert kept its times
+rm -f "$kb/base/rebuilt" "$kb/moved/rebuilt"
+expect_exit 0 "$LACE" build --kernel x86_64 -o out
+[ -e "$kb/base/rebuilt" ] && fail "the base was rebuilt after a variant's patch was reverted"
+expect_eq "$(cat "$kb/moved/rebuilt")" lds "the variant relinks (its patch is newer)"
+
+# --shuffle: padding after HEAD_TEXT, reproducible from the seed
+expect_exit 0 "$LACE" build --kernel x86_64 --shuffle 2 --seed 7 -o out
+expect_eq "$(printf '%s\n' "$OUT" | sed "s|$T/out/||")" "x86_64-baseline-shuffle-1
+x86_64-baseline-shuffle-2" "shuffled outputs"
+pad1=$(grep -o '\. = \. + [0-9]*;' out/x86_64-baseline-shuffle-1/System.map)
+[ -n "$pad1" ] || fail "no padding line in shuffle 1"
+expect_eq "$(sed -n 4p out/x86_64-baseline-shuffle-1/System.map | grep -c 'lace --shuffle: seed 7, 1')" 1 \
+  "padding right after HEAD_TEXT"
+jq -e '.padding.seed == 7 and .padding.index == 2 and .padding.bytes % 16 == 0' \
+  out/x86_64-baseline-shuffle-2/manifest.json >/dev/null || fail "shuffle manifest"
+expect_exit 0 "$LACE" build --kernel x86_64 --shuffle 2 --seed 7 --list
+expect_match "${pad1#. = . + }" "$(echo "$OUT" | grep shuffle-1 | sed 's/.* with \([0-9]*\) bytes.*/\1;/')"
+
+# a crash that left the patch applied is undone by the next run
+patch -s -p1 -d "$ksrc" -i "$T/lace/kernel/patches/moved.patch"
+printf 'file %s 0 arch/x86/kernel/vmlinux.lds.S\npatch %s\n' "$before" \
+  "$T/lace/kernel/patches/moved.patch" > "$ksrc.applied"
+expect_exit 0 "$LACE" build --kernel x86_64 --variant baseline -o out
+expect_eq "$(cat out/x86_64-baseline/System.map)" "$orig" "baseline after a crashed run"
+[ -e "$ksrc.applied" ] && fail "crash record not cleared"
+
+# errors: one line each
+expect_exit 2 "$LACE" build --kernel arm64
+expect_one_line "$ERR"
+expect_match "no arch 'arm64'" "$ERR"
+expect_exit 2 "$LACE" build --kernel x86_64 --variant nope
+expect_match "no kernel variant 'nope'" "$ERR"
+expect_exit 2 "$LACE" build --kernel x86_64 --cflags -O0
+expect_one_line "$ERR"
+printf -- '--- a/arch/x86/kernel/vmlinux.lds.S\n+++ b/arch/x86/kernel/vmlinux.lds.S\n@@ -1,1 +1,1 @@\n-NOT THERE\n+X\n' \
+  > lace/kernel/patches/moved.patch
+expect_exit 1 "$LACE" build --kernel x86_64 --variant moved -o out
+expect_one_line "$ERR"
+expect_match '^lace: build: x86_64 moved: applying a patch to the kernel source failed \(see .*moved.log\)' "$ERR"
+expect_eq "$(cat "$ksrc/arch/x86/kernel/vmlinux.lds.S")" "$orig" "source after a failed patch"
+exit 0

@@ -1,0 +1,684 @@
+/* `lace build --kernel`; see kernel_build.h. */
+#include "variants/kernel_build.h"
+
+#include <dirent.h>
+#include <stdbool.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/error.h"
+#include "util/run.h"
+#include "util/sha256.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int mkdir_p(const char *path)
+{
+	char *tmp = xstrdup(path);
+	int rc = 0;
+
+	for (char *p = tmp + 1; *p && !rc; p++)
+		if (*p == '/') {
+			*p = 0;
+			if (mkdir(tmp, 0755) && errno != EEXIST)
+				rc = -errno;
+			*p = '/';
+		}
+	if (!rc && mkdir(tmp, 0755) && errno != EEXIST)
+		rc = -errno;
+	free(tmp);
+	return rc;
+}
+
+static char *cache_dir(void)
+{
+	const char *e = getenv("LACE_CACHE"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	struct strbuf sb = STRBUF_INIT;
+
+	if (e && *e)
+		strbuf_addstr(&sb, e);
+	else if (xdg && *xdg)
+		strbuf_addf(&sb, "%s/lace", xdg);
+	else
+		strbuf_addf(&sb, "%s/.cache/lace", home && *home ? home : "/tmp");
+	return strbuf_detach(&sb, NULL);
+}
+
+/* --- phases and their times ------------------------------------------ */
+
+/* kbuild/<arch>/times: "phase seconds" lines, the last run of each */
+static double time_last(const struct kernel_build *b, const char *phase)
+{
+	struct strbuf p = STRBUF_INIT;
+	char name[128];
+	double s, found = 0;
+	FILE *f;
+
+	strbuf_addf(&p, "%s/times", b->kdir);
+	f = fopen(p.buf, "r");
+	while (f && fscanf(f, "%127s %lf", name, &s) == 2)
+		if (!strcmp(name, phase))
+			found = s;
+	if (f)
+		fclose(f);
+	strbuf_release(&p);
+	return found;
+}
+
+static void time_record(const struct kernel_build *b, const char *phase, double s)
+{
+	struct strbuf p = STRBUF_INIT;
+	FILE *f;
+
+	strbuf_addf(&p, "%s/times", b->kdir);
+	f = fopen(p.buf, "a");
+	if (f) {
+		fprintf(f, "%s %.1f\n", phase, s);
+		fclose(f);
+	}
+	strbuf_release(&p);
+}
+
+static double phase_begin(const struct kernel_build *b, const char *phase, const char *kind)
+{
+	if (b->progress)
+		b->progress(b->progress_data, phase, time_last(b, kind), 0);
+	return now_s();
+}
+
+static double phase_end(const struct kernel_build *b, const char *phase, const char *kind, double t0)
+{
+	double s = now_s() - t0;
+
+	time_record(b, kind, s);
+	if (b->progress)
+		b->progress(b->progress_data, phase, s, 1);
+	return s;
+}
+
+/* --- running commands ------------------------------------------------- */
+
+/* Run one command (argv NULL-terminated), its output appended to log.
+ * 0, or -EIO with "<what> failed (see <log>)". */
+static int run_cmd(const char *cwd, const char *log, const char *what, const char *const *argv)
+{
+	struct run_pool pool = RUN_POOL_INIT;
+	struct run_job *j = run_pool_add(&pool, cwd, log, what);
+	int rc;
+
+	for (size_t i = 0; argv[i]; i++)
+		strvec_push(&j->argv, argv[i]);
+	rc = run_pool_finish(&pool, 1, NULL, NULL);
+	run_pool_clear(&pool);
+	return rc;
+}
+
+/* make -C src O=dir <arch make vars> [-jN] targets... */
+static int run_make(const struct kernel_build *b, const char *dir, const char *log, const char *what,
+		    const char *const *targets, int parallel)
+{
+	struct run_pool pool = RUN_POOL_INIT;
+	struct run_job *j = run_pool_add(&pool, NULL, log, what);
+	int rc;
+
+	strvec_push(&j->argv, "make");
+	strvec_pushf(&j->argv, "-C%s", b->src);
+	strvec_pushf(&j->argv, "O=%s", dir);
+	strvec_split(&j->argv, b->arch->make);
+	if (parallel)
+		strvec_pushf(&j->argv, "-j%d", b->jobs);
+	for (size_t i = 0; targets[i]; i++)
+		strvec_push(&j->argv, targets[i]);
+	rc = run_pool_finish(&pool, 1, NULL, NULL);
+	run_pool_clear(&pool);
+	return rc;
+}
+
+/* --- the source ------------------------------------------------------- */
+
+/* The .deb of the source package in cache/src, downloaded if absent. */
+static int source_deb(struct kernel_build *b, const char *srcroot, struct strbuf *deb)
+{
+	struct strbuf prefix = STRBUF_INIT, log = STRBUF_INIT;
+	int rc = 0;
+
+	strbuf_addf(&prefix, "%s_", b->cfg->package);
+	strbuf_addf(&log, "%s/fetch.log", srcroot);
+	for (int attempt = 0; attempt < 2 && !deb->len && !rc; attempt++) {
+		DIR *d = opendir(srcroot);
+		struct dirent *e;
+		while (d && (e = readdir(d)))
+			if (!strncmp(e->d_name, prefix.buf, prefix.len) && strstr(e->d_name, ".deb")) {
+				strbuf_addf(deb, "%s/%s", srcroot, e->d_name);
+				/* package_VERSION_all.deb */
+				const char *v = e->d_name + prefix.len, *u = strchr(v, '_');
+				free(b->version);
+				b->version = u ? xstrndup(v, (size_t)(u - v)) : xstrdup(v);
+				break;
+			}
+		if (d)
+			closedir(d);
+		if (!deb->len && !attempt) {
+			const char *argv[] = { "apt-get", "download", b->cfg->package, NULL };
+			rc = run_cmd(srcroot, log.buf, "downloading the kernel source (apt-get download)", argv);
+		}
+	}
+	if (!rc && !deb->len)
+		rc = lace_error_set(ENOENT, "apt-get download %s left no .deb in %s", b->cfg->package, srcroot);
+	strbuf_release(&prefix);
+	strbuf_release(&log);
+	return rc;
+}
+
+/* Extract the tarball inside the .deb into a fresh folder, then rename it
+ * into place, so a half-extracted tree never looks like a source. */
+static int source_fetch(struct kernel_build *b)
+{
+	struct strbuf root = STRBUF_INIT, done = STRBUF_INIT, deb = STRBUF_INIT, tmp = STRBUF_INIT,
+		      log = STRBUF_INIT, line = STRBUF_INIT;
+	struct stat st;
+	int rc;
+
+	strbuf_addf(&root, "%s/src", b->cache);
+	strbuf_addf(&done, "%s.done", b->src);
+	if (!stat(done.buf, &st) && !stat(b->src, &st)) {
+		FILE *f = fopen(done.buf, "r");
+		char v[128] = "";
+		if (f) {
+			if (fscanf(f, "%127s", v) != 1)
+				v[0] = 0;
+			fclose(f);
+		}
+		b->version = xstrdup(v[0] ? v : "unknown");
+		rc = 0;
+		goto out;
+	}
+	double t0 = phase_begin(b, "source: fetch and extract", "source");
+	if ((rc = mkdir_p(root.buf))) {
+		rc = lace_error_set(-rc, "%s: cannot create: %s", root.buf, strerror(-rc));
+		goto out;
+	}
+	if ((rc = source_deb(b, root.buf, &deb)))
+		goto out;
+	strbuf_addf(&tmp, "%s/extract.tmp", root.buf);
+	strbuf_addf(&log, "%s/extract.log", root.buf);
+	{
+		const char *rm[] = { "rm", "-rf", tmp.buf, NULL };
+		if ((rc = run_cmd(NULL, log.buf, "cleaning an old extraction", rm)))
+			goto out;
+	}
+	if ((rc = mkdir_p(tmp.buf))) {
+		rc = lace_error_set(-rc, "%s: cannot create", tmp.buf);
+		goto out;
+	}
+	const char *x[] = { "sh", "-c", "dpkg-deb --fsys-tarfile \"$1\" | tar -xO \"./$2\" | tar -xJ -C \"$3\"",
+			    "sh", deb.buf, b->cfg->tarball, tmp.buf, NULL };
+	if ((rc = run_cmd(NULL, log.buf, "extracting the kernel source", x)))
+		goto out;
+	strbuf_addf(&line, "%s/%s", tmp.buf, b->cfg->srcdir);
+	if (rename(line.buf, b->src)) {
+		rc = lace_error_set(errno, "%s: not in %s (tarball layout?)", b->cfg->srcdir, deb.buf);
+		goto out;
+	}
+	FILE *f = fopen(done.buf, "w");
+	if (!f || fprintf(f, "%s\n", b->version) < 0 || fclose(f)) {
+		rc = lace_error_set(EIO, "%s: cannot write", done.buf);
+		goto out;
+	}
+	rmdir(tmp.buf);
+	unlink(deb.buf); /* 139 MB, and everything needed is extracted now */
+	b->t_source = phase_end(b, "source: fetch and extract", "source", t0);
+out:
+	strbuf_release(&root); strbuf_release(&done); strbuf_release(&deb);
+	strbuf_release(&tmp); strbuf_release(&log); strbuf_release(&line);
+	return rc;
+}
+
+/* --- patches on the shared source ------------------------------------- */
+
+/* The files a unified diff changes ("+++ b/path"), relative to the tree. */
+static int patch_files(const char *patch, struct strvec *files)
+{
+	FILE *f = fopen(patch, "r");
+	char *line = NULL;
+	size_t alloc = 0;
+
+	if (!f)
+		return lace_error_set(errno, "%s: %s", patch, strerror(errno));
+	while (getline(&line, &alloc, f) > 0)
+		if (!strncmp(line, "+++ ", 4)) {
+			char *p = line + 4, *slash = strchr(p, '/');
+			p = slash ? slash + 1 : p;
+			p[strcspn(p, "\t\n")] = 0;
+			if (strvec_find(files, p) < 0)
+				strvec_push(files, p);
+		}
+	free(line);
+	fclose(f);
+	return files->nr ? 0 : lace_error_set(EINVAL, "%s: not a unified diff", patch);
+}
+
+/* What is applied now, so a crash in the middle is undone next time:
+ * src.applied holds "sec nsec file" of each changed file, then the
+ * patches, one "patch PATH" line each. */
+struct applied {
+	struct strvec patches, files;
+	struct timespec *mtimes;
+};
+
+static void applied_write(const struct kernel_build *b, const struct applied *a)
+{
+	struct strbuf p = STRBUF_INIT;
+	FILE *f;
+
+	strbuf_addf(&p, "%s.applied", b->src);
+	f = fopen(p.buf, "w");
+	for (size_t i = 0; f && i < a->files.nr; i++)
+		fprintf(f, "file %lld %ld %s\n", (long long)a->mtimes[i].tv_sec, a->mtimes[i].tv_nsec,
+			a->files.v[i]);
+	for (size_t i = 0; f && i < a->patches.nr; i++)
+		fprintf(f, "patch %s\n", a->patches.v[i]);
+	if (f)
+		fclose(f);
+	strbuf_release(&p);
+}
+
+/* Reverse the patches (last first) and give the files their times back. */
+static int patches_revert(const struct kernel_build *b, struct applied *a, const char *log)
+{
+	struct strbuf p = STRBUF_INIT;
+	int rc = 0;
+
+	for (size_t i = a->patches.nr; i-- > 0 && !rc;) {
+		const char *argv[] = { "patch", "-R", "-p1", "-s", "--no-backup-if-mismatch", "-r", "-",
+				       "-d", b->src, "-i", a->patches.v[i], NULL };
+		rc = run_cmd(NULL, log, "reverting a patch on the kernel source", argv);
+	}
+	for (size_t i = 0; !rc && i < a->files.nr; i++) {
+		struct timespec ts[2] = { a->mtimes[i], a->mtimes[i] };
+		strbuf_reset(&p);
+		strbuf_addf(&p, "%s/%s", b->src, a->files.v[i]);
+		utimensat(AT_FDCWD, p.buf, ts, 0);
+	}
+	if (!rc) {
+		strbuf_reset(&p);
+		strbuf_addf(&p, "%s.applied", b->src);
+		unlink(p.buf);
+	}
+	strbuf_release(&p);
+	return rc;
+}
+
+/* Undo what a crashed run left applied. */
+static int patches_recover(const struct kernel_build *b, const char *log)
+{
+	struct strbuf p = STRBUF_INIT;
+	struct applied a = { STRVEC_INIT, STRVEC_INIT, NULL };
+	char *line = NULL;
+	size_t alloc = 0;
+	FILE *f;
+	int rc = 0;
+
+	strbuf_addf(&p, "%s.applied", b->src);
+	f = fopen(p.buf, "r");
+	if (f) {
+		while (getline(&line, &alloc, f) > 0) {
+			long long sec;
+			long nsec;
+			int off = 0;
+			line[strcspn(line, "\n")] = 0;
+			if (sscanf(line, "file %lld %ld %n", &sec, &nsec, &off) == 2 && off) {
+				a.mtimes = xrealloc(a.mtimes, (a.files.nr + 1) * sizeof(*a.mtimes));
+				a.mtimes[a.files.nr] = (struct timespec){ (time_t)sec, nsec };
+				strvec_push(&a.files, line + off);
+			} else if (!strncmp(line, "patch ", 6))
+				strvec_push(&a.patches, line + 6);
+		}
+		fclose(f);
+		rc = patches_revert(b, &a, log);
+	}
+	free(line);
+	free(a.mtimes);
+	strvec_clear(&a.patches);
+	strvec_clear(&a.files);
+	strbuf_release(&p);
+	return rc;
+}
+
+/* The padding patch of a shuffled relink: one line after shuffle_after in
+ * shuffle_file, written as a diff so it goes through the same path. */
+static int pad_patch(const struct kernel_build *b, const struct kernel_variant *v, const char *out)
+{
+	struct strbuf p = STRBUF_INIT, lines = STRBUF_INIT;
+	char *line = NULL;
+	size_t alloc = 0, n = 0, at = 0;
+	FILE *f, *o;
+	int rc = 0;
+
+	if (!b->arch->shuffle_file || !b->arch->shuffle_after)
+		return lace_error_set(EINVAL, "[arch %s] has no shuffle_file/shuffle_after for --shuffle",
+				      b->arch->name);
+	strbuf_addf(&p, "%s/%s", b->src, b->arch->shuffle_file);
+	f = fopen(p.buf, "r");
+	if (!f) {
+		rc = lace_error_set(errno, "%s: %s", p.buf, strerror(errno));
+		goto out;
+	}
+	/* up to three lines of context on each side, as diff -u */
+	char *ctx[7] = { 0 };
+	size_t nctx = 0;
+	while (getline(&line, &alloc, f) > 0) {
+		n++;
+		if (!at) {
+			free(ctx[0]);
+			memmove(ctx, ctx + 1, 2 * sizeof(*ctx));
+			ctx[2] = xstrdup(line);
+			if (strstr(line, b->arch->shuffle_after) && strspn(line, " \t") < strlen(line))
+				at = n;
+		} else if (nctx < 3) {
+			ctx[3 + nctx++] = xstrdup(line);
+		}
+	}
+	fclose(f);
+	if (!at) {
+		rc = lace_error_set(EINVAL, "%s: no line with '%s'", p.buf, b->arch->shuffle_after);
+		goto free_ctx;
+	}
+	size_t before = at < 3 ? at : 3;
+	o = fopen(out, "w");
+	if (!o) {
+		rc = lace_error_set(errno, "%s: %s", out, strerror(errno));
+		goto free_ctx;
+	}
+	fprintf(o, "--- a/%s\n+++ b/%s\n@@ -%zu,%zu +%zu,%zu @@\n", b->arch->shuffle_file,
+		b->arch->shuffle_file, at - before + 1, before + nctx, at - before + 1, before + nctx + 1);
+	for (size_t i = 3 - before; i < 3; i++)
+		fprintf(o, " %s", ctx[i]);
+	fprintf(o, "+\t\t. = . + %lu; /* lace --shuffle: seed %lu, %lu */\n", v->pad, v->seed, v->index);
+	for (size_t i = 0; i < nctx; i++)
+		fprintf(o, " %s", ctx[3 + i]);
+	if (fclose(o))
+		rc = lace_error_set(EIO, "%s: cannot write", out);
+free_ctx:
+	for (size_t i = 0; i < 7; i++)
+		free(ctx[i]);
+out:
+	free(line);
+	strbuf_release(&p);
+	strbuf_release(&lines);
+	return rc;
+}
+
+/* --- the base build --------------------------------------------------- */
+
+static int base_build(struct kernel_build *b)
+{
+	struct strbuf dir = STRBUF_INIT, cfg = STRBUF_INIT, log = STRBUF_INIT, frag = STRBUF_INIT,
+		      merge = STRBUF_INIT;
+	struct stat st;
+	int rc = 0;
+
+	strbuf_addf(&dir, "%s/base", b->kdir);
+	strbuf_addf(&cfg, "%s/.config", dir.buf);
+	strbuf_addf(&log, "%s/base.log", b->kdir);
+	strbuf_addf(&frag, "%s/%s", b->cfg->dir, b->arch->config);
+	if (stat(frag.buf, &st)) {
+		rc = lace_error_set(errno, "%s: %s", frag.buf, strerror(errno));
+		goto out;
+	}
+	/* configure once; a fragment newer than the config configures again */
+	struct stat fs;
+	bool need = stat(cfg.buf, &st) || (!stat(frag.buf, &fs) && fs.st_mtime > st.st_mtime);
+	if (need) {
+		double t0 = phase_begin(b, "base: configure", "configure");
+		if ((rc = mkdir_p(dir.buf))) {
+			rc = lace_error_set(-rc, "%s: cannot create", dir.buf);
+			goto out;
+		}
+		const char *base[] = { b->arch->base, NULL };
+		if ((rc = run_make(b, dir.buf, log.buf, "configuring the kernel", base, 0)))
+			goto out;
+		strbuf_addf(&merge, "%s/scripts/kconfig/merge_config.sh", b->src);
+		const char *m[] = { merge.buf, "-m", "-O", dir.buf, cfg.buf, frag.buf, NULL };
+		if ((rc = run_cmd(b->src, log.buf, "merging the config fragment", m)))
+			goto out;
+		const char *olddef[] = { "olddefconfig", NULL };
+		if ((rc = run_make(b, dir.buf, log.buf, "configuring the kernel", olddef, 0)))
+			goto out;
+		b->t_configure = phase_end(b, "base: configure", "configure", t0);
+	}
+
+	double t0 = phase_begin(b, "base: build", "base");
+	const char *target[] = { b->arch->target, NULL };
+	rc = run_make(b, dir.buf, log.buf, "building the base kernel", target, 1);
+	if (!rc)
+		b->t_base = phase_end(b, "base: build", "base", t0);
+out:
+	strbuf_release(&dir); strbuf_release(&cfg); strbuf_release(&log);
+	strbuf_release(&frag); strbuf_release(&merge);
+	return rc;
+}
+
+int kernel_build_start(struct kernel_build *b, const char *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *real;
+	int rc;
+
+	b->cache = cache_dir();
+	strbuf_addf(&sb, "%s/src/%s", b->cache, b->cfg->srcdir);
+	b->src = strbuf_detach(&sb, NULL);
+	strbuf_addf(&sb, "%s/kbuild/%s", b->cache, b->arch->name);
+	b->kdir = strbuf_detach(&sb, NULL);
+	if ((rc = mkdir_p(b->kdir)))
+		return lace_error_set(-rc, "%s: cannot create: %s", b->kdir, strerror(-rc));
+	if ((rc = mkdir_p(out)))
+		return lace_error_set(-rc, "%s: cannot create the output folder: %s", out, strerror(-rc));
+	real = realpath(out, NULL);
+	b->out = real ? real : xstrdup(out);
+	if ((rc = source_fetch(b)))
+		return rc;
+	strbuf_addf(&sb, "%s/patch.log", b->kdir);
+	rc = patches_recover(b, sb.buf);
+	strbuf_release(&sb);
+	return rc ? rc : base_build(b);
+}
+
+/* --- variants --------------------------------------------------------- */
+
+int kernel_build_id(const char *path, char *hex, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = -ENOENT;
+	Elf *e;
+
+	if (fd < 0)
+		return -errno;
+	elf_version(EV_CURRENT);
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	for (Elf_Scn *s = NULL; e && rc && (s = elf_nextscn(e, s));) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(s, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		Elf_Data *d = elf_getdata(s, NULL);
+		GElf_Nhdr nh;
+		size_t off = 0, noff, doff;
+		while (d && (off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
+			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
+			    memcmp((char *)d->d_buf + noff, "GNU", 4) || 2 * nh.n_descsz + 1 > size)
+				continue;
+			for (size_t i = 0; i < nh.n_descsz; i++)
+				sprintf(hex + 2 * i, "%02x", ((unsigned char *)d->d_buf)[doff + i]);
+			rc = 0;
+			break;
+		}
+	}
+	if (e)
+		elf_end(e);
+	close(fd);
+	return rc;
+}
+
+/* Whether dir is a build folder with the base's config (else it is made
+ * again as a copy of the base). */
+static bool same_config(const struct kernel_build *b, const char *dir)
+{
+	struct strbuf p = STRBUF_INIT;
+	char h1[65], h2[65];
+	bool same;
+
+	strbuf_addf(&p, "%s/.config", dir);
+	same = !sha256_file_hex(p.buf, h1);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/base/.config", b->kdir);
+	same = same && !sha256_file_hex(p.buf, h2) && !strcmp(h1, h2);
+	strbuf_release(&p);
+	return same;
+}
+
+int kernel_build_variant(struct kernel_build *b, const struct kernel_variant *v, double *seconds)
+{
+	struct strbuf vdir = STRBUF_INIT, log = STRBUF_INIT, odir = STRBUF_INIT, tmp = STRBUF_INIT,
+		      phase = STRBUF_INIT, lock = STRBUF_INIT;
+	struct applied a = { STRVEC_INIT, STRVEC_INIT, NULL };
+	struct strvec patches = STRVEC_INIT;
+	int rc = 0, lockfd = -1;
+	bool plain = !v->patches.nr && !v->pad;
+
+	*seconds = 0;
+	strbuf_addf(&vdir, "%s/%s", b->kdir, plain ? "base" : v->name);
+	strbuf_addf(&log, "%s/%s.log", b->kdir, v->name);
+	strbuf_addf(&odir, "%s/%s-%s", b->out, b->arch->name, v->name);
+	strbuf_addf(&phase, "%s: build", v->name);
+	for (size_t i = 0; i < v->patches.nr; i++)
+		strvec_pushf(&patches, "%s/%s", b->cfg->dir, v->patches.v[i]);
+	if (v->pad) {
+		strbuf_addf(&tmp, "%s/%s.pad.patch", b->kdir, v->name);
+		if ((rc = pad_patch(b, v, tmp.buf)))
+			goto out;
+		strvec_push(&patches, tmp.buf);
+	}
+	double t0 = phase_begin(b, phase.buf, plain ? "baseline" : "variant");
+	struct stat st;
+	if (!plain && !same_config(b, vdir.buf)) {
+		/* a copy of the base with its times, so make redoes only what
+		 * the patches touch */
+		strbuf_reset(&tmp);
+		strbuf_addf(&tmp, "%s.tmp", vdir.buf);
+		const char *rm[] = { "rm", "-rf", tmp.buf, vdir.buf, NULL };
+		const char *cp[] = { "cp", "-a", NULL, tmp.buf, NULL };
+		struct strbuf base = STRBUF_INIT;
+		strbuf_addf(&base, "%s/base", b->kdir);
+		cp[2] = base.buf;
+		rc = run_cmd(NULL, log.buf, "copying the base build", rm);
+		if (!rc)
+			rc = run_cmd(NULL, log.buf, "copying the base build", cp);
+		strbuf_release(&base);
+		if (!rc && rename(tmp.buf, vdir.buf))
+			rc = lace_error_set(errno, "%s: %s", vdir.buf, strerror(errno));
+		if (rc)
+			goto out;
+	}
+	/* one patched source at a time: lace builds in parallel elsewhere */
+	strbuf_addf(&lock, "%s.lock", b->src);
+	lockfd = open(lock.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (lockfd < 0 || flock(lockfd, LOCK_EX)) {
+		rc = lace_error_set(errno, "%s: cannot lock: %s", lock.buf, strerror(errno));
+		goto out;
+	}
+	for (size_t i = 0; i < patches.nr && !rc; i++)
+		rc = patch_files(patches.v[i], &a.files);
+	if (rc)
+		goto out;
+	a.mtimes = xcalloc(a.files.nr ? a.files.nr : 1, sizeof(*a.mtimes));
+	for (size_t i = 0; i < a.files.nr && !rc; i++) {
+		strbuf_reset(&tmp);
+		strbuf_addf(&tmp, "%s/%s", b->src, a.files.v[i]);
+		if (stat(tmp.buf, &st))
+			rc = lace_error_set(errno, "%s: %s", tmp.buf, strerror(errno));
+		else
+			a.mtimes[i] = st.st_mtim;
+	}
+	for (size_t i = 0; i < patches.nr && !rc; i++) {
+		/* a dry run first: a patch that does not apply leaves no
+		 * half-patched tree, no .rej and no .orig behind */
+		const char *dry[] = { "patch", "-N", "-p1", "-s", "--dry-run", "--no-backup-if-mismatch",
+				      "-r", "-", "-d", b->src, "-i", patches.v[i], NULL };
+		const char *argv[] = { "patch", "-N", "-p1", "-s", "--no-backup-if-mismatch", "-r", "-",
+				       "-d", b->src, "-i", patches.v[i], NULL };
+		rc = run_cmd(NULL, log.buf, "applying a patch to the kernel source", dry);
+		if (rc)
+			break;
+		applied_write(b, &a); /* before: a crash inside patch is undone too */
+		rc = run_cmd(NULL, log.buf, "applying a patch to the kernel source", argv);
+		if (!rc)
+			strvec_push(&a.patches, patches.v[i]);
+		applied_write(b, &a);
+	}
+	if (!rc) {
+		const char *target[] = { b->arch->target, NULL };
+		rc = run_make(b, vdir.buf, log.buf, "building the variant", target, 1);
+	}
+	int rrc = patches_revert(b, &a, log.buf);
+	rc = rc ? rc : rrc;
+	if (rc)
+		goto out;
+	*seconds = phase_end(b, phase.buf, plain ? "baseline" : "variant", t0);
+
+	/* the outputs */
+	if ((rc = mkdir_p(odir.buf))) {
+		rc = lace_error_set(-rc, "%s: cannot create", odir.buf);
+		goto out;
+	}
+	strbuf_reset(&tmp);
+	strbuf_addf(&tmp, "%s/%s", vdir.buf, b->arch->image);
+	struct strbuf vml = STRBUF_INIT, map = STRBUF_INIT, cfg = STRBUF_INIT, cfgout = STRBUF_INIT;
+	strbuf_addf(&vml, "%s/vmlinux", vdir.buf);
+	strbuf_addf(&map, "%s/System.map", vdir.buf);
+	strbuf_addf(&cfg, "%s/.config", vdir.buf);
+	strbuf_addf(&cfgout, "%s/config", odir.buf);
+	const char *cp1[] = { "cp", "-f", vml.buf, map.buf, tmp.buf, odir.buf, NULL };
+	const char *cp2[] = { "cp", "-f", cfg.buf, cfgout.buf, NULL };
+	rc = run_cmd(NULL, log.buf, "copying the outputs", cp1);
+	if (!rc)
+		rc = run_cmd(NULL, log.buf, "copying the outputs", cp2);
+	strbuf_release(&vml); strbuf_release(&map); strbuf_release(&cfg); strbuf_release(&cfgout);
+	if (!rc)
+		rc = kernel_write_manifest(b, v, odir.buf, vdir.buf, &patches, *seconds);
+out:
+	if (lockfd >= 0)
+		close(lockfd);
+	free(a.mtimes);
+	strvec_clear(&a.patches);
+	strvec_clear(&a.files);
+	strvec_clear(&patches);
+	strbuf_release(&vdir); strbuf_release(&log); strbuf_release(&odir);
+	strbuf_release(&tmp); strbuf_release(&phase); strbuf_release(&lock);
+	return rc;
+}
+
+void kernel_build_release(struct kernel_build *b)
+{
+	free(b->cache);
+	free(b->src);
+	free(b->kdir);
+	free(b->out);
+	free(b->version);
+	b->cache = b->src = b->kdir = b->out = b->version = NULL;
+}

@@ -1,0 +1,55 @@
+/* The driver of `lace build --kernel`: Debian's kernel source fetched
+ * into lace's cache and extracted once; one base build per arch (make O=,
+ * the config from kernel/configs/ merged on a base target); each variant a
+ * copy of the base build folder made again with its patches applied to the
+ * shared source for that make only, so a linker-script change is a relink,
+ * never a full build; the outputs and a manifest in OUT/<arch>-<variant>/.
+ *
+ * Cache layout ($LACE_CACHE, else $XDG_CACHE_HOME/lace, else ~/.cache/lace):
+ *   src/<dir>/             the source, clean (patches are reverted, their
+ *                          files' times restored, so the base build never
+ *                          sees a change); src/<dir>.done names its version
+ *   kbuild/<arch>/base/    the base build folder
+ *   kbuild/<arch>/<var>/   each variant's build folder
+ *   kbuild/<arch>/times    the last time of each phase, for estimates */
+#ifndef LACE_VARIANTS_KERNEL_BUILD_H
+#define LACE_VARIANTS_KERNEL_BUILD_H
+
+#include "variants/kernel_config.h"
+
+/* A phase starts (end 0, estimate: seconds it took last time or 0) and
+ * ends (end 1, elapsed seconds). */
+typedef void kernel_progress_fn(void *data, const char *phase, double seconds, int end);
+
+struct kernel_build {
+	const struct kernel_config *cfg;
+	const struct kernel_arch *arch;
+	int jobs;
+	kernel_progress_fn *progress;
+	void *progress_data;
+	/* set by kernel_build_start */
+	char *cache, *src, *kdir, *out;
+	char *version;          /* the source package's version */
+	double t_source, t_configure, t_base;  /* seconds, this run (0: nothing to do) */
+};
+
+/* Resolve the cache and output folders, fetch and extract the source if
+ * the cache lacks it, configure and build the base.  0 or -errno with the
+ * step that failed and its log named. */
+int kernel_build_start(struct kernel_build *b, const char *out);
+/* Build one variant into OUT/<arch>-<variant>/ with its manifest.json;
+ * *seconds is the variant's own make.  0 or -errno. */
+int kernel_build_variant(struct kernel_build *b, const struct kernel_variant *v, double *seconds);
+void kernel_build_release(struct kernel_build *b);
+
+/* OUT/<arch>-<variant>/manifest.json (kernel_manifest.c): what was built
+ * from what (source version, config, patches, compiler, build-id, every
+ * output's SHA-256) and how long its phases took. */
+int kernel_write_manifest(const struct kernel_build *b, const struct kernel_variant *v,
+			  const char *odir, const char *vdir, const struct strvec *patches,
+			  double seconds);
+
+/* The build-id of an ELF file as hex (libelf), or -errno. */
+int kernel_build_id(const char *path, char *hex, size_t size);
+
+#endif

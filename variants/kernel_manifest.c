@@ -1,0 +1,127 @@
+/* OUT/<arch>-<variant>/manifest.json of a kernel build, so a result can
+ * name exactly which kernel it measured and how it was made. */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "util/error.h"
+#include "util/json_schema.h"
+#include "util/sha256.h"
+#include "util/strbuf.h"
+#include "variants/kernel_build.h"
+
+/* The first line of a file, or "" */
+static json_t *first_line(const char *dir, const char *name)
+{
+	struct strbuf p = STRBUF_INIT;
+	char buf[256] = "";
+	FILE *f;
+
+	strbuf_addf(&p, "%s/%s", dir, name);
+	f = fopen(p.buf, "r");
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = 0;
+		fclose(f);
+	}
+	buf[strcspn(buf, "\n")] = 0;
+	strbuf_release(&p);
+	return json_string(buf);
+}
+
+/* LINUX_COMPILER from include/generated/compile.h: the compiler and
+ * linker the kernel itself records */
+static json_t *compiler(const char *vdir)
+{
+	struct strbuf p = STRBUF_INIT;
+	char line[512], *q;
+	json_t *r = json_string("");
+	FILE *f;
+
+	strbuf_addf(&p, "%s/include/generated/compile.h", vdir);
+	f = fopen(p.buf, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "#define LINUX_COMPILER \"", 24) && (q = strrchr(line, '"')) > line + 24) {
+			*q = 0;
+			json_decref(r);
+			r = json_string(line + 24);
+		}
+	if (f)
+		fclose(f);
+	strbuf_release(&p);
+	return r;
+}
+
+static json_t *hashed(const char *path, const char *name, int *rc)
+{
+	char hex[65];
+	struct stat st;
+
+	if (sha256_file_hex(path, hex) || stat(path, &st)) {
+		*rc = lace_error_set(EIO, "%s: cannot read", path);
+		return json_null();
+	}
+	return json_pack("{s:s, s:I, s:s}", "name", name, "size", (json_int_t)st.st_size, "sha256", hex);
+}
+
+int kernel_write_manifest(const struct kernel_build *b, const struct kernel_variant *v,
+			  const char *odir, const char *vdir, const struct strvec *patches,
+			  double seconds)
+{
+	json_t *m = json_schema_object("lace-kernel-manifest"), *pa = json_array(), *outs = json_array();
+	struct strbuf p = STRBUF_INIT;
+	char id[129];
+	int rc = 0;
+
+	json_object_set_new(m, "arch", json_string(b->arch->name));
+	json_object_set_new(m, "variant", json_string(v->name));
+	json_object_set_new(m, "description", json_string(v->description ? v->description : ""));
+	json_object_set_new(m, "source", json_pack("{s:s, s:s}", "package", b->cfg->package,
+						   "version", b->version ? b->version : ""));
+	json_object_set_new(m, "release", first_line(vdir, "include/config/kernel.release"));
+	json_object_set_new(m, "config_base", json_string(b->arch->base));
+	strbuf_addf(&p, "%s/%s", b->cfg->dir, b->arch->config);
+	json_object_set_new(m, "config_fragment", hashed(p.buf, b->arch->config, &rc));
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/.config", vdir);
+	json_object_set_new(m, "config", hashed(p.buf, "config", &rc));
+	for (size_t i = 0; i < patches->nr; i++) {
+		const char *name = patches->v[i];
+		size_t dl = strlen(b->cfg->dir);
+		if (!strncmp(name, b->cfg->dir, dl) && name[dl] == '/')
+			name += dl + 1; /* kernel/-relative, as in kernel.conf */
+		json_array_append_new(pa, hashed(patches->v[i], name, &rc));
+	}
+	json_object_set_new(m, "patches", pa);
+	json_object_set_new(m, "padding", v->pad ? json_pack("{s:I, s:I, s:I}", "bytes", (json_int_t)v->pad,
+							     "seed", (json_int_t)v->seed, "index",
+							     (json_int_t)v->index)
+						 : json_null());
+	json_object_set_new(m, "compiler", compiler(vdir));
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/vmlinux", odir);
+	json_object_set_new(m, "build_id", kernel_build_id(p.buf, id, sizeof(id)) ? json_null() : json_string(id));
+	const char *image = strrchr(b->arch->image, '/');
+	image = image ? image + 1 : b->arch->image;
+	const char *names[] = { "vmlinux", "System.map", image, "config" };
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
+		strbuf_reset(&p);
+		strbuf_addf(&p, "%s/%s", odir, names[i]);
+		json_array_append_new(outs, hashed(p.buf, names[i], &rc));
+	}
+	json_object_set_new(m, "outputs", outs);
+	json_object_set_new(m, "seconds", json_pack("{s:f, s:f, s:f, s:f}", "source", b->t_source,
+						    "configure", b->t_configure, "base", b->t_base,
+						    "variant", seconds));
+	if (!rc) {
+		strbuf_reset(&p);
+		strbuf_addf(&p, "%s/manifest.json", odir);
+		if (json_dump_file(m, p.buf, JSON_INDENT(2) | JSON_PRESERVE_ORDER))
+			rc = lace_error_set(EIO, "%s: cannot write", p.buf);
+	}
+	json_decref(m);
+	strbuf_release(&p);
+	return rc;
+}
