@@ -1,0 +1,101 @@
+#!/bin/bash
+# timeout: 600
+# The real x86-64 kernels of `lace build --kernel x86_64` (built by `make
+# check-kernel` into $LACE_KERNELS, default $BUILD/kernels) have the
+# placements their names say, seen by lace layout: baseline's entry text
+# is its own 2 MiB-aligned region after the main text; entry-in-text has
+# the entry code inside .text in link order (arch/x86/entry before fs/)
+# with empty markers; entry-align-8 and -4k align the region as named;
+# each shuffled relink moves the main text by exactly its padding.  Each
+# variant boots under qemu-system-x86_64 -accel tcg and runs a static /init
+# (a syscall through the entry code) when QEMU is installed.
+. "$SRC/tests/integration/lib.sh"
+K=${LACE_KERNELS:-$BUILD/kernels}
+[ -f "$K/x86_64-baseline/vmlinux" ] ||
+  skip "no kernel builds in $K: 'make check-kernel' builds them (about 8 min the first time)"
+cd "$T" || exit 1
+
+region() { # VMLINUX NAME -> "start end" (decimal)
+  "$LACE" layout --json --regions --no-dwarf "$1" |
+    jq -r --arg n "$2" '.regions[] | select(.name == $n) | "\(.start) \(.end)"' | head -1
+}
+# kernel addresses are above 2^63: bash's signed 64-bit arithmetic keeps
+# their differences, order (all in one half) and alignment right
+addr() { # VMLINUX FUNCTION -> address as a bash integer
+  local a
+  a=$(awk -v f="$2" '$3 == f { print $1; exit }' "$(dirname "$1")/System.map")
+  [ -n "$a" ] || fail "$2 not in $(dirname "$1")/System.map"
+  echo $((0x$a))
+}
+hex2dec() { echo $(($1)); }
+
+for v in baseline entry-in-text entry-align-8 entry-align-4k; do
+  [ -f "$K/x86_64-$v/vmlinux" ] || fail "$v: not built in $K"
+done
+
+# baseline: entry region, 2 MiB-aligned, after the main text
+read -r s e <<<"$(region "$K/x86_64-baseline/vmlinux" entry)"
+[ -n "$s" ] || fail "baseline: no entry region"
+s=$(hex2dec "$s"); e=$(hex2dec "$e")
+[ $((e - s)) -gt 0 ] || fail "baseline: empty entry region"
+[ $((s % 0x200000)) -eq 0 ] || fail "baseline: entry region at $s, not 2 MiB-aligned"
+b_sys=$(addr "$K/x86_64-baseline/vmlinux" entry_SYSCALL_64)
+b_wr=$(addr "$K/x86_64-baseline/vmlinux" ksys_write)
+[ "$b_sys" -ge "$s" ] && [ "$b_sys" -lt "$e" ] || fail "baseline: entry_SYSCALL_64 outside the entry region"
+[ "$b_sys" -gt "$b_wr" ] || fail "baseline: entry text not after the main text"
+
+# entry-in-text: markers empty, entry code in link order inside .text
+read -r s e <<<"$(region "$K/x86_64-entry-in-text/vmlinux" entry)"
+[ -z "$s" ] || [ "$(hex2dec "$s")" -eq "$(hex2dec "$e")" ] || fail "entry-in-text: entry markers enclose code"
+i_sys=$(addr "$K/x86_64-entry-in-text/vmlinux" entry_SYSCALL_64)
+i_wr=$(addr "$K/x86_64-entry-in-text/vmlinux" ksys_write)
+[ "$i_sys" -lt "$i_wr" ] || fail "entry-in-text: entry_SYSCALL_64 not before fs/ code (link order)"
+
+# entry-align-8 / -4k
+read -r s e <<<"$(region "$K/x86_64-entry-align-8/vmlinux" entry)"
+s=$(hex2dec "$s")
+[ $((s % 8)) -eq 0 ] && [ $((s % 0x200000)) -ne 0 ] || fail "entry-align-8: entry region at $s"
+read -r s e <<<"$(region "$K/x86_64-entry-align-4k/vmlinux" entry)"
+s=$(hex2dec "$s")
+[ $((s % 4096)) -eq 0 ] && [ $((s % 0x200000)) -ne 0 ] || fail "entry-align-4k: entry region at $s"
+
+# shuffled relinks: the main text moves by the padding
+n=0
+for d in "$K"/x86_64-baseline-shuffle-*; do
+  [ -d "$d" ] || continue
+  pad=$(jq -r .padding.bytes "$d/manifest.json")
+  wr=$(addr "$d/vmlinux" ksys_write)
+  expect_eq "$((wr - b_wr))" "$pad" "$(basename "$d"): ksys_write moved by"
+  n=$((n + 1))
+done
+[ "$n" -ge 1 ] || fail "no shuffled relinks in $K (make check-kernel builds 3)"
+
+# boot each variant: a static /init that writes through the syscall entry
+if ! command -v qemu-system-x86_64 >/dev/null; then
+  echo "note: qemu-system-x86_64 is not installed: boots not checked"
+  exit 0
+fi
+cat > init.c <<'C'
+#include <sys/reboot.h>
+#include <unistd.h>
+int main(void) { write(1, "lace-init-ok\n", 13); sync(); reboot(RB_POWER_OFF); return 0; }
+C
+cc -static -O2 -o init init.c || fail "cc -static init"
+python3 - init initrd.cpio <<'PY' || fail "cpio"
+import sys, os
+def ent(name, mode, data=b"", ino=1):
+    h = "070701" + "".join("%08x" % x for x in (ino, mode, 0, 0, 1, 0, len(data), 0, 0, 0, 0, len(name) + 1, 0))
+    b = h.encode() + name.encode() + b"\0"
+    b += b"\0" * (-len(b) % 4) + data
+    return b + b"\0" * (-len(b) % 4)
+d = open(sys.argv[1], "rb").read()
+out = ent("dev", 0o40755, ino=1) + ent("init", 0o100755, d, ino=2) + ent("TRAILER!!!", 0, ino=0)
+open(sys.argv[2], "wb").write(out)
+PY
+for d in "$K"/x86_64-*; do
+  [ -f "$d/bzImage" ] || continue
+  timeout 120 qemu-system-x86_64 -accel tcg -m 256 -nographic -no-reboot -kernel "$d/bzImage" \
+    -initrd initrd.cpio -append "console=ttyS0 panic=-1 nokaslr" > "boot.log" 2>&1 < /dev/null
+  grep -q lace-init-ok boot.log || fail "$(basename "$d"): did not boot to /init: $(tail -5 boot.log)"
+done
+exit 0
