@@ -17,7 +17,6 @@
 
 #include "util/error.h"
 #include "util/run.h"
-#include "util/sha256.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -276,11 +275,9 @@ static int patch_files(const char *patch, struct strvec *files)
 }
 
 /* What is applied now, so a crash in the middle is undone next time:
- * src.applied holds "sec nsec file" of each changed file, then the
- * patches, one "patch PATH" line each. */
+ * src.applied holds one "patch PATH" line per applied patch. */
 struct applied {
-	struct strvec patches, files;
-	struct timespec *mtimes;
+	struct strvec patches;
 };
 
 static void applied_write(const struct kernel_build *b, const struct applied *a)
@@ -290,9 +287,6 @@ static void applied_write(const struct kernel_build *b, const struct applied *a)
 
 	strbuf_addf(&p, "%s.applied", b->src);
 	f = fopen(p.buf, "w");
-	for (size_t i = 0; f && i < a->files.nr; i++)
-		fprintf(f, "file %lld %ld %s\n", (long long)a->mtimes[i].tv_sec, a->mtimes[i].tv_nsec,
-			a->files.v[i]);
 	for (size_t i = 0; f && i < a->patches.nr; i++)
 		fprintf(f, "patch %s\n", a->patches.v[i]);
 	if (f)
@@ -300,7 +294,9 @@ static void applied_write(const struct kernel_build *b, const struct applied *a)
 	strbuf_release(&p);
 }
 
-/* Reverse the patches (last first) and give the files their times back. */
+/* Reverse the patches (last first).  The files keep the time of the
+ * revert, newer than anything built from the patched text, so the next
+ * make of the build folder redoes exactly what the patches touched. */
 static int patches_revert(const struct kernel_build *b, struct applied *a, const char *log)
 {
 	struct strbuf p = STRBUF_INIT;
@@ -311,14 +307,7 @@ static int patches_revert(const struct kernel_build *b, struct applied *a, const
 				       "-d", b->src, "-i", a->patches.v[i], NULL };
 		rc = run_cmd(NULL, log, "reverting a patch on the kernel source", argv);
 	}
-	for (size_t i = 0; !rc && i < a->files.nr; i++) {
-		struct timespec ts[2] = { a->mtimes[i], a->mtimes[i] };
-		strbuf_reset(&p);
-		strbuf_addf(&p, "%s/%s", b->src, a->files.v[i]);
-		utimensat(AT_FDCWD, p.buf, ts, 0);
-	}
 	if (!rc) {
-		strbuf_reset(&p);
 		strbuf_addf(&p, "%s.applied", b->src);
 		unlink(p.buf);
 	}
@@ -330,7 +319,7 @@ static int patches_revert(const struct kernel_build *b, struct applied *a, const
 static int patches_recover(const struct kernel_build *b, const char *log)
 {
 	struct strbuf p = STRBUF_INIT;
-	struct applied a = { STRVEC_INIT, STRVEC_INIT, NULL };
+	struct applied a = { STRVEC_INIT };
 	char *line = NULL;
 	size_t alloc = 0;
 	FILE *f;
@@ -340,24 +329,15 @@ static int patches_recover(const struct kernel_build *b, const char *log)
 	f = fopen(p.buf, "r");
 	if (f) {
 		while (getline(&line, &alloc, f) > 0) {
-			long long sec;
-			long nsec;
-			int off = 0;
 			line[strcspn(line, "\n")] = 0;
-			if (sscanf(line, "file %lld %ld %n", &sec, &nsec, &off) == 2 && off) {
-				a.mtimes = xrealloc(a.mtimes, (a.files.nr + 1) * sizeof(*a.mtimes));
-				a.mtimes[a.files.nr] = (struct timespec){ (time_t)sec, nsec };
-				strvec_push(&a.files, line + off);
-			} else if (!strncmp(line, "patch ", 6))
+			if (!strncmp(line, "patch ", 6))
 				strvec_push(&a.patches, line + 6);
 		}
 		fclose(f);
 		rc = patches_revert(b, &a, log);
 	}
 	free(line);
-	free(a.mtimes);
 	strvec_clear(&a.patches);
-	strvec_clear(&a.files);
 	strbuf_release(&p);
 	return rc;
 }
@@ -430,22 +410,27 @@ out:
 
 static int base_build(struct kernel_build *b)
 {
-	struct strbuf dir = STRBUF_INIT, cfg = STRBUF_INIT, log = STRBUF_INIT, frag = STRBUF_INIT,
-		      merge = STRBUF_INIT;
+	struct strbuf dir = STRBUF_INIT, cfg = STRBUF_INIT, log = STRBUF_INIT, merge = STRBUF_INIT;
+	struct strvec frags = STRVEC_INIT, words = STRVEC_INIT;
 	struct stat st;
+	time_t newest = 0;
 	int rc = 0;
 
 	strbuf_addf(&dir, "%s/base", b->kdir);
 	strbuf_addf(&cfg, "%s/.config", dir.buf);
 	strbuf_addf(&log, "%s/base.log", b->kdir);
-	strbuf_addf(&frag, "%s/%s", b->cfg->dir, b->arch->config);
-	if (stat(frag.buf, &st)) {
-		rc = lace_error_set(errno, "%s: %s", frag.buf, strerror(errno));
-		goto out;
+	strvec_split(&words, b->arch->config);
+	for (size_t i = 0; i < words.nr; i++) {
+		const char *f = strvec_pushf(&frags, "%s/%s", b->cfg->dir, words.v[i]);
+		if (stat(f, &st)) {
+			rc = lace_error_set(errno, "%s: %s", f, strerror(errno));
+			goto out;
+		}
+		if (st.st_mtime > newest)
+			newest = st.st_mtime;
 	}
 	/* configure once; a fragment newer than the config configures again */
-	struct stat fs;
-	bool need = stat(cfg.buf, &st) || (!stat(frag.buf, &fs) && fs.st_mtime > st.st_mtime);
+	bool need = stat(cfg.buf, &st) || newest > st.st_mtime;
 	if (need) {
 		double t0 = phase_begin(b, "base: configure", "configure");
 		if ((rc = mkdir_p(dir.buf))) {
@@ -456,8 +441,16 @@ static int base_build(struct kernel_build *b)
 		if ((rc = run_make(b, dir.buf, log.buf, "configuring the kernel", base, 0)))
 			goto out;
 		strbuf_addf(&merge, "%s/scripts/kconfig/merge_config.sh", b->src);
-		const char *m[] = { merge.buf, "-m", "-O", dir.buf, cfg.buf, frag.buf, NULL };
-		if ((rc = run_cmd(b->src, log.buf, "merging the config fragment", m)))
+		struct strvec m = STRVEC_INIT;
+		strvec_push(&m, merge.buf);
+		strvec_push(&m, "-m");
+		strvec_push(&m, "-O");
+		strvec_push(&m, dir.buf);
+		strvec_push(&m, cfg.buf);
+		strvec_pushv(&m, frags.v);
+		rc = run_cmd(b->src, log.buf, "merging the config fragments", m.v);
+		strvec_clear(&m);
+		if (rc)
 			goto out;
 		const char *olddef[] = { "olddefconfig", NULL };
 		if ((rc = run_make(b, dir.buf, log.buf, "configuring the kernel", olddef, 0)))
@@ -472,7 +465,9 @@ static int base_build(struct kernel_build *b)
 		b->t_base = phase_end(b, "base: build", "base", t0);
 out:
 	strbuf_release(&dir); strbuf_release(&cfg); strbuf_release(&log);
-	strbuf_release(&frag); strbuf_release(&merge);
+	strbuf_release(&merge);
+	strvec_clear(&frags);
+	strvec_clear(&words);
 	return rc;
 }
 
@@ -535,34 +530,24 @@ int kernel_build_id(const char *path, char *hex, size_t size)
 	return rc;
 }
 
-/* Whether dir is a build folder with the base's config (else it is made
- * again as a copy of the base). */
-static bool same_config(const struct kernel_build *b, const char *dir)
-{
-	struct strbuf p = STRBUF_INIT;
-	char h1[65], h2[65];
-	bool same;
-
-	strbuf_addf(&p, "%s/.config", dir);
-	same = !sha256_file_hex(p.buf, h1);
-	strbuf_reset(&p);
-	strbuf_addf(&p, "%s/base/.config", b->kdir);
-	same = same && !sha256_file_hex(p.buf, h2) && !strcmp(h1, h2);
-	strbuf_release(&p);
-	return same;
-}
+static int collect(const struct kernel_build *b, const struct kernel_variant *v, const char *vdir,
+		   const char *odir, const char *log, const struct strvec *patches, double seconds);
 
 int kernel_build_variant(struct kernel_build *b, const struct kernel_variant *v, double *seconds)
 {
 	struct strbuf vdir = STRBUF_INIT, log = STRBUF_INIT, odir = STRBUF_INIT, tmp = STRBUF_INIT,
 		      phase = STRBUF_INIT, lock = STRBUF_INIT;
-	struct applied a = { STRVEC_INIT, STRVEC_INIT, NULL };
-	struct strvec patches = STRVEC_INIT;
+	struct applied a = { STRVEC_INIT };
+	struct strvec patches = STRVEC_INIT, files = STRVEC_INIT;
 	int rc = 0, lockfd = -1;
 	bool plain = !v->patches.nr && !v->pad;
 
 	*seconds = 0;
-	strbuf_addf(&vdir, "%s/%s", b->kdir, plain ? "base" : v->name);
+	/* one build folder per arch, always: kbuild records absolute paths of
+	 * the folder (objtool, the tools), so a copy or a move of it rebuilds
+	 * everything; made again in place, a variant redoes only what its
+	 * patches touch, and the next variant only what they touched */
+	strbuf_addf(&vdir, "%s/base", b->kdir);
 	strbuf_addf(&log, "%s/%s.log", b->kdir, v->name);
 	strbuf_addf(&odir, "%s/%s-%s", b->out, b->arch->name, v->name);
 	strbuf_addf(&phase, "%s: build", v->name);
@@ -574,47 +559,18 @@ int kernel_build_variant(struct kernel_build *b, const struct kernel_variant *v,
 			goto out;
 		strvec_push(&patches, tmp.buf);
 	}
-	double t0 = phase_begin(b, phase.buf, plain ? "baseline" : "variant");
-	struct stat st;
-	if (!plain && !same_config(b, vdir.buf)) {
-		/* a copy of the base with its times, so make redoes only what
-		 * the patches touch */
-		strbuf_reset(&tmp);
-		strbuf_addf(&tmp, "%s.tmp", vdir.buf);
-		const char *rm[] = { "rm", "-rf", tmp.buf, vdir.buf, NULL };
-		const char *cp[] = { "cp", "-a", NULL, tmp.buf, NULL };
-		struct strbuf base = STRBUF_INIT;
-		strbuf_addf(&base, "%s/base", b->kdir);
-		cp[2] = base.buf;
-		rc = run_cmd(NULL, log.buf, "copying the base build", rm);
-		if (!rc)
-			rc = run_cmd(NULL, log.buf, "copying the base build", cp);
-		strbuf_release(&base);
-		if (!rc && rename(tmp.buf, vdir.buf))
-			rc = lace_error_set(errno, "%s: %s", vdir.buf, strerror(errno));
-		if (rc)
-			goto out;
-	}
-	/* one patched source at a time: lace builds in parallel elsewhere */
+	for (size_t i = 0; i < patches.nr && !rc; i++)
+		rc = patch_files(patches.v[i], &files);
+	if (rc)
+		goto out;
+	/* one patched source and one build at a time */
 	strbuf_addf(&lock, "%s.lock", b->src);
 	lockfd = open(lock.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (lockfd < 0 || flock(lockfd, LOCK_EX)) {
 		rc = lace_error_set(errno, "%s: cannot lock: %s", lock.buf, strerror(errno));
 		goto out;
 	}
-	for (size_t i = 0; i < patches.nr && !rc; i++)
-		rc = patch_files(patches.v[i], &a.files);
-	if (rc)
-		goto out;
-	a.mtimes = xcalloc(a.files.nr ? a.files.nr : 1, sizeof(*a.mtimes));
-	for (size_t i = 0; i < a.files.nr && !rc; i++) {
-		strbuf_reset(&tmp);
-		strbuf_addf(&tmp, "%s/%s", b->src, a.files.v[i]);
-		if (stat(tmp.buf, &st))
-			rc = lace_error_set(errno, "%s: %s", tmp.buf, strerror(errno));
-		else
-			a.mtimes[i] = st.st_mtim;
-	}
+	double t0 = phase_begin(b, phase.buf, plain ? "baseline" : "variant");
 	for (size_t i = 0; i < patches.nr && !rc; i++) {
 		/* a dry run first: a patch that does not apply leaves no
 		 * half-patched tree, no .rej and no .orig behind */
@@ -625,51 +581,64 @@ int kernel_build_variant(struct kernel_build *b, const struct kernel_variant *v,
 		rc = run_cmd(NULL, log.buf, "applying a patch to the kernel source", dry);
 		if (rc)
 			break;
+		strvec_push(&a.patches, patches.v[i]);
 		applied_write(b, &a); /* before: a crash inside patch is undone too */
 		rc = run_cmd(NULL, log.buf, "applying a patch to the kernel source", argv);
-		if (!rc)
-			strvec_push(&a.patches, patches.v[i]);
-		applied_write(b, &a);
 	}
 	if (!rc) {
 		const char *target[] = { b->arch->target, NULL };
 		rc = run_make(b, vdir.buf, log.buf, "building the variant", target, 1);
 	}
+	/* the outputs are copied before the revert: the folder is the
+	 * variant's until the next make */
+	if (!rc) {
+		*seconds = phase_end(b, phase.buf, plain ? "baseline" : "variant", t0);
+		rc = collect(b, v, vdir.buf, odir.buf, log.buf, &patches, *seconds);
+	}
 	int rrc = patches_revert(b, &a, log.buf);
 	rc = rc ? rc : rrc;
-	if (rc)
-		goto out;
-	*seconds = phase_end(b, phase.buf, plain ? "baseline" : "variant", t0);
-
-	/* the outputs */
-	if ((rc = mkdir_p(odir.buf))) {
-		rc = lace_error_set(-rc, "%s: cannot create", odir.buf);
-		goto out;
-	}
-	strbuf_reset(&tmp);
-	strbuf_addf(&tmp, "%s/%s", vdir.buf, b->arch->image);
-	struct strbuf vml = STRBUF_INIT, map = STRBUF_INIT, cfg = STRBUF_INIT, cfgout = STRBUF_INIT;
-	strbuf_addf(&vml, "%s/vmlinux", vdir.buf);
-	strbuf_addf(&map, "%s/System.map", vdir.buf);
-	strbuf_addf(&cfg, "%s/.config", vdir.buf);
-	strbuf_addf(&cfgout, "%s/config", odir.buf);
-	const char *cp1[] = { "cp", "-f", vml.buf, map.buf, tmp.buf, odir.buf, NULL };
-	const char *cp2[] = { "cp", "-f", cfg.buf, cfgout.buf, NULL };
-	rc = run_cmd(NULL, log.buf, "copying the outputs", cp1);
-	if (!rc)
-		rc = run_cmd(NULL, log.buf, "copying the outputs", cp2);
-	strbuf_release(&vml); strbuf_release(&map); strbuf_release(&cfg); strbuf_release(&cfgout);
-	if (!rc)
-		rc = kernel_write_manifest(b, v, odir.buf, vdir.buf, &patches, *seconds);
 out:
 	if (lockfd >= 0)
 		close(lockfd);
-	free(a.mtimes);
 	strvec_clear(&a.patches);
-	strvec_clear(&a.files);
 	strvec_clear(&patches);
+	strvec_clear(&files);
 	strbuf_release(&vdir); strbuf_release(&log); strbuf_release(&odir);
 	strbuf_release(&tmp); strbuf_release(&phase); strbuf_release(&lock);
+	return rc;
+}
+
+/* Copy vmlinux, System.map, the image and the config to odir and write
+ * the manifest. */
+static int collect(const struct kernel_build *b, const struct kernel_variant *v, const char *vdir,
+		   const char *odir, const char *log, const struct strvec *patches, double seconds)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	int rc;
+
+	if ((rc = mkdir_p(odir))) {
+		rc = lace_error_set(-rc, "%s: cannot create", odir);
+		goto out;
+	}
+	strbuf_addf(&tmp, "%s/%s", vdir, b->arch->image);
+	struct strbuf vml = STRBUF_INIT, map = STRBUF_INIT, cfg = STRBUF_INIT, cfgout = STRBUF_INIT;
+	strbuf_addf(&vml, "%s/vmlinux", vdir);
+	strbuf_addf(&map, "%s/System.map", vdir);
+	strbuf_addf(&cfg, "%s/.config", vdir);
+	strbuf_addf(&cfgout, "%s/config", odir);
+	/* vmlinux is the image on some arches: cp copies it once */
+	const char *cp1[] = { "cp", "-f", vml.buf, map.buf, strcmp(tmp.buf, vml.buf) ? tmp.buf : NULL,
+			      NULL, NULL };
+	cp1[strcmp(tmp.buf, vml.buf) ? 5 : 4] = odir;
+	const char *cp2[] = { "cp", "-f", cfg.buf, cfgout.buf, NULL };
+	rc = run_cmd(NULL, log, "copying the outputs", cp1);
+	if (!rc)
+		rc = run_cmd(NULL, log, "copying the outputs", cp2);
+	strbuf_release(&vml); strbuf_release(&map); strbuf_release(&cfg); strbuf_release(&cfgout);
+	if (!rc)
+		rc = kernel_write_manifest(b, v, odir, vdir, patches, seconds);
+out:
+	strbuf_release(&tmp);
 	return rc;
 }
 

@@ -1,16 +1,17 @@
 /* The driver of `lace build --kernel`: Debian's kernel source fetched
- * into lace's cache and extracted once; one base build per arch (make O=,
- * the config from kernel/configs/ merged on a base target); each variant a
- * copy of the base build folder made again with its patches applied to the
- * shared source for that make only, so a linker-script change is a relink,
- * never a full build; the outputs and a manifest in OUT/<arch>-<variant>/.
+ * into lace's cache and extracted once; one build folder per arch (make
+ * O=, the config from kernel/configs/ merged on a base target), built
+ * once in full; each variant made again in that folder with its patches
+ * applied to the shared source for that make only, so a linker-script
+ * change is a relink and a patched file a small rebuild, never a full
+ * build; the outputs and a manifest in OUT/<arch>-<variant>/.
  *
  * Cache layout ($LACE_CACHE, else $XDG_CACHE_HOME/lace, else ~/.cache/lace):
- *   src/<dir>/             the source, clean (patches are reverted, their
- *                          files' times restored, so the base build never
- *                          sees a change); src/<dir>.done names its version
- *   kbuild/<arch>/base/    the base build folder
- *   kbuild/<arch>/<var>/   each variant's build folder
+ *   src/<dir>/             the source, clean between builds;
+ *                          src/<dir>.done names its version,
+ *                          src/<dir>.applied the patches applied right now
+ *   kbuild/<arch>/base/    the build folder
+ *   kbuild/<arch>/<var>.log  make's output, per variant
  *   kbuild/<arch>/times    the last time of each phase, for estimates */
 #ifndef LACE_VARIANTS_KERNEL_BUILD_H
 #define LACE_VARIANTS_KERNEL_BUILD_H
@@ -37,8 +38,9 @@ struct kernel_build {
  * the cache lacks it, configure and build the base.  0 or -errno with the
  * step that failed and its log named. */
 int kernel_build_start(struct kernel_build *b, const char *out);
-/* Build one variant into OUT/<arch>-<variant>/ with its manifest.json;
- * *seconds is the variant's own make.  0 or -errno. */
+/* Build one variant (patches applied, make, outputs copied, patches
+ * reverted) into OUT/<arch>-<variant>/ with its manifest.json; *seconds
+ * is the variant's own make.  0 or -errno. */
 int kernel_build_variant(struct kernel_build *b, const struct kernel_variant *v, double *seconds);
 void kernel_build_release(struct kernel_build *b);
 

@@ -12,7 +12,8 @@ struct kernel_arch {
 	char *name;
 	char *make;          /* make variables: "ARCH=x86_64", "CROSS_COMPILE=..." */
 	char *base;          /* the config target it starts from ("tinyconfig") */
-	char *config;        /* fragment merged on top, relative to kernel/ */
+	char *config;        /* fragments merged on top, in order, relative to
+			      * kernel/, separated by spaces */
 	char *target;        /* make target ("bzImage", "vmlinux") */
 	char *image;         /* the bootable image, relative to the build folder */
 	char *shuffle_file;  /* --shuffle: the linker script source to pad */

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -10,6 +11,7 @@
 #include "util/json_schema.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 #include "variants/kernel_build.h"
 
 /* The first line of a file, or "" */
@@ -82,8 +84,15 @@ int kernel_write_manifest(const struct kernel_build *b, const struct kernel_vari
 						   "version", b->version ? b->version : ""));
 	json_object_set_new(m, "release", first_line(vdir, "include/config/kernel.release"));
 	json_object_set_new(m, "config_base", json_string(b->arch->base));
-	strbuf_addf(&p, "%s/%s", b->cfg->dir, b->arch->config);
-	json_object_set_new(m, "config_fragment", hashed(p.buf, b->arch->config, &rc));
+	json_t *frags = json_array();
+	char *list = xstrdup(b->arch->config), *save = NULL;
+	for (char *f = strtok_r(list, " \t", &save); f; f = strtok_r(NULL, " \t", &save)) {
+		strbuf_reset(&p);
+		strbuf_addf(&p, "%s/%s", b->cfg->dir, f);
+		json_array_append_new(frags, hashed(p.buf, f, &rc));
+	}
+	free(list);
+	json_object_set_new(m, "config_fragments", frags);
 	strbuf_reset(&p);
 	strbuf_addf(&p, "%s/.config", vdir);
 	json_object_set_new(m, "config", hashed(p.buf, "config", &rc));
@@ -107,6 +116,8 @@ int kernel_write_manifest(const struct kernel_build *b, const struct kernel_vari
 	image = image ? image + 1 : b->arch->image;
 	const char *names[] = { "vmlinux", "System.map", image, "config" };
 	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
+		if (i == 2 && !strcmp(image, "vmlinux"))
+			continue; /* the image is vmlinux itself (ppc64) */
 		strbuf_reset(&p);
 		strbuf_addf(&p, "%s/%s", odir, names[i]);
 		json_array_append_new(outs, hashed(p.buf, names[i], &rc));
