@@ -488,6 +488,25 @@ int kernel_build_start(struct kernel_build *b, const char *out)
 		return lace_error_set(-rc, "%s: cannot create the output folder: %s", out, strerror(-rc));
 	real = realpath(out, NULL);
 	b->out = real ? real : xstrdup(out);
+	/* one lace at a time on the source and its builds: a variant's
+	 * patches are on the shared source while it builds, and every arch
+	 * reads that source (include/asm-generic is shared) */
+	strbuf_addf(&sb, "%s/src", b->cache);
+	if ((rc = mkdir_p(sb.buf)))
+		return lace_error_set(-rc, "%s: cannot create: %s", sb.buf, strerror(-rc));
+	strbuf_addf(&sb, "/%s.lock", b->cfg->srcdir);
+	b->lockfd = open(sb.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (b->lockfd < 0)
+		return lace_error_set(errno, "%s: %s", sb.buf, strerror(errno));
+	if (flock(b->lockfd, LOCK_EX | LOCK_NB) && errno == EWOULDBLOCK) {
+		if (b->progress)
+			b->progress(b->progress_data, "waiting for another lace build --kernel", 0, 0);
+		if (flock(b->lockfd, LOCK_EX))
+			return lace_error_set(errno, "%s: cannot lock: %s", sb.buf, strerror(errno));
+		if (b->progress)
+			b->progress(b->progress_data, "waiting for another lace build --kernel", 0, 1);
+	}
+	strbuf_reset(&sb);
 	if ((rc = source_fetch(b)))
 		return rc;
 	strbuf_addf(&sb, "%s/patch.log", b->kdir);
@@ -536,10 +555,10 @@ static int collect(const struct kernel_build *b, const struct kernel_variant *v,
 int kernel_build_variant(struct kernel_build *b, const struct kernel_variant *v, double *seconds)
 {
 	struct strbuf vdir = STRBUF_INIT, log = STRBUF_INIT, odir = STRBUF_INIT, tmp = STRBUF_INIT,
-		      phase = STRBUF_INIT, lock = STRBUF_INIT;
+		      phase = STRBUF_INIT;
 	struct applied a = { STRVEC_INIT };
 	struct strvec patches = STRVEC_INIT, files = STRVEC_INIT;
-	int rc = 0, lockfd = -1;
+	int rc = 0;
 	bool plain = !v->patches.nr && !v->pad;
 
 	*seconds = 0;
@@ -563,13 +582,6 @@ int kernel_build_variant(struct kernel_build *b, const struct kernel_variant *v,
 		rc = patch_files(patches.v[i], &files);
 	if (rc)
 		goto out;
-	/* one patched source and one build at a time */
-	strbuf_addf(&lock, "%s.lock", b->src);
-	lockfd = open(lock.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (lockfd < 0 || flock(lockfd, LOCK_EX)) {
-		rc = lace_error_set(errno, "%s: cannot lock: %s", lock.buf, strerror(errno));
-		goto out;
-	}
 	double t0 = phase_begin(b, phase.buf, plain ? "baseline" : "variant");
 	for (size_t i = 0; i < patches.nr && !rc; i++) {
 		/* a dry run first: a patch that does not apply leaves no
@@ -598,13 +610,11 @@ int kernel_build_variant(struct kernel_build *b, const struct kernel_variant *v,
 	int rrc = patches_revert(b, &a, log.buf);
 	rc = rc ? rc : rrc;
 out:
-	if (lockfd >= 0)
-		close(lockfd);
 	strvec_clear(&a.patches);
 	strvec_clear(&patches);
 	strvec_clear(&files);
 	strbuf_release(&vdir); strbuf_release(&log); strbuf_release(&odir);
-	strbuf_release(&tmp); strbuf_release(&phase); strbuf_release(&lock);
+	strbuf_release(&tmp); strbuf_release(&phase);
 	return rc;
 }
 
@@ -644,6 +654,9 @@ out:
 
 void kernel_build_release(struct kernel_build *b)
 {
+	if (b->lockfd > 0)
+		close(b->lockfd); /* and the lock with it */
+	b->lockfd = 0;
 	free(b->cache);
 	free(b->src);
 	free(b->kdir);

@@ -31,6 +31,7 @@ struct kernel_build {
 	/* set by kernel_build_start */
 	char *cache, *src, *kdir, *out;
 	char *version;          /* the source package's version */
+	int lockfd;             /* src/<dir>.lock, held from start to release */
 	double t_source, t_configure, t_base;  /* seconds, this run (0: nothing to do) */
 };
 
