@@ -70,6 +70,26 @@ for d in "$K"/x86_64-baseline-shuffle-*; do
 done
 [ "$n" -ge 1 ] || fail "no shuffled relinks in $K (make check-kernel builds 3)"
 
+# ppc64le (when built): where the hash_fault tracepoint's jump site and its
+# slow path sit in each variant
+site() { # VMLINUX -> "function target_function" of the hash_fault site
+  "$LACE" layout --jumps --csv --no-dwarf "$1" |
+    awk -F, '$9 ~ /^__tracepoint_hash_fault/ { print $3, $5; exit }'
+}
+if [ -f "$K/ppc64le-baseline/vmlinux" ]; then
+  expect_eq "$(site "$K/ppc64le-baseline/vmlinux")" "hash_page_mm hash_page_mm" "ppc64le baseline: site"
+  read -r f t <<<"$(site "$K/ppc64le-cold-slowpaths/vmlinux")"
+  expect_eq "$f" hash_page_mm "cold-slowpaths: site's function"
+  [ -n "$t" ] && [ "$t" != hash_page_mm ] || fail "cold-slowpaths: the slow path is still inside hash_page_mm ($t)"
+  "$LACE" layout --functions --csv --no-dwarf "$K/ppc64le-cold-slowpaths/vmlinux" |
+    awk -F, -v t="$t" '$1 == t' | grep -q 'unlikely\|cold' || fail "cold-slowpaths: $t is not cold text"
+  expect_eq "$(site "$K/ppc64le-no-tracepoint/vmlinux")" "" "no-tracepoint: a hash_fault site"
+  [ "$(jq -r .build_id "$K/ppc64le-old-ptes/manifest.json")" != "$(jq -r .build_id "$K/ppc64le-baseline/manifest.json")" ] ||
+    fail "old-ptes: the same kernel as baseline"
+else
+  echo "note: no ppc64le kernels in $K: their placements not checked"
+fi
+
 # boot each variant: a static /init that writes through the syscall entry
 if ! command -v qemu-system-x86_64 >/dev/null; then
   echo "note: qemu-system-x86_64 is not installed: boots not checked"
