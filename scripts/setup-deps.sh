@@ -15,7 +15,8 @@ rt-tests linux-perf python3 clang jq"
 
 # kernel: what `lace build --kernel` and `make check-kernel` need to build
 # Debian's linux-source (and, for the qemu backend, boot it)
-PKGS_KERNEL="flex bison bc libssl-dev libelf-dev patch xz-utils"
+PKGS_KERNEL="flex bison bc libssl-dev libelf-dev patch xz-utils qemu-system-x86
+qemu-system-ppc libc6-dev-ppc64el-cross"
 
 want="$PKGS_BUILD"
 case "${1:-build}" in

@@ -91,18 +91,39 @@ else
 fi
 
 # boot each variant: a static /init that writes through the syscall entry
-if ! command -v qemu-system-x86_64 >/dev/null; then
-  echo "note: qemu-system-x86_64 is not installed: boots not checked"
-  exit 0
-fi
+# and prints the MMU line of /proc/cpuinfo
 cat > init.c <<'C'
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mount.h>
 #include <sys/reboot.h>
+#include <sys/stat.h>
 #include <unistd.h>
-int main(void) { write(1, "lace-init-ok\n", 13); sync(); reboot(RB_POWER_OFF); return 0; }
+int main(void)
+{
+	char buf[4096], *l;
+	ssize_t n = 0;
+	int fd;
+
+	mkdir("/proc", 0555);
+	mount("proc", "/proc", "proc", 0, NULL);
+	if ((fd = open("/proc/cpuinfo", O_RDONLY)) >= 0)
+		n = read(fd, buf, sizeof(buf) - 1);
+	buf[n > 0 ? n : 0] = 0;
+	for (l = strtok(buf, "\n"); l; l = strtok(NULL, "\n"))
+		if (!strncmp(l, "MMU", 3)) {
+			write(1, l, strlen(l));
+			write(1, "\n", 1);
+		}
+	write(1, "lace-init-ok\n", 13);
+	sync();
+	reboot(RB_POWER_OFF);
+	return 0;
+}
 C
-cc -static -O2 -o init init.c || fail "cc -static init"
-python3 - init initrd.cpio <<'PY' || fail "cpio"
-import sys, os
+mkcpio() { # INIT-BINARY OUT
+  python3 - "$1" "$2" <<'PY' || fail "cpio"
+import sys
 def ent(name, mode, data=b"", ino=1):
     h = "070701" + "".join("%08x" % x for x in (ino, mode, 0, 0, 1, 0, len(data), 0, 0, 0, 0, len(name) + 1, 0))
     b = h.encode() + name.encode() + b"\0"
@@ -112,10 +133,34 @@ d = open(sys.argv[1], "rb").read()
 out = ent("dev", 0o40755, ino=1) + ent("init", 0o100755, d, ino=2) + ent("TRAILER!!!", 0, ino=0)
 open(sys.argv[2], "wb").write(out)
 PY
-for d in "$K"/x86_64-*; do
-  [ -f "$d/bzImage" ] || continue
-  timeout 120 qemu-system-x86_64 -accel tcg -m 256 -nographic -no-reboot -kernel "$d/bzImage" \
-    -initrd initrd.cpio -append "console=ttyS0 panic=-1 nokaslr" > "boot.log" 2>&1 < /dev/null
-  grep -q lace-init-ok boot.log || fail "$(basename "$d"): did not boot to /init: $(tail -5 boot.log)"
-done
+}
+boot() { # NAME LOG QEMU-ARGS...
+  local name=$1 log=$2; shift 2
+  timeout 300 "$@" -m 512 -nographic -no-reboot > "$log" 2>&1 < /dev/null
+  grep -q lace-init-ok "$log" || fail "$name: did not boot to /init: $(tail -5 "$log")"
+}
+if command -v qemu-system-x86_64 >/dev/null; then
+  cc -static -O2 -o init-x86 init.c || fail "cc -static init"
+  mkcpio init-x86 initrd-x86.cpio
+  for d in "$K"/x86_64-*; do
+    [ -f "$d/bzImage" ] || continue
+    boot "$(basename "$d")" boot.log qemu-system-x86_64 -accel tcg -kernel "$d/bzImage" \
+      -initrd initrd-x86.cpio -append "console=ttyS0 panic=-1 nokaslr"
+  done
+else
+  echo "note: qemu-system-x86_64 is not installed: x86-64 boots not checked"
+fi
+if [ -f "$K/ppc64le-baseline/vmlinux" ] && command -v qemu-system-ppc64 >/dev/null &&
+   command -v powerpc64le-linux-gnu-gcc >/dev/null; then
+  powerpc64le-linux-gnu-gcc -static -O2 -o init-ppc init.c || fail "cross cc -static init"
+  mkcpio init-ppc initrd-ppc.cpio
+  for d in "$K"/ppc64le-*; do
+    [ -f "$d/vmlinux" ] || continue
+    boot "$(basename "$d")" boot.log qemu-system-ppc64 -M pseries,x-vof=on -cpu POWER8 \
+      -kernel "$d/vmlinux" -initrd initrd-ppc.cpio -append "console=hvc0 panic=-1"
+    expect_match 'MMU.*: Hash' "$(cat boot.log)"
+  done
+elif [ -f "$K/ppc64le-baseline/vmlinux" ]; then
+  echo "note: qemu-system-ppc64 or powerpc64le-linux-gnu-gcc missing: ppc64le boots not checked"
+fi
 exit 0
