@@ -9,10 +9,16 @@
 
 #include <stdio.h>
 
+struct lace_option;
+
 struct lace_command {
 	const char *name;
 	const char *summary; /* one line for `lace help` */
-	const char *usage;   /* full `lace <name> --help` text, ends in \n */
+	/* `lace <name> --help`: usage, then (with options) the option lines
+	 * generated from the table, then usage_tail; each ends in \n */
+	const char *usage;
+	const struct lace_option *options; /* util/parse_options.h; may be NULL */
+	const char *usage_tail;
 	int (*run)(int argc, char **argv); /* argv[0] is the command name */
 	int order;           /* position in the help listing */
 };
@@ -25,6 +31,11 @@ struct lace_command {
 const struct lace_command *lace_command_find(const char *name);
 /* Print the usage of cmd to f. */
 void lace_command_usage(const struct lace_command *cmd, FILE *f);
+/* Parse a command's options with its table (util/parse_options.h); a
+ * usage error is printed as one line.  The index of the first operand, or
+ * -1 (exit LACE_EXIT_USAGE). */
+int lace_parse_options(const char *cmd, int argc, char **argv, const struct lace_option *opts,
+		       unsigned flags);
 
 /* Shared option helpers: print "lace: <cmd>: <msg>" plus a hint and return
  * LACE_EXIT_USAGE, for a command's getopt loop. */

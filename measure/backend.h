@@ -176,6 +176,7 @@ struct lace_backend {
 struct lace_backend_option {
 	const char *name;
 	int has_arg;
+	const char *argh; /* the argument's name in the usage: NAME, FILE */
 	const char *help;
 };
 

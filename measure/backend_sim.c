@@ -30,17 +30,20 @@
 #define VG_TOOL_FILE "lace-vg-amd64-linux"
 #define VG_TIME_FILE "vgpreload_lace-vg-time-amd64-linux.so"
 
+/* help lines wrap at 80 columns under the usage's help column (26) */
 const struct lace_backend_option sim_backend_options[] = {
-	{ "cpu-profile", 1, "simulated CPU: skylake-client (default), golden-cove, zen3, power9, or a .conf path" },
-	{ "l1i", 1, "override the L1i geometry: SIZE,WAYS,LINE (e.g. 32768,8,64)" },
-	{ "itlb", 1, "override the iTLB: ENTRIES,WAYS (e.g. 64,4)" },
-	{ "stlb", 1, "override the second-level TLB: ENTRIES,WAYS, or 0 for none" },
-	{ "page-size", 1, "override the page size: 4096, 2M ..." },
-	{ "fetch-block", 1, "override the fetch block size: 16, 32 or 64" },
-	{ "per-function", 0, "print the hottest functions (simulator)" },
-	{ "top", 1, "with --per-function: how many functions (default 20)" },
-	{ "hot-out", 1, "write the hot set (name weight per line) for 'lace diff --hot'" },
-	{ NULL, 0, NULL },
+	{ "cpu-profile", 1, "NAME", "simulated CPU: skylake-client (default), golden-cove,\n"
+				     "zen3, power9, or a .conf path" },
+	{ "l1i", 1, "SIZE,WAYS,LINE", "override the L1i geometry (e.g. 32768,8,64)" },
+	{ "itlb", 1, "ENTRIES,WAYS", "override the iTLB (e.g. 64,4)" },
+	{ "stlb", 1, "ENTRIES,WAYS", "override the second-level TLB, or 0 for none" },
+	{ "page-size", 1, "SIZE", "override the page size: 4096, 2M ..." },
+	{ "fetch-block", 1, "N", "override the fetch block size: 16, 32 or 64" },
+	{ "per-function", 0, NULL, "print the hottest functions" },
+	{ "top", 1, "N", "with --per-function: how many functions (default 20)" },
+	{ "hot-out", 1, "FILE", "write the hot set (name weight per line) for\n"
+				 "'lace diff --hot'" },
+	{ NULL, 0, NULL, NULL },
 };
 
 struct sim_priv {

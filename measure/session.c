@@ -1,4 +1,5 @@
-/* Signals, one run with --pre/--post, small parsers; see session.h. */
+/* The session of one stat or ab batch, signals, one run with --pre/--post;
+ * see session.h. */
 #include "measure/session.h"
 
 #include <errno.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "measure/runner.h"
+#include "util/xalloc.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 
@@ -36,11 +38,6 @@ void session_signals_install(void)
 	sigaction(SIGHUP, &sa, NULL);
 	/* a reader of our output went away: end like perf, not by SIGPIPE */
 	signal(SIGPIPE, SIG_IGN);
-}
-
-int session_exit_status(void)
-{
-	return session_stop ? 128 + session_stop : 0;
 }
 
 /* The kernel switches a static key on when the first counter of a
@@ -179,48 +176,131 @@ char *session_join_argv(char *const argv[])
 	return strbuf_detach(&sb, NULL);
 }
 
-int session_parse_seconds(const char *s, double *out)
+void session_init(struct lace_session *s, const char *kind)
 {
-	char *end;
-	double v;
+	memset(s, 0, sizeof(*s));
+	s->kind = kind;
+	s->mode = LACE_BACKEND_AUTO;
+	s->ro.follow_children = true;
+	s->ro.output_limit = 64ULL << 20;
+	s->results = "lace-results.jsonl";
+}
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || !isfinite(v) || v < 0)
-		return -EINVAL;
-	if (!strcmp(end, "ms"))
-		v /= 1000;
-	else if (!strcmp(end, "m") || !strcmp(end, "min"))
-		v *= 60;
-	else if (!strcmp(end, "h"))
-		v *= 3600;
-	else if (*end && strcmp(end, "s"))
-		return -EINVAL;
-	*out = v;
+int session_add_backend_option(struct lace_session *s, const char *name, const char *value)
+{
+	size_t max = sizeof(s->backend_opts) / sizeof(s->backend_opts[0]);
+
+	if (s->nbackend_opts == max)
+		return lace_error_set(E2BIG, "more than %zu simulator options", max);
+	s->backend_opts[s->nbackend_opts].name = name;
+	s->backend_opts[s->nbackend_opts++].value = value;
 	return 0;
 }
 
-int session_parse_bytes(const char *s, uint64_t *out)
+int session_select(struct lace_session *s)
 {
-	char *end;
-	unsigned long long v;
+	int err;
 
-	errno = 0;
-	if (*s == '-')
-		return -EINVAL;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s)
-		return -EINVAL;
-	switch (*end) {
-	case 'k': case 'K': v <<= 10; end++; break;
-	case 'm': case 'M': v <<= 20; end++; break;
-	case 'g': case 'G': v <<= 30; end++; break;
-	default: break;
+	if (!s->evl.n) {
+		err = events_parse(&s->evl, events_default_list);
+		if (err)
+			return err;
+		/* marked so that an event the machine lacks is quietly
+		 * <not supported> instead of a reason to stop */
+		for (size_t i = 0; i < s->evl.n; i++)
+			s->evl.ev[i].by_default = true;
 	}
-	if (*end == 'B' || *end == 'b')
-		end++;
-	if (*end)
-		return -EINVAL;
-	*out = v;
+	err = backend_select(&s->set, s->mode, s->evl.ev, s->evl.n);
+	if (err)
+		return err;
+	s->have_set = true;
+	for (size_t i = 0; i < s->nbackend_opts; i++) {
+		err = backend_set_option(&s->set, s->backend_opts[i].name, s->backend_opts[i].value);
+		if (err)
+			return err;
+	}
+	events_group_hardware(&s->evl);
 	return 0;
+}
+
+int session_prepare(struct lace_session *s)
+{
+	return backend_set_prepare(&s->set, s->evl.ev, s->evl.n);
+}
+
+void session_batch_begin(struct lace_session *s, const char *command)
+{
+	struct strbuf be = STRBUF_INIT;
+	bool any_sim = false;
+
+	batch_init(&s->batch, s->kind, s->evl.ev, s->evl.n);
+	s->have_batch = true;
+	s->batch.command = xstrdup(command);
+	batch_describe_machine(&s->batch);
+	for (size_t i = 0; i < s->evl.n; i++)
+		any_sim |= s->evl.ev[i].simulated;
+	strbuf_addstr(&be, s->set.hw->describe(s->set.hw));
+	if (any_sim)
+		strbuf_addf(&be, "+%s", s->set.sim->describe ? s->set.sim->describe(s->set.sim) : "sim");
+	s->batch.backend = strbuf_detach(&be, NULL);
+}
+
+static void session_warn(const struct lace_session *s, const char *subject, const char *msg)
+{
+	if (s->warn)
+		s->warn(subject, msg);
+}
+
+int session_results_open(struct lace_session *s)
+{
+	if (!s->results || !batch_open(&s->batch, s->results))
+		return 0;
+	if (s->results_given)
+		return -EIO; /* batch_open() set the message */
+	/* the default file in an unwritable directory: measure anyway */
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "%s (no results file; --results FILE to choose one)", lace_error_msg());
+	session_warn(s, NULL, sb.buf);
+	strbuf_release(&sb);
+	return 0;
+}
+
+int session_run(struct lace_session *s, char *const argv[], int round, char side, bool warmup,
+		struct lace_run_result *res)
+{
+	if (!s->ro.stop)
+		s->ro.stop = &session_stop;
+	s->err = session_run_once(&s->set, argv, s->pre, s->post, &s->ro, res);
+	if (s->err)
+		return s->err;
+	if (session_stop && res->fault == LACE_FAULT_NONE) {
+		res->fault = LACE_FAULT_INTERRUPTED;
+		snprintf(res->fault_msg, sizeof(res->fault_msg), "interrupted");
+	}
+	if (batch_add_run(&s->batch, res, round, side, warmup))
+		session_warn(s, s->results, lace_error_msg());
+	return 0;
+}
+
+void session_batch_end(struct lace_session *s)
+{
+	if (batch_close(&s->batch, session_stop != 0))
+		session_warn(s, s->results, lace_error_msg());
+}
+
+int session_status(const struct lace_session *s)
+{
+	if (session_stop)
+		return 128 + session_stop;
+	return s->err ? LACE_EXIT_FAIL : LACE_EXIT_OK;
+}
+
+void session_release(struct lace_session *s)
+{
+	if (s->have_batch)
+		batch_release(&s->batch);
+	if (s->have_set)
+		backend_set_release(&s->set);
+	events_release(&s->evl);
+	s->have_batch = s->have_set = false;
 }

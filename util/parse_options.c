@@ -37,6 +37,7 @@ static bool takes_arg(const struct lace_option *o)
 	switch (o->type) {
 	case LACE_OPTION_SET_BOOL:
 	case LACE_OPTION_SET_PTR:
+	case LACE_OPTION_GROUP:
 		return false;
 	case LACE_OPTION_CALLBACK:
 		return !(o->flags & LACE_OPTION_NOARG);
@@ -101,6 +102,7 @@ static int apply(const struct lace_option *o, const char *arg)
 		break;
 	case LACE_OPTION_END:
 	case LACE_OPTION_INCLUDE:
+	case LACE_OPTION_GROUP:
 		break;
 	}
 	if (err)
@@ -124,6 +126,8 @@ int parse_options(int argc, char **argv, const struct lace_option *opts, unsigne
 	size_t nlong = 0;
 	for (size_t i = 0; i < f.n; i++) {
 		const struct lace_option *o = f.v[i];
+		if (o->type == LACE_OPTION_GROUP)
+			continue;
 		if (o->short_name) {
 			strbuf_addch(&shorts, o->short_name);
 			if (takes_arg(o))
@@ -181,6 +185,10 @@ void parse_options_usage(struct strbuf *sb, const struct lace_option *opts)
 		const struct lace_option *o = f.v[i];
 		if (o->flags & LACE_OPTION_HIDDEN)
 			continue;
+		if (o->type == LACE_OPTION_GROUP) {
+			strbuf_addf(sb, "\n%s\n", o->help);
+			continue;
+		}
 		size_t start = sb->len;
 		strbuf_addstr(sb, "  ");
 		if (o->short_name)
@@ -216,7 +224,7 @@ void parse_options_list(struct strbuf *sb, const struct lace_option *opts)
 		const struct lace_option *o = f.v[i];
 		const char *argh = takes_arg(o) ? (o->argh ? o->argh : "ARG") : "";
 		const char *choices = o->choices ? o->choices : "";
-		if (o->flags & LACE_OPTION_HIDDEN)
+		if ((o->flags & LACE_OPTION_HIDDEN) || o->type == LACE_OPTION_GROUP)
 			continue;
 		if (o->short_name)
 			strbuf_addf(sb, "-%c\t%s\t%s\n", o->short_name, argh, choices);

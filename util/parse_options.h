@@ -34,6 +34,7 @@ enum lace_option_type {
 	LACE_OPTION_PERCENT,	/* *(double *)value, the fraction, in (dmin, dmax) percent */
 	LACE_OPTION_CALLBACK,	/* callback(opt, arg); arg NULL with LACE_OPTION_NOARG */
 	LACE_OPTION_INCLUDE,	/* the options include() returns, in this place */
+	LACE_OPTION_GROUP,	/* a heading line in the usage, before the next options */
 };
 
 enum {
@@ -94,6 +95,7 @@ struct lace_option {
 	{ .type = LACE_OPTION_CALLBACK, .short_name = (s), .long_name = (l), .value = (v), \
 	  .help = (h), .callback = (fn), .flags = LACE_OPTION_NOARG, __VA_ARGS__ }
 #define OPT_INCLUDE(fn) { .type = LACE_OPTION_INCLUDE, .include = (fn) }
+#define OPT_GROUP(h) { .type = LACE_OPTION_GROUP, .help = (h) }
 
 /* Stop at the first argument that is not an option (the rest is a
  * command to run: lace stat -- CMD -x), instead of permuting. */

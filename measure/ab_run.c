@@ -1,0 +1,159 @@
+/* lace ab's round loop; see ab_run.h. */
+#include "measure/ab_run.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "measure/render.h"
+#include "util/error.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+void ab_plan_init(struct ab_plan *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->rounds = 10;
+	p->warmup = 1;
+	p->max_runs = 200;
+	p->max_time = 600;
+	p->margin = 0.01;
+	p->confidence = 0.95;
+}
+
+/* the workload with every {elf} replaced by the shell-quoted path */
+static char *substitute_elf(const char *workload, const char *elf)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *argv1[] = { (char *)elf, NULL };
+	char *quoted = session_join_argv(argv1);
+
+	for (const char *p = workload; *p;) {
+		if (!strncmp(p, "{elf}", 5)) {
+			strbuf_addstr(&sb, quoted);
+			p += 5;
+		} else {
+			strbuf_addch(&sb, *p++);
+		}
+	}
+	free(quoted);
+	return strbuf_detach(&sb, NULL);
+}
+
+int ab_plan_workload(struct ab_plan *p, const char *base, const char *head, const char *workload)
+{
+	if (!strstr(workload, "{elf}"))
+		return lace_error_set(EINVAL, "--workload must contain {elf}");
+	for (const char *f = base; f; f = f == base ? head : NULL)
+		if (access(f, X_OK))
+			return lace_error_set(errno, "%s: %s", f, strerror(errno));
+	p->cmd_a = p->owned_a = substitute_elf(workload, base);
+	p->cmd_b = p->owned_b = substitute_elf(workload, head);
+	return 0;
+}
+
+void ab_plan_release(struct ab_plan *p)
+{
+	free(p->owned_a);
+	free(p->owned_b);
+	p->owned_a = p->owned_b = NULL;
+}
+
+int ab_begin(struct lace_session *s, struct ab_plan *p)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!p->seed_given)
+		p->seed = (unsigned long)time(NULL) ^ (unsigned long)getpid();
+	strbuf_addf(&sb, "A: %s / B: %s", p->cmd_a, p->cmd_b);
+	session_batch_begin(s, sb.buf);
+	strbuf_release(&sb);
+	s->batch.cmd_a = xstrdup(p->cmd_a);
+	s->batch.cmd_b = xstrdup(p->cmd_b);
+	s->batch.margin = p->margin;
+	s->batch.confidence = p->confidence;
+	json_object_set_new(s->batch.header, "seed", json_integer((json_int_t)p->seed));
+	json_object_set_new(s->batch.header, "rounds",
+			    p->autorounds ? json_string("auto") : json_integer(p->rounds));
+	json_object_set_new(s->batch.header, "warmup", json_integer(p->warmup));
+	return session_results_open(s);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* -r auto: every event decided (never before round 5: a CI from fewer
+ * paired ratios is too wide to trust its decision) */
+static bool ab_decided(const struct lace_session *s)
+{
+	struct lace_ab_event *ev = ab_analyze(&s->batch);
+	bool done = ab_all_decided(ev, s->batch.nevents);
+
+	free(ev);
+	return done;
+}
+
+int ab_run(struct lace_session *s, const struct ab_plan *p)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	char *argv_a[] = { "/bin/sh", "-c", (char *)p->cmd_a, NULL };
+	char *argv_b[] = { "/bin/sh", "-c", (char *)p->cmd_b, NULL };
+	long limit = p->autorounds ? p->max_runs : p->rounds;
+	double t0 = now_s();
+	bool stop = false;
+
+	gsl_rng_set(rng, p->seed);
+	for (long r = -p->warmup; r < limit && !session_stop && !s->err && !stop; r++) {
+		bool warm = r < 0;
+		/* drawn every round, warmups too, so a seed gives one order */
+		int b_first = gsl_rng_uniform(rng) < 0.5;
+		if (p->autorounds && !warm && now_s() - t0 > p->max_time)
+			break;
+		for (int k = 0; k < 2 && !session_stop && !s->err && !stop; k++) {
+			char side = (k == 0) == b_first ? 'B' : 'A';
+			struct lace_run_result res;
+			if (s->progress)
+				s->progress(&(struct session_progress){ .warmup = warm,
+					.i = warm ? r + p->warmup + 1 : r + 1, .n = warm ? p->warmup : limit,
+					.is_max = p->autorounds && !warm, .side = side });
+			run_result_init(&res, s->evl.n);
+			if (!session_run(s, side == 'A' ? argv_a : argv_b,
+					 warm ? (int)(r + p->warmup) : (int)r, side, warm, &res) &&
+			    res.fault != LACE_FAULT_NONE && s->stop_on_error && !warm)
+				stop = true;
+			run_result_release(&res);
+		}
+		if (p->autorounds && !warm && r + 1 >= 5 && !stop && !session_stop && !s->err &&
+		    ab_decided(s))
+			break;
+	}
+	gsl_rng_free(rng);
+	session_batch_end(s);
+	return s->err;
+}
+
+int ab_exit_status(const struct lace_session *s)
+{
+	int rc = session_status(s);
+
+	lace_error_clear();
+	if (rc)
+		return rc;
+	size_t paired = ab_paired_rounds(&s->batch);
+	if (paired < 2) {
+		lace_error_set(EIO, "%zu rounds ran both A and B without a fault: "
+			       "a comparison needs at least 2", paired);
+		return LACE_EXIT_FAIL;
+	}
+	return LACE_EXIT_OK;
+}
