@@ -36,6 +36,10 @@ void lace_command_usage(const struct lace_command *cmd, FILE *f);
  * -1 (exit LACE_EXIT_USAGE). */
 int lace_parse_options(const char *cmd, int argc, char **argv, const struct lace_option *opts,
 		       unsigned flags);
+/* `lace --list-opts CMD` (hidden, for the bash completion): the options
+ * of CMD's table, one spelling a line, tab-separated with the argument's
+ * name and its values (util/parse_options.h); an exit status. */
+int lace_list_options(const char *name);
 
 /* Shared option helpers: print "lace: <cmd>: <msg>" plus a hint and return
  * LACE_EXIT_USAGE, for a command's getopt loop. */
@@ -43,7 +47,10 @@ int lace_usage_error(const char *cmd, const char *fmt, ...) __attribute__((forma
 
 /* An output-format flag (--json, --md, --csv, -x): sets *fmt to want and
  * remembers the flag in *given; a second, different flag is a usage error
- * ("--json and --md exclude each other"), so no flag silently wins. */
+ * ("--json and --md exclude each other"), so no flag silently wins.
+ * lace_format_set() records it (-EINVAL, for an option callback),
+ * lace_format_flag() prints it and returns LACE_EXIT_USAGE. */
+int lace_format_set(int *fmt, const char **given, int want, const char *flag);
 int lace_format_flag(const char *cmd, int *fmt, const char **given, int want, const char *flag);
 
 /* getopt_long's optstring must begin with ':' so we can name the bad option;

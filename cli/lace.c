@@ -12,8 +12,6 @@
 
 #include "cli/command.h"
 #include "util/error.h"
-#include "util/parse_options.h"
-#include "util/strbuf.h"
 
 extern const struct lace_command __start_lace_commands[];
 extern const struct lace_command __stop_lace_commands[];
@@ -33,82 +31,6 @@ const struct lace_command *lace_command_find(const char *name)
 		if (!strcmp(c->name, name))
 			return c;
 	return NULL;
-}
-
-void lace_command_usage(const struct lace_command *cmd, FILE *f)
-{
-	fputs(cmd->usage, f);
-	if (cmd->options) {
-		struct strbuf sb = STRBUF_INIT;
-		parse_options_usage(&sb, cmd->options);
-		fputs(sb.buf, f);
-		strbuf_release(&sb);
-	}
-	if (cmd->usage_tail)
-		fputs(cmd->usage_tail, f);
-}
-
-int lace_parse_options(const char *cmd, int argc, char **argv, const struct lace_option *opts,
-		       unsigned flags)
-{
-	int i = parse_options(argc, argv, opts, flags);
-
-	if (i < 0) {
-		lace_usage_error(cmd, "%s", lace_error_msg());
-		return -1;
-	}
-	return i;
-}
-
-/* `lace --list-opts CMD`, for the bash completion: the options of CMD's
- * table, one spelling a line with its argument's name and values
- * (util/parse_options.h); a command without a table lists nothing. */
-static int list_opts(const char *name)
-{
-	const struct lace_command *c = name ? lace_command_find(name) : NULL;
-	struct strbuf sb = STRBUF_INIT;
-
-	if (!c) {
-		fprintf(stderr, "lace: --list-opts needs a command\n");
-		return LACE_EXIT_USAGE;
-	}
-	if (c->options)
-		parse_options_list(&sb, c->options);
-	fputs(sb.buf, stdout);
-	strbuf_release(&sb);
-	return 0;
-}
-
-int lace_usage_error(const char *cmd, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "lace: %s: %s (see 'lace %s --help')\n", cmd, msg, cmd);
-	return LACE_EXIT_USAGE;
-}
-
-int lace_format_flag(const char *cmd, int *fmt, const char **given, int want, const char *flag)
-{
-	if (*given && strcmp(*given, flag))
-		return lace_usage_error(cmd, "%s and %s exclude each other", *given, flag);
-	*given = flag;
-	*fmt = want;
-	return 0;
-}
-
-int lace_bad_option(const char *cmd, int c, char **argv)
-{
-	const char *arg = argv[optind - 1];
-
-	if (c == ':')
-		return lace_usage_error(cmd, "option '%s' needs a value", arg);
-	if (optopt && optopt != '?')
-		return lace_usage_error(cmd, "unknown option '-%c'", optopt);
-	return lace_usage_error(cmd, "unknown option '%s'", arg);
 }
 
 /* Damerau-free Levenshtein distance, enough for "did you mean". */
@@ -270,7 +192,7 @@ int main(int argc, char **argv)
 			return stdout_finish("help", 0);
 		}
 		if (!strcmp(o, "--list-opts")) /* hidden: for the completion */
-			return stdout_finish("help", list_opts(i + 1 < argc ? argv[i + 1] : NULL));
+			return stdout_finish("help", lace_list_options(i + 1 < argc ? argv[i + 1] : NULL));
 		fprintf(stderr, "lace: unknown option '%s' (see 'lace --help')\n", o);
 		return LACE_EXIT_USAGE;
 	}

@@ -21,13 +21,7 @@ static int event_cb(const struct lace_option *opt, const char *arg)
 
 int session_cli_format(const char *flag, enum lace_format fmt)
 {
-	struct session_cli *sc = &session_cli;
-
-	if (sc->fmt_flag && strcmp(sc->fmt_flag, flag))
-		return lace_error_set(EINVAL, "%s and %s exclude each other", sc->fmt_flag, flag);
-	sc->fmt_flag = flag;
-	sc->rdr.fmt = fmt;
-	return 0;
+	return lace_format_set((int *)&session_cli.rdr.fmt, &session_cli.fmt_flag, fmt, flag);
 }
 
 static int json_cb(const struct lace_option *opt, const char *arg)
