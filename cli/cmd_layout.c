@@ -1,7 +1,7 @@
 /* lace layout: where every piece of code in one ELF sits, and how it
  * branches.  Loading is layout/image.c; printing is layout/output_*.c. */
 #include <errno.h>
-#include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,17 +11,53 @@
 #include "layout/image.h"
 #include "layout/output.h"
 #include "util/error.h"
+#include "util/parse_num.h"
+#include "util/parse_options.h"
 
-static int parse_size(const char *opt, const char *s, unsigned *out)
+static struct lace_load_opts lo;
+static enum layout_table what;
+static bool json, csv;
+
+/* --line, --page, --fetch: a power of two up to 1 GiB (0x40 too) */
+static int pow2_cb(const struct lace_option *opt, const char *arg)
 {
-	char *end;
-	errno = 0;
-	unsigned long v = strtoul(s, &end, 0);
-	if (errno || end == s || *end || !v || v > (1ul << 30) || (v & (v - 1)) || s[0] == '-')
-		return lace_usage_error("layout", "%s wants a power of two, not '%s'", opt, s);
-	*out = (unsigned)v;
+	unsigned long v;
+
+	if (parse_ulong(arg, &v) || !v || v > (1ul << 30) || (v & (v - 1)))
+		return lace_error_set(EINVAL, "--%s wants a power of two, not '%s'", opt->long_name, arg);
+	*(unsigned *)opt->value = (unsigned)v;
 	return 0;
 }
+
+/* one table at a time: --functions, --sections, ... */
+static int table_cb(const struct lace_option *opt, const char *arg)
+{
+	enum layout_table t = (enum layout_table)(intptr_t)opt->defval;
+
+	if (what != LAYOUT_ALL && what != t)
+		return lace_error_set(EINVAL, "choose one of --functions, --sections, --regions, --jumps, --probes");
+	what = t;
+	return 0;
+}
+
+#define OPT_TABLE(name, t, h) OPT_CALLBACK_NOARG(0, name, NULL, h, table_cb, .defval = (t))
+
+static const struct lace_option layout_options[] = {
+	OPT_BOOLEAN(0, "json", &json, "the whole model as JSON (field names in lace-layout(1))"),
+	OPT_BOOLEAN(0, "csv", &csv, "the function table as CSV (with --branches: one row\nper branch)"),
+	OPT_BOOLEAN(0, "branches", &lo.branches,
+		    "decode branches (libopcodes): kinds, cross-region\npairs, fetch offsets"),
+	OPT_SET_BOOL(0, "no-dwarf", &lo.dwarf, false, "skip DWARF (source file:line, inlined instances)"),
+	OPT_CALLBACK(0, "line", &lo.geom.line, "N", "cache line size in bytes (64)", pow2_cb),
+	OPT_CALLBACK(0, "page", &lo.geom.page, "N", "page size in bytes (4096)", pow2_cb),
+	OPT_CALLBACK(0, "fetch", &lo.geom.fetch, "N", "fetch block size in bytes (32)", pow2_cb),
+	OPT_TABLE("functions", LAYOUT_FUNCTIONS, "print only the functions (text, JSON or CSV)"),
+	OPT_TABLE("sections", LAYOUT_SECTIONS, "print only the sections"),
+	OPT_TABLE("regions", LAYOUT_REGIONS, "print only the regions"),
+	OPT_TABLE("jumps", LAYOUT_JUMPS, "print only the jump-label sites"),
+	OPT_TABLE("probes", LAYOUT_PROBES, "print only the SDT probes"),
+	OPT_END(),
+};
 
 /* Long loads (a vmlinux with DWARF takes seconds) say what they are doing
  * on a terminal; the line is erased before any other output. */
@@ -32,63 +68,22 @@ static void show_step(void *arg, const char *step)
 
 static int cmd_layout(int argc, char **argv)
 {
-	enum { O_NO_DWARF = 256, O_LINE, O_PAGE, O_FETCH, O_FUNCS, O_SECS, O_REGS, O_JUMPS, O_PROBES };
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "csv", no_argument, NULL, 'c' },
-		{ "branches", no_argument, NULL, 'b' },
-		{ "no-dwarf", no_argument, NULL, O_NO_DWARF },
-		{ "line", required_argument, NULL, O_LINE },
-		{ "page", required_argument, NULL, O_PAGE },
-		{ "fetch", required_argument, NULL, O_FETCH },
-		{ "functions", no_argument, NULL, O_FUNCS },
-		{ "sections", no_argument, NULL, O_SECS },
-		{ "regions", no_argument, NULL, O_REGS },
-		{ "jumps", no_argument, NULL, O_JUMPS },
-		{ "probes", no_argument, NULL, O_PROBES },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct lace_load_opts lo = { .geom = LACE_GEOMETRY_DEFAULT, .dwarf = true, .branches = false };
-	enum layout_table what = LAYOUT_ALL;
-	bool json = false, csv = false;
-	int c;
-
-	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j': json = true; break;
-		case 'c': csv = true; break;
-		case 'b': lo.branches = true; break;
-		case O_NO_DWARF: lo.dwarf = false; break;
-		case O_LINE: if (parse_size("--line", optarg, &lo.geom.line)) return LACE_EXIT_USAGE; break;
-		case O_PAGE: if (parse_size("--page", optarg, &lo.geom.page)) return LACE_EXIT_USAGE; break;
-		case O_FETCH: if (parse_size("--fetch", optarg, &lo.geom.fetch)) return LACE_EXIT_USAGE; break;
-		case O_FUNCS:
-		case O_SECS:
-		case O_REGS:
-		case O_JUMPS:
-		case O_PROBES: {
-			enum layout_table t = c == O_FUNCS ? LAYOUT_FUNCTIONS : c == O_SECS ? LAYOUT_SECTIONS
-					    : c == O_REGS  ? LAYOUT_REGIONS
-					    : c == O_JUMPS ? LAYOUT_JUMPS : LAYOUT_PROBES;
-			if (what != LAYOUT_ALL && what != t)
-				return lace_usage_error("layout", "choose one of --functions, --sections, --regions, --jumps, --probes");
-			what = t;
-			break;
-		}
-		default:
-			return lace_bad_option("layout", c, argv);
-		}
-	}
+	lo = (struct lace_load_opts){ .geom = LACE_GEOMETRY_DEFAULT, .dwarf = true, .branches = false };
+	what = LAYOUT_ALL;
+	json = csv = false;
+	int first = lace_parse_options("layout", argc, argv, layout_options, 0);
+	if (first < 0)
+		return LACE_EXIT_USAGE;
 	if (json && csv)
 		return lace_usage_error("layout", "--json and --csv exclude each other");
-	if (optind >= argc)
+	if (first >= argc)
 		return lace_usage_error("layout", "which ELF file?");
-	if (argc - optind > 1)
-		return lace_usage_error("layout", "one ELF file at a time (got %d)", argc - optind);
+	if (argc - first > 1)
+		return lace_usage_error("layout", "one ELF file at a time (got %d)", argc - first);
 	if (lo.geom.line > lo.geom.page)
 		return lace_usage_error("layout", "--line (%u) is larger than --page (%u)", lo.geom.line, lo.geom.page);
 
-	const char *path = argv[optind];
+	const char *path = argv[first];
 	struct lace_image *img;
 	bool tty = isatty(STDERR_FILENO);
 	if (tty) {
@@ -124,14 +119,6 @@ LACE_COMMAND(layout, .name = "layout", .summary = "where every piece of code in 
 		      "Sections, regions (code sections, marker-bracketed ranges such as the kernel's\n"
 		      "entry text, the run of .cold pieces), functions with alignment, padding, lines and\n"
 		      "pages spanned, jump-label sites, SDT probes, and with --branches every branch.\n"
-		      "\n"
-		      "  --json          the whole model as JSON (field names in lace-layout(1))\n"
-		      "  --csv           the function table as CSV (with --branches: one row per branch)\n"
-		      "  --branches      decode branches (libopcodes): kinds, cross-region pairs, fetch offsets\n"
-		      "  --no-dwarf      skip DWARF (source file:line, inlined instances)\n"
-		      "  --line N        cache line size in bytes (64)\n"
-		      "  --page N        page size in bytes (4096)\n"
-		      "  --fetch N       fetch block size in bytes (32)\n"
-		      "  --functions, --sections, --regions, --jumps, --probes\n"
-		      "                  print only that table (text, JSON or CSV)\n",
+		      "\n",
+	     .options = layout_options,
 	     .run = cmd_layout, .order = 10);

@@ -1,6 +1,6 @@
 /* lace report: re-render a results file of lace stat or lace ab, finished
  * or interrupted. */
-#include <getopt.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,63 +9,48 @@
 #include "measure/render.h"
 #include "measure/results.h"
 #include "util/error.h"
+#include "util/parse_options.h"
 
-#define REPORT_USAGE                                                                   \
-	"usage: lace report [--json | --md | -x SEP] [-v] FILE\n"                       \
-	"\n"                                                                             \
-	"Re-render a results file written by lace stat or lace ab (--results), also one\n" \
-	"of an interrupted or crashed batch; a last line cut short is ignored with a\n"   \
-	"warning.\n"                                                                     \
-	"\n"                                                                             \
-	"      --json              one JSON object, as the command's --json\n"            \
-	"      --md                Markdown\n"                                           \
-	"  -x, --field-separator SEP  CSV (lace stat batches)\n"                          \
-	"  -v, --verbose           add min / median / max (lace stat batches)\n"          \
-	"\n"                                                                             \
-	"Exit status: 0, 2 when the file cannot be read. See lace-report(1).\n"
+static struct lace_render_opts rdr;
+static const char *fmt_flag;
 
-enum { OPT_JSON = 256, OPT_MD };
-
-int cmd_report(int argc, char **argv);
-int cmd_report(int argc, char **argv)
+static int json_cb(const struct lace_option *opt, const char *arg)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "md", no_argument, NULL, OPT_MD },
-		{ "field-separator", required_argument, NULL, 'x' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct lace_render_opts rdr = { .fmt = LACE_FMT_TEXT, .sep = "," };
-	const char *fmt_flag = NULL;
-	int c;
+	return lace_format_set((int *)&rdr.fmt, &fmt_flag, LACE_FMT_JSON, "--json");
+}
 
-	while ((c = getopt_long(argc, argv, ":x:v", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_JSON:
-			if (lace_format_flag("report", (int *)&rdr.fmt, &fmt_flag, LACE_FMT_JSON, "--json"))
-				return LACE_EXIT_USAGE;
-			break;
-		case OPT_MD:
-			if (lace_format_flag("report", (int *)&rdr.fmt, &fmt_flag, LACE_FMT_MD, "--md"))
-				return LACE_EXIT_USAGE;
-			break;
-		case 'x':
-			if (!*optarg)
-				return lace_usage_error("report", "-x needs a separator");
-			if (lace_format_flag("report", (int *)&rdr.fmt, &fmt_flag, LACE_FMT_CSV, "-x"))
-				return LACE_EXIT_USAGE;
-			rdr.sep = optarg; /* any string, as perf takes it */
-			break;
-		case 'v': rdr.verbose = true; break;
-		default:
-			return lace_bad_option("report", c, argv);
-		}
-	}
-	if (optind != argc - 1)
+static int md_cb(const struct lace_option *opt, const char *arg)
+{
+	return lace_format_set((int *)&rdr.fmt, &fmt_flag, LACE_FMT_MD, "--md");
+}
+
+static int csv_cb(const struct lace_option *opt, const char *arg)
+{
+	if (!*arg)
+		return lace_error_set(EINVAL, "-x needs a separator");
+	rdr.sep = arg; /* any string, as perf takes it */
+	return lace_format_set((int *)&rdr.fmt, &fmt_flag, LACE_FMT_CSV, "-x");
+}
+
+static const struct lace_option report_options[] = {
+	OPT_CALLBACK_NOARG(0, "json", NULL, "one JSON object, as the command's --json", json_cb),
+	OPT_CALLBACK_NOARG(0, "md", NULL, "Markdown", md_cb),
+	OPT_CALLBACK('x', "field-separator", NULL, "SEP", "CSV (lace stat batches)", csv_cb),
+	OPT_BOOLEAN('v', "verbose", &rdr.verbose, "add min / median / max (lace stat batches)"),
+	OPT_END(),
+};
+
+static int cmd_report(int argc, char **argv)
+{
+	rdr = (struct lace_render_opts){ .fmt = LACE_FMT_TEXT, .sep = "," };
+	fmt_flag = NULL;
+	int first = lace_parse_options("report", argc, argv, report_options, 0);
+	if (first < 0)
+		return LACE_EXIT_USAGE;
+	if (first != argc - 1)
 		return lace_usage_error("report", "expected one results file");
 
-	const char *path = argv[optind];
+	const char *path = argv[first];
 	struct lace_batch b;
 	char warning[512];
 	if (batch_load(&b, path, warning, sizeof(warning))) {
@@ -90,4 +75,13 @@ int cmd_report(int argc, char **argv)
 }
 
 LACE_COMMAND(report, .name = "report", .summary = "re-render a results file of lace stat or lace ab",
-	     .usage = REPORT_USAGE, .run = cmd_report, .order = 42);
+	     .usage = "usage: lace report [--json | --md | -x SEP] [-v] FILE\n"
+		      "\n"
+		      "Re-render a results file written by lace stat or lace ab (--results), also one\n"
+		      "of an interrupted or crashed batch; a last line cut short is ignored with a\n"
+		      "warning.\n"
+		      "\n",
+	     .options = report_options,
+	     .usage_tail = "\n"
+			   "Exit status: 0, 2 when the file cannot be read. See lace-report(1).\n",
+	     .run = cmd_report, .order = 42);
