@@ -1,6 +1,9 @@
-# bash completion for lace.  Commands and options are read from lace itself
-# (`lace help`, `lace CMD --help`), so the completion never falls behind the
-# command table.
+# bash completion for lace.  Commands come from `lace help`, options from
+# `lace --list-opts CMD`: the same option table that parses a command's
+# options and writes its --help (util/parse_options.h), so the completion
+# never falls behind.  Each line is "SPELLING<TAB>ARG<TAB>VALUES".  A
+# command without a table lists nothing; its options are then read from
+# its --help.
 _lace_commands()
 {
 	lace help 2>/dev/null | awk '/^commands:/ { f = 1; next } f && !NF { exit } f { print $1 }'
@@ -8,13 +11,25 @@ _lace_commands()
 
 _lace_options()
 {
+	local o
+	o=$(lace --list-opts "$1" 2>/dev/null | cut -f1)
+	if [ -n "$o" ]; then
+		printf '%s\n' "$o"
+		return
+	fi
 	lace "$1" --help 2>/dev/null | grep -oE '(^|[ ,[])--?[a-zA-Z][a-zA-Z0-9-]*' |
 		sed -E 's/^[ ,[]//' | sort -u
 }
 
+# the argument's name and values of option $2 of command $1, tab-separated
+_lace_option_arg()
+{
+	lace --list-opts "$1" 2>/dev/null | awk -F'\t' -v o="$2" '$1 == o { print $2 "\t" $3; exit }'
+}
+
 _lace()
 {
-	local cur prev cmd i
+	local cur prev cmd i arg argh values
 	COMPREPLY=()
 	cur=${COMP_WORDS[COMP_CWORD]}
 	prev=${COMP_WORDS[COMP_CWORD-1]}
@@ -34,11 +49,26 @@ _lace()
 		COMPREPLY=($(compgen -W "$(_lace_commands)" -- "$cur"))
 		return ;;
 	esac
+	# values no table can know, or of commands without a table
 	case $prev in
-	--backend) COMPREPLY=($(compgen -W "auto hw sim" -- "$cur")); return ;;
 	--fail-on) COMPREPLY=($(compgen -W "info warning error never" -- "$cur")); return ;;
-	-v|--variant) COMPREPLY=($(compgen -W "$(lace build --list 2>/dev/null | awk '{print $1}')" -- "$cur")); return ;;
+	-v|--variant) [ "$cmd" = build ] &&
+		{ COMPREPLY=($(compgen -W "$(lace build --list 2>/dev/null | awk '{print $1}')" -- "$cur")); return; } ;;
 	esac
+	if [[ $prev == -* ]]; then
+		arg=$(_lace_option_arg "$cmd" "$prev")
+		argh=${arg%%$'\t'*}
+		values=${arg#*$'\t'}
+		if [ -n "$values" ]; then
+			COMPREPLY=($(compgen -W "$values" -- "$cur"))
+			return
+		fi
+		case $argh in
+		'') ;; # a flag, or an option of a command without a table
+		*FILE* | *ELF* | *DIR* | *PATH*) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+		*) return ;; # a number, a list: nothing to offer
+		esac
+	fi
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W "$(_lace_options "$cmd")" -- "$cur"))
 	else
