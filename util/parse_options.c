@@ -10,6 +10,7 @@
 
 #include "util/error.h"
 #include "util/parse_num.h"
+#include "util/strvec.h"
 #include "util/xalloc.h"
 
 /* The table with every LACE_OPTION_INCLUDE replaced by what it returns. */
@@ -71,6 +72,9 @@ static int apply(const struct lace_option *o, const char *arg)
 		break;
 	case LACE_OPTION_STRING:
 		*(const char **)o->value = arg;
+		break;
+	case LACE_OPTION_STRING_LIST:
+		strvec_push(o->value, arg);
 		break;
 	case LACE_OPTION_LONG:
 		err = parse_long(arg, o->min, o->max, (long *)o->value);

@@ -27,6 +27,7 @@ enum lace_option_type {
 	LACE_OPTION_SET_BOOL,	/* *(bool *)value = defval, no argument */
 	LACE_OPTION_SET_PTR,	/* *(const void **)value = (void *)defval, no argument */
 	LACE_OPTION_STRING,	/* *(const char **)value = the argument */
+	LACE_OPTION_STRING_LIST, /* strvec_push((struct strvec *)value, the argument) */
 	LACE_OPTION_LONG,	/* *(long *)value, in [min, max] */
 	LACE_OPTION_ULONG,	/* *(unsigned long *)value, decimal or 0x */
 	LACE_OPTION_SIZE,	/* *(uint64_t *)value, bytes: 4096, 64K, 64M */
@@ -72,6 +73,9 @@ struct lace_option {
 	  .help = (h), .defval = (intptr_t)(p), __VA_ARGS__ }
 #define OPT_STRING(s, l, v, a, h, ...) \
 	{ .type = LACE_OPTION_STRING, .short_name = (s), .long_name = (l), .value = (v), \
+	  .argh = (a), .help = (h), __VA_ARGS__ }
+#define OPT_STRING_LIST(s, l, v, a, h, ...) \
+	{ .type = LACE_OPTION_STRING_LIST, .short_name = (s), .long_name = (l), .value = (v), \
 	  .argh = (a), .help = (h), __VA_ARGS__ }
 #define OPT_INTEGER(s, l, v, lo, hi, a, h, ...) \
 	{ .type = LACE_OPTION_LONG, .short_name = (s), .long_name = (l), .value = (v), \

@@ -17,6 +17,7 @@
 #include "util/parse_num.h"
 #include "util/parse_options.h"
 #include "util/strbuf.h"
+#include "util/strvec.h"
 
 static void test_long(void **state)
 {
@@ -198,6 +199,23 @@ static void test_parse_errors(void **state)
 	assert_string_equal(lace_error_msg(), "--event: 'bad' is no event");
 }
 
+static void test_string_list(void **state)
+{
+	struct strvec sv = STRVEC_INIT;
+	const struct lace_option o[] = {
+		OPT_STRING_LIST('w', "workload", &sv, "CMD", "repeatable"),
+		OPT_END(),
+	};
+	char *argv[] = { "cmd", "-w", "a", "--workload=b c", "--workload", "", NULL };
+
+	assert_int_equal(parse_options(6, argv, o, 0), 6);
+	assert_int_equal(sv.nr, 3);
+	assert_string_equal(sv.v[0], "a");
+	assert_string_equal(sv.v[1], "b c");
+	assert_string_equal(sv.v[2], "");
+	strvec_clear(&sv);
+}
+
 static void test_usage_and_list(void **state)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -228,6 +246,7 @@ int main(void)
 		cmocka_unit_test(test_percent),
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_string_list),
 		cmocka_unit_test(test_usage_and_list),
 	};
 	return cmocka_run_group_tests_name("parse_options", tests, NULL, NULL);
