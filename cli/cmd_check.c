@@ -1,6 +1,5 @@
 /* lace check: the pre-merge gate for patches that move code. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,37 +7,38 @@
 #include "cli/command.h"
 #include "pipeline/check.h"
 #include "util/error.h"
+#include "util/parse_options.h"
 #include "util/strbuf.h"
+#include "util/strvec.h"
 
-static const char check_usage[] =
-"usage: lace check --base B --head H [--workload 'CMD {elf} ARGS']... [--config FILE]\n"
-"                  [--set SECTION.KEY=VALUE]... [--md FILE] [--json FILE] [--svg FILE]\n"
-"                  [--results FILE] [--no-measure] [--variants DIR]\n"
-"\n"
-"The pre-merge gate for patches that move code: runs the layout rules of\n"
-"'lace diff' on B and H, then 'lace ab' on each workload, applies the\n"
-"thresholds of the configuration and prints a Markdown summary for a review.\n"
-"B and H are ELF files or variant names of the built-in study\n"
-"(build/variants/<name>/hackbench, see 'lace build').\n"
-"\n"
-"  --base B, --head H   the builds to compare\n"
-"  --workload CMD       a workload, {elf} standing for each build; repeatable\n"
-"                       (adds to [workload] run = ... of the config)\n"
-"  --config FILE        INI file: [check] fail_on, inconclusive, gate, backend;\n"
-"                       [diff] min_align, max_hot_growth, hot, rule.<id>;\n"
-"                       [ab] rounds, max_runs, max_time, warmup, confidence,\n"
-"                       margin, events, seed, timeout; [margin] <event> = PCT;\n"
-"                       [workload] run (see doc/lace-check.ini)\n"
-"  --set S.K=V          override one setting of the config\n"
-"  --md FILE            also write the Markdown summary to FILE\n"
-"  --json FILE          write the whole report (diff and ab JSON included)\n"
-"  --svg FILE           write the layout map of base vs head\n"
-"  --results FILE       keep every measured run (JSON lines)\n"
-"  --no-measure         layout rules only\n"
-"  --variants DIR       where variant names are found (default build/variants)\n"
-"  -q, --quiet          print only the decision line\n"
-"\n"
-"Exit status: 0 pass, 1 fail (the reasons are listed), 2 could not run.\n";
+static struct check_opts o;
+static const char *md_file, *json_file, *config;
+static struct strvec sets, workloads;
+static bool quiet;
+
+static const struct lace_option check_options[] = {
+	OPT_STRING(0, "base", &o.base, "B", "the build before the patch: ELF or variant name"),
+	OPT_STRING(0, "head", &o.head, "H", "the build after it"),
+	OPT_STRING_LIST(0, "workload", &workloads, "CMD",
+			"a workload, {elf} standing for each build; repeatable\n"
+			"(adds to [workload] run = ... of the config)"),
+	OPT_STRING(0, "config", &config, "FILE",
+		   "INI file: [check] fail_on, inconclusive, gate, backend;\n"
+		   "[diff] min_align, max_hot_growth, hot, rule.<id>;\n"
+		   "[ab] rounds, max_runs, max_time, warmup, confidence,\n"
+		   "margin, events, seed, timeout; [margin] <event> = PCT;\n"
+		   "[workload] run (see doc/lace-check.ini)"),
+	OPT_STRING_LIST(0, "set", &sets, "S.K=V", "override one setting of the config; repeatable"),
+	OPT_STRING(0, "md", &md_file, "FILE", "also write the Markdown summary to FILE"),
+	OPT_STRING(0, "json", &json_file, "FILE", "write the whole report (diff and ab JSON included)"),
+	OPT_STRING(0, "svg", &o.svg, "FILE", "write the layout map of base vs head"),
+	OPT_STRING(0, "results", &o.results, "FILE", "keep every measured run (JSON lines)"),
+	OPT_SET_BOOL(0, "no-measure", &o.measure, false, "layout rules only"),
+	OPT_STRING(0, "variants", &o.variants_dir, "DIR",
+		   "where variant names are found (default build/variants)"),
+	OPT_BOOLEAN('q', "quiet", &quiet, "print only the decision line"),
+	OPT_END(),
+};
 
 static int write_file(const char *path, const char *data, size_t len)
 {
@@ -52,58 +52,18 @@ static int write_file(const char *path, const char *data, size_t len)
 
 static int cmd_check(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "base", required_argument, NULL, 'b' },
-		{ "head", required_argument, NULL, 'H' },
-		{ "workload", required_argument, NULL, 'w' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "set", required_argument, NULL, 's' },
-		{ "md", required_argument, NULL, 'm' },
-		{ "json", required_argument, NULL, 'j' },
-		{ "svg", required_argument, NULL, 'g' },
-		{ "results", required_argument, NULL, 'r' },
-		{ "no-measure", no_argument, NULL, 'n' },
-		{ "variants", required_argument, NULL, 'V' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct check_opts o = { .measure = true };
-	const char *md_file = NULL, *json_file = NULL;
-	char **sets = NULL, **workloads = NULL;
-	size_t nsets = 0, nwork = 0;
-	const char *config = NULL;
-	bool quiet = false;
-	int c, rc = LACE_EXIT_USAGE;
+	int first, rc = LACE_EXIT_USAGE;
 
+	o = (struct check_opts){ .measure = true };
+	md_file = json_file = config = NULL;
+	quiet = false;
 	check_config_init(&o.cfg);
 	o.variants_dir = getenv("LACE_VARIANTS") ? getenv("LACE_VARIANTS") : "build/variants";
-	while ((c = getopt_long(argc, argv, ":qb:H:w:c:s:m:j:g:r:nV:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'b': o.base = optarg; break;
-		case 'H': o.head = optarg; break;
-		case 'w':
-			workloads = realloc(workloads, (nwork + 1) * sizeof(*workloads));
-			workloads[nwork++] = optarg;
-			break;
-		case 'c': config = optarg; break;
-		case 's':
-			sets = realloc(sets, (nsets + 1) * sizeof(*sets));
-			sets[nsets++] = optarg;
-			break;
-		case 'm': md_file = optarg; break;
-		case 'j': json_file = optarg; break;
-		case 'g': o.svg = optarg; break;
-		case 'r': o.results = optarg; break;
-		case 'n': o.measure = false; break;
-		case 'V': o.variants_dir = optarg; break;
-		case 'q': quiet = true; break;
-		default:
-			rc = lace_bad_option("check", c, argv);
-			goto out;
-		}
-	}
-	if (optind < argc) {
-		rc = lace_usage_error("check", "unexpected argument '%s'", argv[optind]);
+	first = lace_parse_options("check", argc, argv, check_options, 0);
+	if (first < 0)
+		goto out;
+	if (first < argc) {
+		rc = lace_usage_error("check", "unexpected argument '%s'", argv[first]);
 		goto out;
 	}
 	if (!o.base || !o.head) {
@@ -114,12 +74,12 @@ static int cmd_check(int argc, char **argv)
 		lace_err(config, "%s", lace_error_msg());
 		goto out;
 	}
-	for (size_t i = 0; i < nsets; i++) {
-		char *s = strdup(sets[i]);
+	for (size_t i = 0; i < sets.nr; i++) {
+		char *s = strdup(sets.v[i]);
 		char *dot = strchr(s, '.'), *eq = strchr(s, '=');
 		if (!dot || !eq || dot > eq) {
 			free(s);
-			rc = lace_usage_error("check", "--set '%s' is not SECTION.KEY=VALUE", sets[i]);
+			rc = lace_usage_error("check", "--set '%s' is not SECTION.KEY=VALUE", sets.v[i]);
 			goto out;
 		}
 		*dot = *eq = '\0';
@@ -130,8 +90,8 @@ static int cmd_check(int argc, char **argv)
 			goto out;
 		}
 	}
-	for (size_t i = 0; i < nwork; i++) {
-		if (check_config_set(&o.cfg, "workload", "run", workloads[i]) < 0) {
+	for (size_t i = 0; i < workloads.nr; i++) {
+		if (check_config_set(&o.cfg, "workload", "run", workloads.v[i]) < 0) {
 			rc = lace_usage_error("check", "--workload: %s", lace_error_msg());
 			goto out;
 		}
@@ -164,11 +124,24 @@ static int cmd_check(int argc, char **argv)
 	strbuf_release(&md);
 	json_decref(rep);
 out:
-	free(sets);
-	free(workloads);
+	strvec_clear(&sets);
+	strvec_clear(&workloads);
 	check_config_release(&o.cfg);
 	return rc;
 }
 
 LACE_COMMAND(check, .name = "check", .summary = "pre-merge gate: layout rules and A/B measurement, pass or fail",
-	     .usage = check_usage, .run = cmd_check, .order = 60);
+	     .usage = "usage: lace check --base B --head H [--workload 'CMD {elf} ARGS']... [--config FILE]\n"
+		      "                  [--set SECTION.KEY=VALUE]... [--md FILE] [--json FILE] [--svg FILE]\n"
+		      "                  [--results FILE] [--no-measure] [--variants DIR]\n"
+		      "\n"
+		      "The pre-merge gate for patches that move code: runs the layout rules of\n"
+		      "'lace diff' on B and H, then 'lace ab' on each workload, applies the\n"
+		      "thresholds of the configuration and prints a Markdown summary for a review.\n"
+		      "B and H are ELF files or variant names of the built-in study\n"
+		      "(build/variants/<name>/hackbench, see 'lace build').\n"
+		      "\n",
+	     .options = check_options,
+	     .usage_tail = "\n"
+			   "Exit status: 0 pass, 1 fail (the reasons are listed), 2 could not run.\n",
+	     .run = cmd_check, .order = 60);

@@ -2,7 +2,6 @@
  * and what is now risky.  The comparison is layout/diff.c (a pure function
  * over two images); renderings are layout/diff_output_*.c and layout/svg.c. */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,32 +14,91 @@
 #include "layout/image.h"
 #include "layout/svg.h"
 #include "util/error.h"
+#include "util/parse_num.h"
+#include "util/parse_options.h"
 #include "util/strbuf.h"
 
-static int parse_align(const char *s, uint64_t *out)
+static struct lace_diff_opts dopts;
+static struct lace_diff_print_opts po;
+static struct lace_rule_config rules;
+static const char *svg, *hot;
+static int fail_on;
+static bool branches;
+static const char *fmt_flag;
+static int fmt; /* 0 text, 'j', 'c', 'm' */
+
+static int format_cb(const struct lace_option *opt, const char *arg)
 {
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (errno || end == s || *end || s[0] == '-' || !v || (v & (v - 1)) || v > (1ull << 30))
-		return lace_usage_error("diff", "--min-align wants a power of two, not '%s'", s);
-	*out = v;
+	if (fmt_flag && strcmp(fmt_flag, opt->long_name))
+		return lace_error_set(EINVAL, "--json, --csv and --md exclude each other");
+	fmt_flag = opt->long_name;
+	fmt = (int)opt->defval;
 	return 0;
 }
 
-/* "10", "10%" or "0.5%": a percentage, returned as a fraction. */
-static int parse_growth(const char *s, double *out)
+static int align_cb(const struct lace_option *opt, const char *arg)
 {
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (*end == '%')
-		end++;
-	if (errno || end == s || *end || !isfinite(v) || v < 0 || v > 1e6)
-		return lace_usage_error("diff", "--max-hot-growth wants a percentage such as 10%%, not '%s'", s);
-	*out = v / 100.0;
+	unsigned long v;
+
+	if (parse_ulong(arg, &v) || !v || (v & (v - 1)) || v > (1ul << 30))
+		return lace_error_set(EINVAL, "--min-align wants a power of two, not '%s'", arg);
+	dopts.min_align = v;
 	return 0;
 }
+
+/* "10", "10%" or "0.5%": a percentage from 0 to 10^6, kept as a fraction */
+static int growth_cb(const struct lace_option *opt, const char *arg)
+{
+	double v;
+
+	if (parse_percent(arg, -1, 1e6 + 1, &v) || v < 0 || v > 1e4)
+		return lace_error_set(EINVAL, "--max-hot-growth wants a percentage such as 10%%, not '%s'", arg);
+	dopts.max_hot_growth = v;
+	return 0;
+}
+
+static int fail_on_cb(const struct lace_option *opt, const char *arg)
+{
+	fail_on = severity_parse(arg, true);
+	if (fail_on < 0)
+		return lace_error_set(EINVAL, "--fail-on wants info, warning, error or never, not '%s'", arg);
+	return 0;
+}
+
+static int rule_cb(const struct lace_option *opt, const char *arg)
+{
+	char why[256];
+
+	if (rule_config_set(&rules, arg) < 0) {
+		/* a copy: the message is formatted into the buffer it comes from */
+		snprintf(why, sizeof(why), "%s", lace_error_msg());
+		return lace_error_set(EINVAL, "--rule %s", why);
+	}
+	return 0;
+}
+
+#define OPT_FORMAT(name, f, h) OPT_CALLBACK_NOARG(0, name, NULL, h, format_cb, .defval = (f))
+
+static const struct lace_option diff_options[] = {
+	OPT_FORMAT("json", 'j', "everything as JSON (fields in lace-diff(1))"),
+	OPT_FORMAT("csv", 'c', "the changed-function table, one row per change"),
+	OPT_FORMAT("md", 'm', "a paste-ready Markdown summary"),
+	OPT_STRING(0, "svg", &svg, "FILE", "also write a layout map (4 KiB page strips) to FILE"),
+	OPT_STRING(0, "hot", &hot, "FILE", "hot functions, one per line with an optional weight\n"
+		   "(default: the entry region and functions with\njump-label sites)"),
+	OPT_CALLBACK(0, "min-align", NULL, "N", "hot-align-drop threshold in bytes (16)", align_cb),
+	OPT_CALLBACK(0, "max-hot-growth", NULL, "PCT", "hot-footprint-growth threshold, percent (10)",
+		     growth_cb),
+	OPT_CALLBACK(0, "fail-on", NULL, "LEVEL",
+		     "exit 1 on a finding at or above info|warning|error|never\n(error)", fail_on_cb,
+		     .choices = "info warning error never"),
+	OPT_CALLBACK(0, "rule", NULL, "ID=LEVEL",
+		     "set a rule's severity (info|warning|error|off); repeatable", rule_cb),
+	OPT_BOOLEAN(0, "all", &po.all, "also list functions that only shifted, and unchanged sites"),
+	OPT_SET_BOOL(0, "no-branches", &branches, false,
+		     "do not disassemble (no cross-region branch counts; faster)"),
+	OPT_END(),
+};
 
 static int write_file(const char *path, const struct strbuf *sb)
 {
@@ -78,65 +136,20 @@ static struct lace_image *load(const char *path, bool branches, int nth)
 
 static int cmd_diff(int argc, char **argv)
 {
-	enum { O_SVG = 256, O_HOT, O_MIN_ALIGN, O_MAX_GROWTH, O_FAIL_ON, O_RULE, O_ALL, O_NO_BRANCHES };
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "csv", no_argument, NULL, 'c' },
-		{ "md", no_argument, NULL, 'm' },
-		{ "svg", required_argument, NULL, O_SVG },
-		{ "hot", required_argument, NULL, O_HOT },
-		{ "min-align", required_argument, NULL, O_MIN_ALIGN },
-		{ "max-hot-growth", required_argument, NULL, O_MAX_GROWTH },
-		{ "fail-on", required_argument, NULL, O_FAIL_ON },
-		{ "rule", required_argument, NULL, O_RULE },
-		{ "all", no_argument, NULL, O_ALL },
-		{ "no-branches", no_argument, NULL, O_NO_BRANCHES },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct lace_diff_opts dopts = LACE_DIFF_OPTS_DEFAULT;
-	struct lace_diff_print_opts po = { 0 };
-	struct lace_rule_config rules;
 	struct lace_hotset hs = { 0 };
-	const char *svg = NULL, *hot = NULL;
-	int fail_on = LACE_SEV_ERROR, formats = 0, c;
-	bool json = false, csv = false, md = false, branches = true;
 
+	dopts = (struct lace_diff_opts)LACE_DIFF_OPTS_DEFAULT;
+	po = (struct lace_diff_print_opts){ 0 };
+	svg = hot = fmt_flag = NULL;
+	fail_on = LACE_SEV_ERROR;
+	fmt = 0;
+	branches = true;
 	rule_config_init(&rules);
-	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j': json = true; formats++; break;
-		case 'c': csv = true; formats++; break;
-		case 'm': md = true; formats++; break;
-		case O_SVG: svg = optarg; break;
-		case O_HOT: hot = optarg; break;
-		case O_ALL: po.all = true; break;
-		case O_NO_BRANCHES: branches = false; break;
-		case O_MIN_ALIGN:
-			if (parse_align(optarg, &dopts.min_align))
-				return LACE_EXIT_USAGE;
-			break;
-		case O_MAX_GROWTH:
-			if (parse_growth(optarg, &dopts.max_hot_growth))
-				return LACE_EXIT_USAGE;
-			break;
-		case O_FAIL_ON:
-			fail_on = severity_parse(optarg, true);
-			if (fail_on < 0)
-				return lace_usage_error("diff", "--fail-on wants info, warning, error or never, not '%s'",
-							optarg);
-			break;
-		case O_RULE:
-			if (rule_config_set(&rules, optarg) < 0)
-				return lace_usage_error("diff", "--rule %s", lace_error_msg());
-			break;
-		default:
-			return lace_bad_option("diff", c, argv);
-		}
-	}
-	if (formats > 1)
-		return lace_usage_error("diff", "--json, --csv and --md exclude each other");
-	if (argc - optind != 2)
-		return lace_usage_error("diff", "wants two ELF files, OLD and NEW (got %d)", argc - optind);
+	int first = lace_parse_options("diff", argc, argv, diff_options, 0);
+	if (first < 0)
+		return LACE_EXIT_USAGE;
+	if (argc - first != 2)
+		return lace_usage_error("diff", "wants two ELF files, OLD and NEW (got %d)", argc - first);
 	if (hot) {
 		if (hotset_load(hot, &hs) < 0) {
 			lace_err(hot, "%s", lace_error_msg());
@@ -147,7 +160,7 @@ static int cmd_diff(int argc, char **argv)
 	}
 	dopts.rules = &rules;
 
-	const char *opath = argv[optind], *npath = argv[optind + 1];
+	const char *opath = argv[first], *npath = argv[first + 1];
 	struct lace_image *old = load(opath, branches, 1), *new = old ? load(npath, branches, 2) : NULL;
 	struct lace_diff *d = NULL;
 	int rc = LACE_EXIT_USAGE;
@@ -160,11 +173,11 @@ static int cmd_diff(int argc, char **argv)
 
 	struct strbuf sb = STRBUF_INIT;
 	int err = 0;
-	if (json)
+	if (fmt == 'j')
 		err = diff_output_json(d, &po, &sb);
-	else if (csv)
+	else if (fmt == 'c')
 		diff_output_csv(d, &po, &sb);
-	else if (md)
+	else if (fmt == 'm')
 		diff_output_md(d, &po, &sb);
 	else
 		diff_output_text(d, &po, &sb);
@@ -206,21 +219,10 @@ LACE_COMMAND(diff, .name = "diff", .summary = "what moved between two builds, wh
 		      "and order, compiler suffixes ignored) that changed region, size, alignment or page/\n"
 		      "line straddling; per-region sizes; cross-region branches; jump-label slow paths;\n"
 		      "the hot set's footprint in lines and pages; risk findings.\n"
-		      "\n"
-		      "  --json              everything as JSON (fields in lace-diff(1))\n"
-		      "  --csv               the changed-function table, one row per change\n"
-		      "  --md                a paste-ready Markdown summary\n"
-		      "  --svg FILE          also write a layout map (4 KiB page strips) to FILE\n"
-		      "  --hot FILE          hot functions, one per line with an optional weight\n"
-		      "                      (default: the entry region and functions with jump-label sites)\n"
-		      "  --min-align N       hot-align-drop threshold in bytes (16)\n"
-		      "  --max-hot-growth P  hot-footprint-growth threshold, percent (10)\n"
-		      "  --fail-on LEVEL     exit 1 on a finding at or above info|warning|error|never (error)\n"
-		      "  --rule ID=LEVEL     set a rule's severity (info|warning|error|off); repeatable\n"
-		      "  --all               also list functions that only shifted, and unchanged sites\n"
-		      "  --no-branches       do not disassemble (no cross-region branch counts; faster)\n"
-		      "\n"
-		      "rules: noprobe-region, hot-page-straddle, hot-align-drop, jump-slowpath-hot,\n"
-		      "       hot-footprint-growth, region-change, cross-region-branches\n"
-		      "exit: 0 ok, 1 a finding at or above --fail-on, 2 bad usage or input\n",
+		      "\n",
+	     .options = diff_options,
+	     .usage_tail = "\n"
+			   "rules: noprobe-region, hot-page-straddle, hot-align-drop, jump-slowpath-hot,\n"
+			   "       hot-footprint-growth, region-change, cross-region-branches\n"
+			   "exit: 0 ok, 1 a finding at or above --fail-on, 2 bad usage or input\n",
 	     .run = cmd_diff, .order = 20);

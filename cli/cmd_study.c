@@ -1,6 +1,5 @@
 /* lace study: the built-in case study end to end. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,34 +8,33 @@
 #include "cli/command.h"
 #include "pipeline/study.h"
 #include "util/error.h"
+#include "util/parse_options.h"
 
-static const char study_usage[] =
-"usage: lace study [--backend auto|hw|sim] [--quick] [--out DIR] [--shuffle K]\n"
-"                  [--seed S] [--no-build] [--report-only]\n"
-"\n"
-"Builds every placement variant of the built-in study code (lace build --all)\n"
-"and K randomized-layout builds of baseline, diffs each against baseline, measures\n"
-"the workloads on each, and answers four questions with numbers and figures:\n"
-"  1. the cost of a disabled tracepoint in the hash-fault path, against the\n"
-"     layout noise floor of the randomized builds;\n"
-"  2. PTEs created old vs young;\n"
-"  3. instructions per call of the 4K and 64K insert paths;\n"
-"  4. entry text moved out and slow paths pushed cold, with lace ab verdicts\n"
-"     next to the lace diff findings.\n"
-"Writes DIR/report.md, DIR/report.html (self-contained, SVG figures) and\n"
-"DIR/results.json, and prints a summary.\n"
-"\n"
-"  --backend B     auto (default): hardware counters when the CPU counts\n"
-"                  L1-icache and iTLB events, else the simulator; hw; sim\n"
-"  --quick         smaller workloads and 2 randomized builds (about a minute)\n"
-"  --out DIR       output folder (default build/study)\n"
-"  --shuffle K     randomized builds of baseline (default 5; --quick: 2)\n"
-"  --seed S        seed of the randomized builds (default 1)\n"
-"  --no-build      reuse DIR/variants when it exists\n"
-"  --report-only   re-render the reports from DIR/results.json\n"
-"\n"
-"Exit status: 0, 1 when a step could not be measured, 2 on usage errors or\n"
-"when nothing could be built.\n";
+static struct study_opts o;
+static long shuffle;
+static bool report_only, shuffle_seen;
+
+static int backend_cb(const struct lace_option *opt, const char *arg)
+{
+	if (strcmp(arg, "auto") && strcmp(arg, "hw") && strcmp(arg, "sim"))
+		return lace_error_set(EINVAL, "--backend wants auto, hw or sim, not '%s'", arg);
+	o.backend = arg;
+	return 0;
+}
+
+static const struct lace_option study_options[] = {
+	OPT_CALLBACK(0, "backend", NULL, "B", "auto (default): hardware counters when the CPU counts\n"
+		     "L1-icache and iTLB events, else the simulator; hw; sim", backend_cb,
+		     .choices = "auto hw sim"),
+	OPT_BOOLEAN(0, "quick", &o.quick, "smaller workloads and 2 randomized builds (about a\nminute)"),
+	OPT_STRING(0, "out", &o.out_dir, "DIR", "output folder (default build/study)"),
+	OPT_INTEGER(0, "shuffle", &shuffle, 0, 100, "K", "randomized builds of baseline (default 5; --quick: 2)",
+		    .seen = &shuffle_seen),
+	OPT_ULONG(0, "seed", &o.seed, "S", "seed of the randomized builds (default 1)"),
+	OPT_BOOLEAN(0, "no-build", &o.keep_variants, "reuse DIR/variants when it exists"),
+	OPT_BOOLEAN(0, "report-only", &report_only, "re-render the reports from DIR/results.json"),
+	OPT_END(),
+};
 
 /* Steps that recorded "not_measured": the report says why for each. */
 static size_t count_not_measured(const json_t *j)
@@ -57,50 +55,15 @@ static size_t count_not_measured(const json_t *j)
 
 static int cmd_study(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "backend", required_argument, NULL, 'b' },
-		{ "quick", no_argument, NULL, 'q' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "shuffle", required_argument, NULL, 'k' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "no-build", no_argument, NULL, 'n' },
-		{ "report-only", no_argument, NULL, 'R' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct study_opts o = { .out_dir = "build/study", .backend = "auto", .seed = 1,
-				.progress = isatty(2) };
-	int shuffle = -1, c;
-	bool report_only = false;
-
-	while ((c = getopt_long(argc, argv, ":b:qo:k:s:nR", longopts, NULL)) != -1) {
-		char *end;
-		switch (c) {
-		case 'b':
-			if (strcmp(optarg, "auto") && strcmp(optarg, "hw") && strcmp(optarg, "sim"))
-				return lace_usage_error("study", "--backend wants auto, hw or sim, not '%s'", optarg);
-			o.backend = optarg;
-			break;
-		case 'q': o.quick = true; break;
-		case 'o': o.out_dir = optarg; break;
-		case 'k':
-			shuffle = (int)strtol(optarg, &end, 10);
-			if (*end || shuffle < 0 || shuffle > 100)
-				return lace_usage_error("study", "--shuffle wants 0..100, not '%s'", optarg);
-			break;
-		case 's':
-			o.seed = strtoul(optarg, &end, 10);
-			if (*end || !*optarg)
-				return lace_usage_error("study", "--seed wants a number, not '%s'", optarg);
-			break;
-		case 'n': o.keep_variants = true; break;
-		case 'R': report_only = true; break;
-		default:
-			return lace_bad_option("study", c, argv);
-		}
-	}
-	if (optind < argc)
-		return lace_usage_error("study", "unexpected argument '%s'", argv[optind]);
-	o.shuffle = shuffle >= 0 ? (unsigned)shuffle : o.quick ? 2 : 5;
+	o = (struct study_opts){ .out_dir = "build/study", .backend = "auto", .seed = 1,
+				 .progress = isatty(2) };
+	report_only = shuffle_seen = false;
+	int first = lace_parse_options("study", argc, argv, study_options, 0);
+	if (first < 0)
+		return LACE_EXIT_USAGE;
+	if (first < argc)
+		return lace_usage_error("study", "unexpected argument '%s'", argv[first]);
+	o.shuffle = shuffle_seen ? (unsigned)shuffle : o.quick ? 2 : 5;
 
 	json_t *res = NULL;
 	if (report_only) {
@@ -139,4 +102,23 @@ static int cmd_study(int argc, char **argv)
 }
 
 LACE_COMMAND(study, .name = "study", .summary = "the built-in case study end to end: build, diff, measure, report",
-	     .usage = study_usage, .run = cmd_study, .order = 70);
+	     .usage = "usage: lace study [--backend auto|hw|sim] [--quick] [--out DIR] [--shuffle K]\n"
+		      "                  [--seed S] [--no-build] [--report-only]\n"
+		      "\n"
+		      "Builds every placement variant of the built-in study code (lace build --all)\n"
+		      "and K randomized-layout builds of baseline, diffs each against baseline, measures\n"
+		      "the workloads on each, and answers four questions with numbers and figures:\n"
+		      "  1. the cost of a disabled tracepoint in the hash-fault path, against the\n"
+		      "     layout noise floor of the randomized builds;\n"
+		      "  2. PTEs created old vs young;\n"
+		      "  3. instructions per call of the 4K and 64K insert paths;\n"
+		      "  4. entry text moved out and slow paths pushed cold, with lace ab verdicts\n"
+		      "     next to the lace diff findings.\n"
+		      "Writes DIR/report.md, DIR/report.html (self-contained, SVG figures) and\n"
+		      "DIR/results.json, and prints a summary.\n"
+		      "\n",
+	     .options = study_options,
+	     .usage_tail = "\n"
+			   "Exit status: 0, 1 when a step could not be measured, 2 on usage errors or\n"
+			   "when nothing could be built.\n",
+	     .run = cmd_study, .order = 70);

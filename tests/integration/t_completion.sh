@@ -16,7 +16,7 @@ expect_exit 2 "$LACE" --list-opts
 expect_one_line "$ERR"
 expect_exit 2 "$LACE" --list-opts nosuchcommand
 
-for c in stat ab report layout; do
+for c in stat ab report layout diff check study; do
   expect_exit 0 "$LACE" --list-opts "$c"
   list=$OUT
   [ -n "$list" ] || fail "lace --list-opts $c lists nothing"
@@ -68,7 +68,10 @@ expect_eq "$r" "" "--repeat N"
 touch "$T/results-here.jsonl"
 r=$(cd "$T" && complete_words lace stat --results results-h)
 expect_eq "$r" "results-here.jsonl" "--results FILE"
+r=$(complete_words lace diff --fail-on w)
+expect_eq "$r" "warning" "--fail-on values"
 # commands without a table still complete from their --help
-r=$(complete_words lace diff --no-br)
-expect_eq "$r" "--no-branches" "diff options from --help"
+expect_eq "$("$LACE" --list-opts build)" "" "build has no table"
+r=$(complete_words lace build --ldsc)
+expect_eq "$r" "--ldscript" "build options from --help"
 exit 0
