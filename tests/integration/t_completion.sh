@@ -1,7 +1,8 @@
 #!/bin/bash
 # The option table is the one source of --help, parsing and completion:
-# every option `lace --list-opts CMD` gives is listed by `lace CMD --help`
-# and accepted by the parser (never "unknown option"), and the installed
+# every option `lace --list-opts CMD` gives is listed by `lace CMD --help`,
+# accepted by the parser (never "unknown option") and, in its long
+# spelling, documented in doc/lace-CMD.1; and the installed
 # bash completion (scripts/lace-completion.bash, run through bash's own
 # COMP_WORDS/COMPREPLY protocol) offers them, the values an argument can
 # take, and file names for FILE arguments.
@@ -26,6 +27,8 @@ for c in stat ab report layout diff check study; do
       fail "lace $c --help does not list $opt"
     # (long spellings only: a short one shares its long one's entry)
     [[ $opt == --* ]] || continue
+    grep -qF -- "$(printf '%s' "$opt" | sed 's/-/\\-/g')" "$SRC/doc/lace-$c.1" ||
+      fail "doc/lace-$c.1 does not document $opt"
     # the parser knows it: the option after it is the one it calls
     # unknown, unless the value was refused first (nothing runs either way)
     if [ -n "$argh" ]; then
