@@ -48,6 +48,7 @@ static int backend_cb(const struct lace_option *opt, const char *arg)
 	return backend_mode_parse(arg, &session_cli.sess.mode);
 }
 
+/* short names for the tables below, which point into the one state */
 #define SC session_cli
 #define SS session_cli.sess
 

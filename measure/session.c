@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <linux/perf_event.h>
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,9 +12,9 @@
 #include <unistd.h>
 
 #include "measure/runner.h"
-#include "util/xalloc.h"
 #include "util/error.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 volatile int session_stop;
 
