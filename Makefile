@@ -63,7 +63,7 @@ endif
 # JSON output, as a user script would.
 # measure/sim holds the freestanding cache/TLB models and the backend that
 # launches the Valgrind tool; the tool itself is built by its module.mk.
-MODULES := pipeline variants layout measure measure/sim util
+MODULES := pipeline variants layout measure measure/qemu measure/sim util
 
 LACE      := $(BUILD)/lace
 CLI_SRCS  := $(wildcard cli/*.c)

@@ -5,10 +5,11 @@
 # depends on what happens to be installed on a given machine.
 set -eu
 
-# build: libraries and tools the build links or runs
+# build: libraries and tools the build links or runs (qemu-system-x86: the
+# TCG plugin is built against it and --backend qemu boots guests with it)
 PKGS_BUILD="gcc make pkg-config binutils binutils-dev binutils-multiarch-dev
 libdw-dev libelf-dev zlib1g-dev libgsl-dev libjansson-dev libinih-dev
-libpfm4-dev systemtap-sdt-dev valgrind"
+libpfm4-dev systemtap-sdt-dev valgrind qemu-system-x86"
 # test: what the test suite runs or compares against
 PKGS_TEST="libcmocka-dev gcc-powerpc64le-linux-gnu binutils-powerpc64le-linux-gnu
 rt-tests linux-perf python3 clang jq"

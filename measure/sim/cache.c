@@ -71,6 +71,21 @@ void sim_cache_flush(struct sim_cache *c)
 		c->tags[i] = SIM_TAG_INVALID;
 }
 
+void sim_cache_flush_below(struct sim_cache *c, uint64_t limit)
+{
+	for (uint32_t s = 0; s < c->sets; s++) {
+		uint64_t *set = &c->tags[(uint64_t)s * c->ways];
+		uint32_t k = 0;
+
+		/* keep the survivors MRU first, the freed ways become LRU */
+		for (uint32_t i = 0; i < c->ways; i++)
+			if (set[i] != SIM_TAG_INVALID && set[i] >= limit)
+				set[k++] = set[i];
+		while (k < c->ways)
+			set[k++] = SIM_TAG_INVALID;
+	}
+}
+
 void sim_cache_init(struct sim_cache *c, uint64_t size, uint32_t ways, uint64_t line,
 		    uint64_t *tags)
 {

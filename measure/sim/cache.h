@@ -34,6 +34,10 @@ void sim_cache_init(struct sim_cache *c, uint64_t size, uint32_t ways, uint64_t 
 		    uint64_t *tags);
 /* Forget everything (cold cache). */
 void sim_cache_flush(struct sim_cache *c);
+/* Forget the blocks below limit (block numbers), keeping the others in
+ * their LRU order: a TLB flush of the non-global (user) entries when the
+ * kernel's pages are the high half of the address space. */
+void sim_cache_flush_below(struct sim_cache *c, uint64_t limit);
 
 static inline uint64_t sim_cache_block(const struct sim_cache *c, uint64_t addr)
 {

@@ -1,0 +1,43 @@
+# measure/qemu: the full-system backend's pieces.  The pure parts (*.c
+# here: window markers, the user/kernel split, System.map) go into
+# libmeasure_qemu.a like any module; this fragment also builds the TCG
+# plugin build/qemu/liblace-tcg.so (those parts plus measure/sim's models,
+# compiled position-independent: the same sources as the Valgrind tool's,
+# not a copy) and the guest's window runner build/qemu/lace-guest-run
+# (static: the guest has no libc).  Only when QEMU is installed: otherwise
+# make says so and lace still builds.
+
+QEMU_SYSTEM ?= /usr/bin/qemu-system-x86_64
+QEMU_DIR    := $(BUILD)/qemu
+QEMU_PLUGIN := $(QEMU_DIR)/liblace-tcg.so
+QEMU_RUNNER := $(QEMU_DIR)/lace-guest-run
+
+ifneq ($(wildcard $(QEMU_SYSTEM)),)
+QEMU_PLUGIN_SRCS := measure/qemu/plugin/lace_tcg_plugin.c measure/qemu/tcg_core.c \
+                    measure/qemu/symmap.c util/error.c \
+                    measure/sim/cache.c measure/sim/fetch.c measure/sim/model.c
+QEMU_PLUGIN_OBJS := $(patsubst %.c,$(QEMU_DIR)/obj/%.o,$(QEMU_PLUGIN_SRCS))
+
+$(QEMU_DIR)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC [tcg] $<")
+	$(Q)$(CC) -std=gnu11 $(WARN) -O2 -g -I. -D_GNU_SOURCE -fPIC -fvisibility=hidden \
+		-MMD -MP -c -o $@ $<
+
+$(QEMU_PLUGIN): $(QEMU_PLUGIN_OBJS)
+	@$(if $(Q),echo "  LD [tcg] $@")
+	$(Q)$(CC) -shared -o $@ $(QEMU_PLUGIN_OBJS)
+
+$(QEMU_RUNNER): measure/qemu/guest/lace_guest_run.c measure/qemu/tcg_core.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC [guest] $@")
+	$(Q)$(CC) -std=gnu11 $(WARN) -O2 -I. -static -o $@ $<
+
+qemu-plugin: $(QEMU_PLUGIN) $(QEMU_RUNNER)
+ALL_TARGETS += $(QEMU_PLUGIN) $(QEMU_RUNNER)
+else ifneq ($(filter-out $(SETUP_FIRST_GOALS),$(or $(MAKECMDGOALS),all)),)
+$(warning lace: not building the TCG plugin $(QEMU_PLUGIN): $(QEMU_SYSTEM) is missing \
+  (Debian package qemu-system-x86: 'make setup' as root installs it); \
+  lace stat --backend qemu will not work)
+endif
+.PHONY: qemu-plugin

@@ -1,0 +1,123 @@
+/* The pure parts of the TCG plugin (measure/qemu/tcg_core.c, symmap.c)
+ * and the TLB flush it uses: window markers, the user/kernel split and
+ * its file line, System.map lookups, flushing only the user pages. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "measure/qemu/symmap.h"
+#include "measure/qemu/tcg_core.h"
+#include "measure/sim/cache.h"
+
+static void test_markers(void **state)
+{
+	const uint8_t nop7[7] = { 0x0f, 0x1f, 0x80, 0x00, 0x00, 0x00, 0x00 };
+
+	assert_int_equal(tcg_mark_kind(tcg_mark_open_x86, 7), TCG_MARK_OPEN);
+	assert_int_equal(tcg_mark_kind(tcg_mark_close_x86, 7), TCG_MARK_CLOSE);
+	/* the ordinary 7-byte nop compilers pad with is not a marker */
+	assert_int_equal(tcg_mark_kind(nop7, 7), TCG_MARK_NONE);
+	/* the bytes inside a longer instruction are not a marker */
+	assert_int_equal(tcg_mark_kind(tcg_mark_open_x86, 6), TCG_MARK_NONE);
+	assert_int_equal(tcg_mark_kind(NULL, 7), TCG_MARK_NONE);
+}
+
+static void test_kernel_side(void **state)
+{
+	assert_true(tcg_is_kernel(0xffffffff81000000ull));
+	assert_true(tcg_is_kernel(0xc000000000000000ull));
+	assert_false(tcg_is_kernel(0x00007fffffffe000ull));
+	assert_false(tcg_is_kernel(0x400000));
+	/* 4 KiB pages: page numbers of the user half are below 2^51 */
+	assert_true(tcg_user_page_limit(4096) == (uint64_t)1 << 51);
+	assert_true((0xffffffff81000000ull >> 12) >= tcg_user_page_limit(4096));
+	assert_true((0x00007fffffffe000ull >> 12) < tcg_user_page_limit(4096));
+}
+
+static void test_split_account_and_line(void **state)
+{
+	struct tcg_split w, back;
+	struct sim_totals last = { 0 }, now = { 0 };
+	char line[1024];
+	unsigned n;
+
+	memset(&w, 0, sizeof(w));
+	now.instructions = 10;
+	now.l1i_misses = 2;
+	tcg_split_account(&w, 0, &now, &last);
+	now.instructions = 25;
+	now.l1i_misses = 3;
+	now.stlb_misses = 7;
+	tcg_split_account(&w, 1, &now, &last);
+	assert_true(w.u.instructions == 10 && w.u.l1i_misses == 2);
+	assert_true(w.k.instructions == 15 && w.k.l1i_misses == 1 && w.k.stlb_misses == 7);
+	assert_true(last.instructions == 25);
+
+	tcg_split_format(line, sizeof(line), 3, &w);
+	assert_int_equal(tcg_split_parse(line, &n, &back), 0);
+	assert_int_equal(n, 3);
+	assert_memory_equal(&w, &back, sizeof(w));
+	assert_int_equal(tcg_split_parse("window 1 x.instructions=3\n", &n, &back), -1);
+	assert_int_equal(tcg_split_parse("window 1 u.instructions=\n", &n, &back), -1);
+	assert_int_equal(tcg_split_parse("fn foo instructions=3\n", &n, &back), -1);
+}
+
+static void test_symmap(void **state)
+{
+	static const char text[] =
+		"ffffffff81000000 T _stext\n"
+		"ffffffff81003270 T __switch_to_asm\n"
+		"ffffffff81001000 t helper\n"          /* out of order: sorted */
+		"ffffffff82000000 D some_data\n"       /* data: ignored */
+		"ffffffff81004000 T _etext\n"
+		"garbage line\n";
+	struct symmap m;
+	long i;
+
+	assert_int_equal(symmap_parse(&m, text, sizeof(text) - 1), 0);
+	assert_int_equal(m.n, 4);
+	assert_true(symmap_addr(&m, "__switch_to_asm") == 0xffffffff81003270ull);
+	assert_true(symmap_addr(&m, "some_data") == 0);
+	i = symmap_lookup(&m, 0xffffffff81001010ull);
+	assert_true(i >= 0);
+	assert_string_equal(m.syms[i].name, "helper");
+	i = symmap_lookup(&m, 0xffffffff81003270ull);
+	assert_string_equal(m.syms[i].name, "__switch_to_asm");
+	assert_int_equal(symmap_lookup(&m, 0xffffffff80000000ull), -1);
+	/* the last symbol has no end: nothing is attributed to it */
+	assert_int_equal(symmap_lookup(&m, 0xffffffff81004000ull), -1);
+	symmap_free(&m);
+}
+
+static void test_flush_below_keeps_kernel_lru(void **state)
+{
+	uint64_t tags[4];
+	struct sim_cache c;
+	uint64_t user = 5, k1 = (uint64_t)1 << 52, k2 = k1 + 1;
+
+	/* one set of 4 ways, line = page */
+	sim_cache_init(&c, 4 * 4096, 4, 4096, tags);
+	sim_cache_ref_block(&c, k1);
+	sim_cache_ref_block(&c, user);
+	sim_cache_ref_block(&c, k2);    /* MRU order: k2 user k1 */
+	sim_cache_flush_below(&c, tcg_user_page_limit(4096));
+	assert_int_equal(sim_cache_ref_block(&c, k2), 0);
+	assert_int_equal(sim_cache_ref_block(&c, k1), 0);
+	assert_int_equal(sim_cache_ref_block(&c, user), 1);   /* gone */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_markers),
+		cmocka_unit_test(test_kernel_side),
+		cmocka_unit_test(test_split_account_and_line),
+		cmocka_unit_test(test_symmap),
+		cmocka_unit_test(test_flush_below_keeps_kernel_lru),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
