@@ -77,8 +77,9 @@ static const struct lace_option run_options[] = {
 	OPT_STRING(0, "results", &SS.results, "FILE",
 		   "results file, JSON lines (default lace-results.jsonl)", .seen = &SS.results_given),
 	OPT_SET_PTR(0, "no-results", &SS.results, NULL, "do not write a results file"),
-	OPT_CALLBACK(0, "backend", NULL, "B", "auto (default), hw or sim", backend_cb,
-		     .choices = "auto hw sim"),
+	OPT_CALLBACK(0, "backend", NULL, "B",
+		     "auto (default), hw, sim or qemu (a kernel under QEMU)", backend_cb,
+		     .choices = "auto hw sim qemu"),
 	OPT_STRING(0, "output", &SC.output, "WHERE",
 		   "the workload's stdout and stderr: inherit (lace's, the\n"
 		   "default; stderr with --json/-x/--md on stdout), stderr,\n"

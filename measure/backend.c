@@ -20,8 +20,10 @@ int backend_mode_parse(const char *s, enum lace_backend_mode *mode)
 		*mode = LACE_BACKEND_HW;
 	else if (!strcmp(s, "sim"))
 		*mode = LACE_BACKEND_SIM;
+	else if (!strcmp(s, "qemu"))
+		*mode = LACE_BACKEND_QEMU;
 	else
-		return lace_error_set(EINVAL, "unknown backend '%s' (expected auto, hw or sim)", s);
+		return lace_error_set(EINVAL, "unknown backend '%s' (expected auto, hw, sim or qemu)", s);
 	return 0;
 }
 
@@ -61,8 +63,18 @@ int backend_select(struct lace_backend_set *set, enum lace_backend_mode mode,
 
 	memset(set, 0, sizeof(*set));
 	set->hw = hw_backend_new();
-	if (mode != LACE_BACKEND_HW && sim_built())
+	if (mode == LACE_BACKEND_QEMU) {
+		/* the full-system backend takes the simulator's place: the
+		 * events it models are counted in the guest, the rest natively */
+		set->sim = qemu_backend_new();
+		if (!set->sim) {
+			err = lace_error_set(ENOTSUP, "%s", qemu_backend_unavailable());
+			goto out;
+		}
+		mode = LACE_BACKEND_SIM;
+	} else if (mode != LACE_BACKEND_HW && sim_built()) {
 		set->sim = sim_backend_new();
+	}
 	if (mode == LACE_BACKEND_SIM && !set->sim) {
 		err = lace_error_set(ENOTSUP, "%s", sim_backend_unavailable());
 		goto out;

@@ -191,12 +191,23 @@ extern const struct lace_backend_option sim_backend_options[];
 /* The perf_event_open backend (measure/backend_hw.c). */
 struct lace_backend *hw_backend_new(void);
 
-enum lace_backend_mode { LACE_BACKEND_AUTO, LACE_BACKEND_HW, LACE_BACKEND_SIM };
+/* The full-system backend (measure/backend_qemu.c): boots a kernel under
+ * QEMU with lace's TCG plugin and counts kernel and user code inside a
+ * window around the workload.  NULL when QEMU or the plugin is missing;
+ * qemu_backend_unavailable() then says which.  Its options (--kernel,
+ * --system-map, --qemu-loops) are in sim_backend_options[], the one table
+ * of simulating backends' options that stat and ab offer. */
+struct lace_backend *qemu_backend_new(void);
+const char *qemu_backend_unavailable(void);
 
-/* Parse "auto" | "hw" | "sim"; -EINVAL otherwise. */
+enum lace_backend_mode { LACE_BACKEND_AUTO, LACE_BACKEND_HW, LACE_BACKEND_SIM,
+			 LACE_BACKEND_QEMU };
+
+/* Parse "auto" | "hw" | "sim" | "qemu"; -EINVAL otherwise. */
 int backend_mode_parse(const char *s, enum lace_backend_mode *mode);
 
-/* The backends of one batch: at most one hardware and one simulator. */
+/* The backends of one batch: at most one hardware and one simulator (with
+ * --backend qemu the "simulator" slot holds the qemu backend). */
 struct lace_backend_set {
 	struct lace_backend *hw;
 	struct lace_backend *sim;

@@ -43,6 +43,13 @@ const struct lace_backend_option sim_backend_options[] = {
 	{ "top", 1, "N", "with --per-function: how many functions (default 20)" },
 	{ "hot-out", 1, "FILE", "write the hot set (name weight per line) for\n"
 				 "'lace diff --hot'" },
+	/* the qemu backend's (measure/backend_qemu.c): one table, so that
+	 * stat and ab offer every simulating backend's options */
+	{ "kernel", 1, "FILE", "--backend qemu: the kernel to boot (default: Debian's,\n"
+			       "from lace's cache)" },
+	{ "system-map", 1, "FILE", "--backend qemu: the kernel's System.map" },
+	{ "qemu-loops", 1, "N", "--backend qemu: runs of the workload per boot, in one\n"
+				"window (default 1)" },
 	{ NULL, 0, NULL, NULL },
 };
 

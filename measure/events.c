@@ -13,6 +13,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "measure/sim/results.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -545,7 +546,11 @@ int event_parse_one(struct lace_event_spec *ev, const char *name)
 				probe.name = ev->name;
 				*c = '\0';
 				int ok = ncolon >= 2 || !resolve(&probe, base);
-				if (ok && probe.kind != LACE_EV_SIM_ONLY)
+				/* a name the simulators model (stlb-misses) takes
+				 * :u/:k as the hardware names do: the qemu
+				 * backend splits them */
+				if (ok && (probe.kind != LACE_EV_SIM_ONLY ||
+					   sim_event_index(base) >= 0))
 					mods = name + (c + 1 - base);
 				else if (ok && ncolon >= 2)
 					mods = name + (c + 1 - base);

@@ -179,7 +179,8 @@ int guest_initramfs_build(const struct guest_spec *g, const char *out)
 		    "mount -t proc proc /proc\n"
 		    "mount -t sysfs sysfs /sys\n"
 		    "mount -t devtmpfs devtmpfs /dev\n"
-		    "mount -t tmpfs tmpfs /tmp\n"
+		    /* no tmpfs on /tmp: the root is one already, and a
+		     * workload copied from the host's /tmp lives there */
 		    "cd /tmp\n"
 		    "/lace/bin/lace-guest-run --exit-port %u ", g->loops);
 	shell_quote(&init, prog);

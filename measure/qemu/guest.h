@@ -2,7 +2,7 @@
  * Debian's busybox-static (the shell and tools), lace's window runner
  * (build/qemu/lace-guest-run), the workload (a host program, copied with
  * the shared libraries `ldd` names, at the same paths) and an init script
- * that mounts /proc, /sys, /dev and /tmp, runs the workload LOOPS times in
+ * that mounts /proc, /sys and /dev, runs the workload LOOPS times in
  * one measurement window and ends QEMU with the workload's status (the
  * isa-debug-exit port).  Nothing here reads ELF: ldd does. */
 #ifndef LACE_QEMU_GUEST_H

@@ -60,7 +60,7 @@ expect_eq "$r" "--repeat" "stat options"
 r=$(complete_words lace stat --cpu-pr)
 expect_eq "$r" "--cpu-profile" "simulator options"
 r=$(complete_words lace ab --backend "")
-expect_eq "$(echo $r)" "auto hw sim" "--backend values"
+expect_eq "$(echo $r)" "auto hw sim qemu" "--backend values"
 r=$(complete_words lace ab -r a)
 expect_eq "$r" "auto" "-r values"
 r=$(complete_words lace stat --output n)
