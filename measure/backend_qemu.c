@@ -53,6 +53,7 @@ struct qemu_priv {
 	bool *excl_user, *excl_kernel;  /* per event: perf's :k / :u */
 	size_t nevents;
 	char describe[256];
+	char qemu_version[128];        /* for the results file */
 };
 
 static bool is_file(const char *path)
@@ -184,6 +185,19 @@ static int resolve_files(struct qemu_priv *p)
 	return 0;
 }
 
+/* "QEMU emulator version 7.2.x (Debian ...)", the first line of --version */
+static void version_read(char *out, size_t len)
+{
+	FILE *f = popen(QEMU_PROG " --version 2>/dev/null", "r");
+
+	out[0] = '\0';
+	if (!f)
+		return;
+	if (fgets(out, (int)len, f))
+		out[strcspn(out, "\n")] = '\0';
+	pclose(f);
+}
+
 static int qemu_prepare(struct lace_backend *be, struct lace_event_spec *evs, size_t nevents)
 {
 	struct qemu_priv *p = be->priv;
@@ -196,6 +210,8 @@ static int qemu_prepare(struct lace_backend *be, struct lace_event_spec *evs, si
 	err = sim_profile_load(p->profile_name, &p->prof);
 	if (err)
 		return err;
+	if (!p->qemu_version[0])
+		version_read(p->qemu_version, sizeof(p->qemu_version));
 	if (!p->dir[0]) {
 		snprintf(p->dir, sizeof(p->dir), "%s/lace-qemu.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 		if (!mkdtemp(p->dir)) {
@@ -433,6 +449,8 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 	json_object_set_new(res->extra, "simulator", json_string("lace-tcg"));
 	json_object_set_new(res->extra, "profile", json_string(p->prof.name));
 	json_object_set_new(res->extra, "kernel", json_string(p->kernel_path));
+	json_object_set_new(res->extra, "system_map", json_string(p->map_path));
+	json_object_set_new(res->extra, "qemu", json_string(p->qemu_version));
 	json_object_set_new(res->extra, "loops", json_integer(p->loops));
 	json_object_set_new(res->extra, "user", split_json(&w.u));
 	json_object_set_new(res->extra, "kernel_counts", split_json(&w.k));

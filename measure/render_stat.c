@@ -272,17 +272,23 @@ static struct ev_metric *batch_metrics(const struct lace_batch *b, const struct 
 
 static const char *elapsed_source(const struct lace_batch *b, size_t runs)
 {
+	/* the full-system backend (measure/backend_qemu.c) boots a guest */
+	const char *under = b->backend && strstr(b->backend, "qemu (") ? "QEMU (boot included)"
+								       : "valgrind";
+	static char buf[160];
 	bool any_sim = false;
 
 	for (size_t e = 0; e < b->nevents; e++)
 		any_sim |= b->events[e].simulated;
 	if (render_elapsed_simulated(b))
-		return runs == 1 ? "wall clock of the simulator's run under valgrind, not native time"
-				 : "wall clock of the simulator's runs under valgrind, not native time";
-	if (any_sim)
-		return runs == 1 ? "wall clock of the native run; simulated events come from a separate run under valgrind"
-				 : "wall clock of the native runs; simulated events come from separate runs under valgrind";
-	return runs == 1 ? "wall clock of the native run" : "wall clock of the native runs";
+		snprintf(buf, sizeof(buf), "wall clock of the simulator's run%s under %s, not native time",
+			 runs == 1 ? "" : "s", under);
+	else if (any_sim)
+		snprintf(buf, sizeof(buf), "wall clock of the native run%s; simulated events come from %s under %s",
+			 runs == 1 ? "" : "s", runs == 1 ? "a separate run" : "separate runs", under);
+	else
+		return runs == 1 ? "wall clock of the native run" : "wall clock of the native runs";
+	return buf;
 }
 
 static void render_text(FILE *out, const struct lace_batch *b, const struct lace_render_opts *o)
