@@ -5,9 +5,15 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cmocka.h>
 
+#include "measure/qemu/cpio.h"
+#include "measure/qemu/guest.h"
 #include "measure/qemu/symmap.h"
 #include "measure/qemu/tcg_core.h"
 #include "measure/sim/cache.h"
@@ -109,6 +115,56 @@ static void test_flush_below_keeps_kernel_lru(void **state)
 	assert_int_equal(sim_cache_ref_block(&c, user), 1);   /* gone */
 }
 
+/* The kernel's initramfs unpacker wants newc headers of 110 bytes, the
+ * name NUL-terminated and padded so the data starts on 4 bytes, the data
+ * padded to 4, and a TRAILER!!! entry last. */
+static void test_cpio_newc(void **state)
+{
+	char path[] = "/tmp/lace-test-cpio.XXXXXX", buf[1024];
+	struct cpio c;
+	FILE *f;
+	size_t n;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(cpio_open(&c, path), 0);
+	assert_int_equal(cpio_add(&c, "bin", S_IFDIR | 0755, NULL, 0), 0);
+	assert_int_equal(cpio_add(&c, "bin/sh", S_IFLNK | 0777, "busybox", 7), 0);
+	assert_int_equal(cpio_add(&c, "init", S_IFREG | 0755, "#!/bin/sh\n", 10), 0);
+	assert_int_equal(cpio_close(&c), 0);
+	f = fopen(path, "rb");
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	unlink(path);
+	/* "bin": header 110 + name 4 = 114 -> padded to 116, no data */
+	assert_memory_equal(buf, "070701", 6);
+	assert_memory_equal(buf + 110, "bin", 4);
+	/* mode field (second) of the directory */
+	assert_memory_equal(buf + 14, "000041ED", 8);
+	/* "bin/sh": at 116; header + name 117 -> 120; data 7 -> 8 */
+	assert_memory_equal(buf + 116, "070701", 6);
+	assert_memory_equal(buf + 116 + 110, "bin/sh", 7);
+	assert_memory_equal(buf + 116 + 120, "busybox", 7);
+	/* "init" at 244: header + name 115 -> 116; data 10 -> 12 */
+	assert_memory_equal(buf + 244, "070701", 6);
+	assert_memory_equal(buf + 244 + 116, "#!/bin/sh\n", 10);
+	/* the trailer at 372: 121 -> 124 */
+	assert_memory_equal(buf + 372, "070701", 6);
+	assert_memory_equal(buf + 372 + 110, "TRAILER!!!", 11);
+	assert_int_equal(n, 372 + 124);
+}
+
+static void test_exit_status(void **state)
+{
+	/* isa-debug-exit: QEMU exits with (value << 1) | 1 */
+	assert_int_equal(guest_status_from_exit(1), 0);
+	assert_int_equal(guest_status_from_exit(3), 1);
+	assert_int_equal(guest_status_from_exit(255), 127);
+	assert_int_equal(guest_status_from_exit(0), -1);   /* powered off, no report */
+	assert_int_equal(guest_status_from_exit(2), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -117,6 +173,8 @@ int main(void)
 		cmocka_unit_test(test_split_account_and_line),
 		cmocka_unit_test(test_symmap),
 		cmocka_unit_test(test_flush_below_keeps_kernel_lru),
+		cmocka_unit_test(test_cpio_newc),
+		cmocka_unit_test(test_exit_status),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
