@@ -112,6 +112,16 @@ struct lace_ab_event *ab_analyze(const struct lace_batch *b)
 			ev->why = "zero on one side of some rounds (no ratio)";
 		} else if (n < 2) {
 			ev->why = "fewer than 2 paired rounds";
+		} else if (ev->simulated && ev->a.sd == 0 && ev->b.sd == 0) {
+			/* A simulated count that repeats exactly: a t-test over
+			 * identical rounds would give a zero-width CI and a verdict
+			 * from nothing.  Report the exact difference; whether it is
+			 * more than layout noise needs randomized-layout builds. */
+			ev->deterministic = true;
+			ev->why = "deterministic: the same count every round, so no CI or verdict; "
+				  "compare with randomized-layout builds (lace study)";
+			ev->r.n = n;
+			ev->r.ratio = ev->b.mean / ev->a.mean;
 		} else if (stats_ratio_ci(a, bb, n, b->confidence, b->margin, &ev->r) == 0) {
 			p[e] = ev->r.p;
 		}
@@ -211,11 +221,13 @@ static void render_text(FILE *out, const struct lace_batch *b, const struct lace
 		char label[160], ci[64] = "", pbuf[32] = "", am[48], bm[48];
 		struct strbuf v = STRBUF_INIT;
 		snprintf(label, sizeof(label), "%s%s", x->name, x->simulated ? " [sim]" : "");
-		if (x->why && x->verdict != LACE_VERDICT_EQUIVALENT) {
+		if (x->why && !x->deterministic && x->verdict != LACE_VERDICT_EQUIVALENT) {
 			fprintf(out, "  %-26s %s\n", label, x->why);
 			continue;
 		}
-		if (x->rounds >= 2) {
+		if (x->deterministic) {
+			snprintf(ci, sizeof(ci), "exact");
+		} else if (x->rounds >= 2) {
 			snprintf(ci, sizeof(ci), "[%+.2f%%, %+.2f%%]", (x->r.ci_low - 1) * 100,
 				 (x->r.ci_high - 1) * 100);
 			if (x->p_adj < 1e-4)
@@ -223,9 +235,12 @@ static void render_text(FILE *out, const struct lace_batch *b, const struct lace
 			else
 				snprintf(pbuf, sizeof(pbuf), "%.4f", x->p_adj);
 		}
-		strbuf_addstr(&v, stats_verdict_name(x->verdict));
+		if (x->deterministic)
+			strbuf_addstr(&v, "none (deterministic count)");
+		else
+			strbuf_addstr(&v, stats_verdict_name(x->verdict));
 		more_rounds(&v, x);
-		if (x->why)
+		if (x->why && !x->deterministic)
 			strbuf_addf(&v, " (%s)", x->why);
 		mean_format(am, sizeof(am), x->a.mean, x->unit);
 		mean_format(bm, sizeof(bm), x->b.mean, x->unit);
@@ -248,6 +263,14 @@ static void render_text(FILE *out, const struct lace_batch *b, const struct lace
 		}
 		strbuf_release(&f);
 	}
+	for (size_t e = 0; e < nser; e++)
+		if (ev[e].deterministic) {
+			fputs("\n deterministic: simulated counts that repeat exactly; their B/A is exact and\n"
+			      " repeats add no evidence, so no CI or verdict is given. Whether such a\n"
+			      " difference is more than layout noise needs randomized-layout builds\n"
+			      " (lace build --shuffle K, K >= 19 for 5%; lace study does this).\n", out);
+			break;
+		}
 	fprintf(out, "\n slower/faster: B differs from A by more than the margin (whole CI beyond it, Holm-adjusted p < %.2g);\n"
 		     " equivalent: the whole CI lies within the margin; sd: run-to-run standard deviation.\n"
 		     " elapsed: %s.\n",
@@ -283,7 +306,12 @@ static void render_md(FILE *out, const struct lace_batch *b, const struct lace_a
 		char am[48], bm[48];
 		strbuf_addstr(&v, stats_verdict_name(x->verdict));
 		more_rounds(&v, x);
-		if (x->why && x->verdict != LACE_VERDICT_EQUIVALENT) {
+		if (x->deterministic) {
+			mean_format(am, sizeof(am), x->a.mean, x->unit);
+			mean_format(bm, sizeof(bm), x->b.mean, x->unit);
+			fprintf(out, "| %s (sim) | %s | %s | %+.2f%% (exact) | | %s |\n", x->name, am, bm,
+				(x->r.ratio - 1) * 100, x->why);
+		} else if (x->why && x->verdict != LACE_VERDICT_EQUIVALENT) {
 			fprintf(out, "| %s | | | | | %s |\n", x->name, x->why[0] == '<' ? "not supported" : x->why);
 		} else {
 			mean_format(am, sizeof(am), x->a.mean, x->unit);
@@ -329,6 +357,7 @@ static json_t *event_json(const struct lace_ab_event *x)
 	json_object_set_new(j, "p_holm", num(x->p_adj));
 	json_object_set_new(j, "tost_p", num(x->r.tost_p));
 	json_object_set_new(j, "verdict", json_string(stats_verdict_name(x->verdict)));
+	json_object_set_new(j, "deterministic", json_boolean(x->deterministic));
 	if (x->verdict == LACE_VERDICT_INCONCLUSIVE)
 		json_object_set_new(j, "rounds_needed",
 				    x->rounds_needed == SIZE_MAX ? json_null()

@@ -42,6 +42,8 @@ struct lace_ab_event {
 	enum lace_verdict verdict;
 	size_t rounds_needed;     /* inconclusive: total rounds likely to settle it */
 	const char *why;          /* undecided: "<not supported>" ... */
+	bool deterministic;       /* simulated, same value every round on both
+				   * sides: the exact ratio, no CI, no verdict */
 };
 
 /* Analyse the batch's non-warmup, fault-free rounds; returns nevents + 1

@@ -80,11 +80,20 @@ LACE_VG_LIB=$T/nowhere expect_exit 0 "$LACE" stat --no-results -e instructions,L
 expect_match '(<not supported>|[0-9]) +L1-icache-load-misses' "$OUT"
 expect_nomatch '\[sim\]' "$OUT"
 
-# lace ab with the simulator: deterministic counts decide at once
+# lace ab with the simulator: a count that repeats exactly gets its exact
+# B/A and no CI or verdict (statistics over identical repeats mean nothing)
 expect_exit 0 "$LACE" ab --backend sim --no-results -r 2 --warmup 0 -e instructions,L1-icache-load-misses \
   -A "./footprint 20" -B "./footprint 40"
-expect_match 'instructions \[sim\].* slower' "$OUT"
-expect_match 'L1-icache-load-misses \[sim\].* equivalent' "$OUT"
+expect_match 'instructions \[sim\] .* \+[0-9.]+%  exact .*none \(deterministic count\)' "$OUT"
+expect_nomatch '\[sim\].*(slower|faster|equivalent)' "$OUT"
+expect_match 'needs randomized-layout builds' "$OUT"
+expect_exit 0 "$LACE" ab --backend sim --no-results -r 2 --warmup 0 -e instructions --json \
+  -A "./footprint 20" -B "./footprint 40"
+printf '%s' "$OUT" | python3 -c '
+import json, sys
+e = json.load(sys.stdin)["events"][0]
+assert e["deterministic"] is True and e["ci_low"] is None and e["verdict"] == "undecided", e
+assert e["ratio"] > 1, e' || fail "lace ab --json: deterministic event not reported as such"
 
 # acceptance 5: path length per call on faultbench (4K pages: __hash_page_4K)
 # a sanitizer runtime cannot run under valgrind (SANITIZE=1 builds faultbench
