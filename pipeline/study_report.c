@@ -76,15 +76,18 @@ static bool simulated(const json_t *res)
 	return !strcmp(js(json_object_get(res, "backend"), "used"), "sim");
 }
 
-/* "beyond / within the layout noise floor (±x%)" */
+/* "+x.xx%, beyond / within the layout noise floor of ±f.ff%": the change
+ * and the floor as printed, and the word decided on those printed values,
+ * so the sentence agrees with its own numbers (t_study_report checks). */
 static void vs_floor(struct strbuf *sb, double a, double b, double fl)
 {
+	pct(sb, a, b);
 	if (isnan(a) || isnan(b) || a == 0 || isnan(fl)) {
-		strbuf_addstr(sb, "(no noise floor measured)");
+		strbuf_addstr(sb, " (no noise floor measured)");
 		return;
 	}
-	double d = fabs(b - a) / a * 100;
-	strbuf_addf(sb, "%s the layout noise floor of ±%.2f%%", d > fl ? "beyond" : "within", fl);
+	double d = round(fabs(b - a) / a * 100 * 100) / 100, f = round(fl * 100) / 100;
+	strbuf_addf(sb, ", %s the layout noise floor of ±%.2f%%", d > f ? "beyond" : "within", fl);
 }
 
 /* ---- sections, shared by Markdown and HTML (Markdown tables are kept
@@ -168,6 +171,11 @@ static double count_of(const json_t *row, const char *k)
 	return jnum(json_object_get(row, "counts"), k);
 }
 
+static const json_t *marginal_of(const json_t *w, const char *ev)
+{
+	return json_object_get(json_object_get(w, "marginal"), ev);
+}
+
 static void section_q1(struct strbuf *sb, const json_t *res)
 {
 	const json_t *q = json_object_get(res, "q1_tracepoint");
@@ -190,32 +198,61 @@ static void section_q1(struct strbuf *sb, const json_t *res)
 			if (json_object_get(r, "not_measured"))
 				strbuf_addf(sb, "- %s: not measured: %s\n", cfgs[k], js(r, "not_measured"));
 		}
-		double ia = ev_mean(a, "instructions"), ib = ev_mean(b, "instructions"),
-		       ic = ev_mean(c, "instructions");
-		double faults = count_of(b, "hash_faults");
-		strbuf_addstr(sb, "\n**Reading.** With the tracepoint compiled in but disabled, the run executes ");
-		pct(sb, ia, ib);
-		strbuf_addstr(sb, " instructions against the build without it");
-		if (!isnan(faults) && faults > 0 && !isnan(ia) && !isnan(ib))
-			strbuf_addf(sb, " (%.2f instructions per hash fault over %.0f faults: the nop and "
-					"the code around it)", (ib - ia) / faults, faults);
-		strbuf_addstr(sb, "; L1i misses change ");
-		pct(sb, ev_mean(a, "L1-icache-load-misses"), ev_mean(b, "L1-icache-load-misses"));
-		strbuf_addstr(sb, ", ");
-		vs_floor(sb, ev_mean(a, "L1-icache-load-misses"), ev_mean(b, "L1-icache-load-misses"),
-			 floor_pct(w, "L1-icache-load-misses"));
-		strbuf_addstr(sb, ", and iTLB misses change ");
-		pct(sb, ev_mean(a, "iTLB-load-misses"), ev_mean(b, "iTLB-load-misses"));
-		strbuf_addstr(sb, ", ");
-		vs_floor(sb, ev_mean(a, "iTLB-load-misses"), ev_mean(b, "iTLB-load-misses"),
-			 floor_pct(w, "iTLB-load-misses"));
-		strbuf_addstr(sb, ". Enabling it costs ");
+		/* the marginal cost: slope over sizes, start-up apart */
+		strbuf_addf(sb, "Marginal cost, from a straight-line fit of (disabled − no tracepoint) "
+				"against hash faults over %lld sizes (`%s` ",
+			    (long long)json_integer_value(json_object_get(marginal_of(w, "instructions"), "points")),
+			    js(w, "size_option"));
+		size_t k;
+		json_t *p;
+		json_array_foreach(json_object_get(w, "slope_points"), k, p)
+			strbuf_addf(sb, "%s, ", js(p, "size"));
+		strbuf_addstr(sb, "and the size above); ± is the standard error of the fit:\n\n"
+				  "| event | per hash fault | start-up (intercept) |\n|---|---:|---:|\n");
+		for (size_t e = 0; e < NEV; e++) {
+			const json_t *m = marginal_of(w, events[e]);
+			if (!m)
+				continue;
+			if (json_object_get(m, "not_measured")) {
+				strbuf_addf(sb, "| %s | not measured: %s | |\n", events[e], js(m, "not_measured"));
+				continue;
+			}
+			strbuf_addf(sb, "| %s | %.3f ± %.3f | %.0f ± %.0f |\n", events[e], jnum(m, "per_fault"),
+				    jnum(m, "per_fault_se"), jnum(m, "startup"), jnum(m, "startup_se"));
+		}
+		strbuf_addch(sb, '\n');
+		const json_t *mi = marginal_of(w, "instructions"), *ml = marginal_of(w, "L1-icache-load-misses");
+		strbuf_addstr(sb, "**Reading.** ");
+		if (!isnan(jnum(mi, "per_fault")))
+			strbuf_addf(sb, "The disabled tracepoint costs %.2f ± %.2f instructions per hash fault "
+					"(the slope) plus a fixed start-up difference of %.0f ± %.0f "
+					"instructions (the intercept), so "
+					"the ratio of the whole runs is not a per-fault cost. ",
+				    jnum(mi, "per_fault"), jnum(mi, "per_fault_se"), jnum(mi, "startup"),
+				    jnum(mi, "startup_se"));
+		if (!isnan(jnum(ml, "per_fault")))
+			strbuf_addf(sb, "L1i misses: %.4f ± %.4f per hash fault, %.0f ± %.0f at start-up. ",
+				    jnum(ml, "per_fault"), jnum(ml, "per_fault_se"), jnum(ml, "startup"),
+				    jnum(ml, "startup_se"));
+		strbuf_addstr(sb, "At the size of the table, disabled against no tracepoint:");
+		for (size_t e = 0; e < NEV; e++) {
+			strbuf_addf(sb, "%s %s ", e ? ";" : "", events[e]);
+			vs_floor(sb, ev_mean(a, events[e]), ev_mean(b, events[e]), floor_pct(w, events[e]));
+		}
+		double ib = ev_mean(b, "instructions"), ic = ev_mean(c, "instructions");
+		strbuf_addstr(sb, ". Enabling it changes instructions by ");
 		pct(sb, ib, ic);
-		strbuf_addstr(sb, " instructions");
 		double hits = count_of(c, "tp_hash_fault");
 		if (!isnan(hits))
-			strbuf_addf(sb, " for %.0f recorded events", hits);
-		strbuf_addstr(sb, ".\n\n");
+			strbuf_addf(sb, " for %.0f slow-path calls (the tracepoint's hit counter; no "
+					"trace buffer is written)", hits);
+		strbuf_addstr(sb, ". These are x86-64 instructions of lace's C model of the ppc64 "
+				  "fault path, not the kernel's own code.");
+		if (json_object_get(b, "task_clock"))
+			strbuf_addstr(sb, " task-clock is native time on a shared machine: its "
+					  "differences here, including between enabled and disabled, are "
+					  "run-to-run noise unless far larger than the SE shown.");
+		strbuf_addstr(sb, "\n\n");
 	}
 }
 
@@ -257,8 +294,10 @@ static void section_q2(struct strbuf *sb, const json_t *res)
 			strbuf_addf(sb, "%.0f extra hash faults (%.0f → %.0f, ", fo - fy, fy, fo);
 		pct(sb, fy, fo);
 		strbuf_addstr(sb, !isnan(fy) ? ")" : "");
-		strbuf_addstr(sb, ": every first access must set the accessed bit through the fault path, "
-				  "the extra walk the accessed-bit discussion measured. Instructions change ");
+		strbuf_addstr(sb, ": in this model every first access to an old PTE takes a second "
+				  "hash fault that sets the accessed bit in software. The accessed-bit "
+				  "discussion measured x86 hardware (A-bit assists, page-walk durations), "
+				  "which a user-space model cannot show. Instructions change ");
 		pct(sb, ev_mean(y, "instructions"), ev_mean(o, "instructions"));
 		strbuf_addstr(sb, ".\n\n");
 	}
@@ -327,14 +366,26 @@ static void section_q3(struct strbuf *sb, const json_t *res)
 	}
 }
 
-static const json_t *ab_event(const json_t *ab, const char *name)
+static const json_t *rank_of(const json_t *row, const char *ev)
 {
-	size_t i;
-	json_t *e;
-	json_array_foreach(json_object_get(ab, "events"), i, e)
-		if (!strcmp(js(e, "name"), name))
-			return e;
-	return NULL;
+	return json_object_get(json_object_get(row, "rank"), ev);
+}
+
+/* "rank verdict (n of K builds above)" for one event of one variant */
+static void rank_text(struct strbuf *sb, const json_t *rk)
+{
+	long long k = json_integer_value(json_object_get(rk, "builds"));
+	if (!rk) {
+		strbuf_addstr(sb, "not compared");
+		return;
+	}
+	strbuf_addf(sb, "%s (%lld of %lld builds below, %lld above", js(rk, "verdict"),
+		    json_integer_value(json_object_get(rk, "below")), k,
+		    json_integer_value(json_object_get(rk, "above")));
+	double p = fmin(jnum(rk, "p_higher"), jnum(rk, "p_lower"));
+	if (!isnan(p) && p < 1)
+		strbuf_addf(sb, "; one-sided p = %.3g", p);
+	strbuf_addch(sb, ')');
 }
 
 static void section_q4(struct strbuf *sb, const json_t *res)
@@ -349,41 +400,50 @@ static void section_q4(struct strbuf *sb, const json_t *res)
 		strbuf_addstr(sb, "Not measured.\n\n");
 		return;
 	}
-	const json_t *bw = json_object_get(q, "baseline");
-	strbuf_addf(sb, "`lace ab` of each variant against baseline on `%s` "
-			"(B/A ratio, confidence interval and verdict per event); the noise floor is the "
-			"largest difference the randomized builds of baseline show on the same workload.\n\n",
-		    js(q, "workload"));
-	strbuf_addstr(sb, "| variant | event | baseline | variant | change | CI | verdict | layout noise floor |\n"
-			  "|---|---|---:|---:|---:|---|---|---:|\n");
+	const json_t *base = row_by(q, "baseline");
+	long long k = json_integer_value(json_object_get(
+		json_object_get(json_object_get(q, "noise_floor"), "instructions"), "builds"));
+	long long kmin = json_integer_value(json_object_get(q, "min_builds"));
+	strbuf_addf(sb, "Each variant, baseline and %lld randomized-layout builds of baseline on `%s`, "
+			"each measured by the same `lace stat` command. ",
+		    k, js(q, "workload"));
+	if (simulated(res))
+		strbuf_addstr(sb, "The simulated counts are exact, so repeating a run adds nothing and no "
+				  "confidence interval is given: the uncertainty is the layout's. ");
+	strbuf_addf(sb, "A variant's count is ranked among the randomized builds: above (below) all "
+			"K of them has one-sided p = 1/(K+1), so a verdict at %.0f%% needs K ≥ %lld "
+			"(here K = %lld%s). ",
+		    jnum(q, "alpha") * 100, kmin, k, k < kmin ? ": too few builds for a verdict" : "");
+	strbuf_addstr(sb, "The baseline rows rank baseline itself: the randomized builds are compiled "
+			  "with `-ffunction-sections` so their sections can be permuted, and where "
+			  "baseline lies outside them that compilation difference alone moves the "
+			  "count.\n\n");
+	strbuf_addstr(sb, "| variant | event | baseline | variant | change | rank among the randomized builds | layout noise floor |\n"
+			  "|---|---|---:|---:|---:|---|---:|\n");
 	json_array_foreach(json_object_get(q, "rows"), i, r) {
 		const char *v = js(r, "variant");
 		if (json_object_get(r, "not_measured")) {
-			strbuf_addf(sb, "| %s | not measured: %s | | | | | | |\n", v, js(r, "not_measured"));
+			strbuf_addf(sb, "| %s | not measured: %s | | | | | |\n", v, js(r, "not_measured"));
 			continue;
 		}
-		const json_t *ab = json_object_get(r, "ab");
 		for (size_t e = 0; e < NEV; e++) {
-			const json_t *x = ab_event(ab, events[e]);
+			const json_t *x = json_object_get(json_object_get(r, "events"), events[e]);
 			if (!x)
 				continue;
 			strbuf_addf(sb, "| %s | %s%s | ", v, events[e],
 				    json_is_true(json_object_get(x, "simulated")) ? " (sim)" : "");
-			num(sb, jnum(x, "a_mean"));
+			num(sb, ev_mean(base, events[e]));
 			strbuf_addstr(sb, " | ");
-			num(sb, jnum(x, "b_mean"));
-			double ratio = jnum(x, "ratio"), lo = jnum(x, "ci_low"), hi = jnum(x, "ci_high");
-			if (isnan(ratio))
-				strbuf_addstr(sb, " | n/a | n/a | ");
-			else
-				strbuf_addf(sb, " | %+.2f%% | %+.2f%% .. %+.2f%% | ", (ratio - 1) * 100,
-					    (lo - 1) * 100, (hi - 1) * 100);
-			strbuf_addf(sb, "%s | ", js(x, "verdict"));
-			double f = floor_pct(bw, events[e]);
+			num(sb, ev_mean(r, events[e]));
+			strbuf_addstr(sb, " | ");
+			pct(sb, ev_mean(base, events[e]), ev_mean(r, events[e]));
+			strbuf_addstr(sb, " | ");
+			rank_text(sb, rank_of(r, events[e]));
+			double f = floor_pct(q, events[e]);
 			if (isnan(f))
-				strbuf_addstr(sb, "n/a |\n");
+				strbuf_addstr(sb, " | n/a |\n");
 			else
-				strbuf_addf(sb, "±%.2f%% |\n", f);
+				strbuf_addf(sb, " | ±%.2f%% |\n", f);
 		}
 	}
 	strbuf_addch(sb, '\n');
@@ -426,24 +486,23 @@ static void section_q4(struct strbuf *sb, const json_t *res)
 	/* reading: for each variant, L1i and iTLB misses against the floor */
 	strbuf_addstr(sb, "**Reading.** ");
 	json_array_foreach(json_object_get(q, "rows"), i, r) {
-		const json_t *ab = json_object_get(r, "ab");
-		if (!ab)
+		if (!strcmp(js(r, "variant"), "baseline") || !json_object_get(r, "events"))
 			continue;
 		strbuf_addf(sb, "`%s`: ", js(r, "variant"));
 		const char *ev2[] = { "L1-icache-load-misses", "iTLB-load-misses" };
-		for (int k = 0; k < 2; k++) {
-			const json_t *x = ab_event(ab, ev2[k]);
-			double a = jnum(x, "a_mean"), b = jnum(x, "b_mean");
-			strbuf_addf(sb, "%s ", k ? "iTLB misses" : "L1i misses");
-			pct(sb, a, b);
-			strbuf_addf(sb, " (%s, ", x ? js(x, "verdict") : "not measured");
-			vs_floor(sb, a, b, floor_pct(bw, ev2[k]));
-			strbuf_addstr(sb, k ? "). " : "), ");
+		for (int e = 0; e < 2; e++) {
+			strbuf_addf(sb, "%s ", e ? "iTLB misses" : "L1i misses");
+			vs_floor(sb, ev_mean(base, ev2[e]), ev_mean(r, ev2[e]), floor_pct(q, ev2[e]));
+			strbuf_addstr(sb, ", ");
+			rank_text(sb, rank_of(r, ev2[e]));
+			strbuf_addstr(sb, e ? ". " : "; ");
 		}
 	}
-	strbuf_addstr(sb, "A verdict of slower or faster says the difference is real for these builds; "
-			  "a difference within the layout noise floor is one that shifting the same code "
-			  "by a few bytes also produces, so it is not a property of the placement.\n\n");
+	strbuf_addstr(sb, "The randomized builds relink the same objects with every input section "
+			  "in a random order and 0–112 bytes of padding before each (`lace build "
+			  "--shuffle`): a change within their spread is one a different link order "
+			  "alone also produces, so it is not shown to be a property of the placement. "
+			  "These are the user-space workloads' own instructions, no kernel code.\n\n");
 }
 
 static void render_md(struct strbuf *sb, const json_t *res, bool html_figs)
@@ -459,14 +518,17 @@ static void render_md(struct strbuf *sb, const json_t *res, bool html_figs)
 	json_t *v;
 	json_array_foreach(json_object_get(b, "variants"), i, v)
 		strbuf_addf(sb, "%s`%s`", i ? ", " : "", json_string_value(v));
-	strbuf_addf(sb, "; %zu randomized-layout builds of baseline (seed %lld) give the layout noise floor\n",
+	strbuf_addf(sb, "; %zu randomized-layout builds of baseline (seed %lld) give the layout noise "
+			"floor and the ranks\n",
 		    json_array_size(json_object_get(b, "shuffles")),
 		    (long long)json_integer_value(json_object_get(b, "shuffle_seed")));
 	strbuf_addf(sb, "- the study took %.0f s%s\n\n", jnum(res, "seconds"),
 		    json_is_true(json_object_get(res, "quick")) ? " (--quick)" : "");
 	if (simulated(res))
 		strbuf_addstr(sb, "Counts marked (sim) come from lace-vg, the simulator: deterministic, so one "
-				  "run per build suffices and the noise that remains is the layout's own.\n\n");
+				  "run per build suffices and the noise that remains is the layout's own. "
+				  "They count the whole run of each workload, start-up included (question 1 "
+				  "separates the two with a fit over sizes).\n\n");
 	section_q1(sb, res);
 	section_q2(sb, res);
 	section_q3(sb, res);
@@ -577,30 +639,25 @@ static void md_to_html(struct strbuf *out, const char *md)
 static void figures(struct strbuf *out, const json_t *res, const char *dir)
 {
 	const json_t *q4 = json_object_get(res, "q4_placement");
-	const json_t *bw = json_object_get(q4, "baseline");
 	strbuf_addstr(out, "<h2>Figures</h2>\n");
-	for (size_t e = 0; e < NEV; e++) {
+	for (size_t e = 0; e < NEV && q4; e++) {
 		size_t nrows = json_array_size(json_object_get(q4, "rows"));
 		struct svgplot_bar *bars = xcalloc(nrows + 1, sizeof(*bars));
 		size_t nb = 0, i;
 		json_t *r;
-		double base = NAN;
+		/* bars and band come from the same lace stat runs (baseline is
+		 * inside the band by construction: it is one of its values) */
 		json_array_foreach(json_object_get(q4, "rows"), i, r) {
-			const json_t *x = ab_event(json_object_get(r, "ab"), events[e]);
-			if (!x)
-				continue;
-			if (!nb) {
-				base = jnum(x, "a_mean");
-				bars[nb++] = (struct svgplot_bar){ "baseline", base, NULL };
-			}
-			bars[nb++] = (struct svgplot_bar){ js(r, "variant"), jnum(x, "b_mean"), js(x, "verdict") };
+			const json_t *rk = rank_of(r, events[e]);
+			bars[nb++] = (struct svgplot_bar){ js(r, "variant"), ev_mean(r, events[e]),
+							   rk ? js(rk, "verdict") : NULL };
 		}
 		if (nb) {
-			const json_t *nf = json_object_get(json_object_get(bw, "noise_floor"), events[e]);
+			const json_t *nf = json_object_get(json_object_get(q4, "noise_floor"), events[e]);
 			char title[160], band[96];
 			snprintf(title, sizeof(title), "%s on %s%s", events[e], js(q4, "workload"),
 				 simulated(res) ? " (simulated)" : "");
-			snprintf(band, sizeof(band), "band: randomized builds (%lld)",
+			snprintf(band, sizeof(band), "band: baseline and %lld randomized builds",
 				 (long long)json_integer_value(json_object_get(nf, "builds")));
 			struct svgplot p = { title, "", bars, nb, jnum(nf, "min"), jnum(nf, "max"), band };
 			strbuf_addstr(out, "<figure>\n");
@@ -683,27 +740,28 @@ int study_write_reports(const json_t *res, const char *dir)
 void study_print_summary(const json_t *res, FILE *f)
 {
 	const json_t *q4 = json_object_get(res, "q4_placement");
-	const json_t *bw = json_object_get(q4, "baseline");
+	const json_t *base = row_by(q4, "baseline");
 	size_t i;
 	json_t *r;
 
 	fprintf(f, "\nlace study (backend %s, %.0f s)\n\n", js(json_object_get(res, "backend"), "used"),
 		jnum(res, "seconds"));
 	fprintf(f, "  %-16s %-24s %14s %14s %9s  %-12s %s\n", "variant", "event", "baseline", "variant",
-		"change", "verdict", "noise floor");
+		"change", "noise floor", "rank among randomized builds");
 	json_array_foreach(json_object_get(q4, "rows"), i, r) {
-		const json_t *ab = json_object_get(r, "ab");
-		if (!ab) {
+		if (!strcmp(js(r, "variant"), "baseline"))
+			continue;
+		if (!json_object_get(r, "events")) {
 			fprintf(f, "  %-16s not measured: %s\n", js(r, "variant"), js(r, "not_measured"));
 			continue;
 		}
 		for (size_t e = 0; e < NEV; e++) {
-			const json_t *x = ab_event(ab, events[e]);
-			if (!x)
-				continue;
-			fprintf(f, "  %-16s %-24s %14.0f %14.0f %+8.2f%%  %-12s ±%.2f%%\n", js(r, "variant"),
-				events[e], jnum(x, "a_mean"), jnum(x, "b_mean"), (jnum(x, "ratio") - 1) * 100,
-				js(x, "verdict"), floor_pct(bw, events[e]));
+			double a = ev_mean(base, events[e]), b = ev_mean(r, events[e]);
+			char fl[32];
+			snprintf(fl, sizeof(fl), "±%.2f%%", floor_pct(q4, events[e]));
+			fprintf(f, "  %-16s %-24s %14.0f %14.0f %+8.2f%%  %-12s %s\n", js(r, "variant"),
+				events[e], a, b, (b - a) / a * 100, fl,
+				js(rank_of(r, events[e]), "verdict"));
 		}
 	}
 }

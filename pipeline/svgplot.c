@@ -69,9 +69,11 @@ void svgplot_bars(struct strbuf *out, const struct svgplot *p)
 		int bx = X(p->band_low), bw = X(p->band_high) - bx;
 		if (bw < 2)
 			bw = 2;
-		strbuf_addf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#f5c542\" "
+		/* data-*: the values drawn, so a test can check the picture */
+		strbuf_addf(out, "<rect class=\"band\" data-low=\"%.17g\" data-high=\"%.17g\" "
+				 "x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#f5c542\" "
 				 "fill-opacity=\"0.35\" stroke=\"#c99a06\" stroke-dasharray=\"3,2\"/>\n",
-			    bx, top - 4, bw, (int)p->nbars * (bar_h + gap) + 2);
+			    p->band_low, p->band_high, bx, top - 4, bw, (int)p->nbars * (bar_h + gap) + 2);
 	}
 	for (size_t i = 0; i < p->nbars; i++) {
 		const struct svgplot_bar *b = &p->bars[i];
@@ -89,8 +91,11 @@ void svgplot_bars(struct strbuf *out, const struct svgplot *p)
 		int w = X(b->value) - label_w;
 		if (w < 1)
 			w = 1;
-		strbuf_addf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n",
-			    label_w, y, w, bar_h, i == 0 ? "#4a78b5" : "#7aa6d8");
+		strbuf_addstr(out, "<rect class=\"bar\" data-label=\"");
+		svgplot_escape(out, b->label);
+		strbuf_addf(out, "\" data-value=\"%.17g\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+				 "fill=\"%s\"/>\n",
+			    b->value, label_w, y, w, bar_h, i == 0 ? "#4a78b5" : "#7aa6d8");
 		human(v, sizeof(v), b->value);
 		strbuf_addf(out, "<text x=\"%d\" y=\"%d\">%s", label_w + w + 4, y + bar_h - 6, v);
 		if (b->note) {

@@ -1,0 +1,177 @@
+/* lace study: noise floors, slopes and ranks (study_analysis.h). */
+#include "pipeline/study_analysis.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "pipeline/study_stats.h"
+#include "util/xalloc.h"
+
+static const char *const front[] = {
+	"instructions", "L1-icache-loads", "L1-icache-load-misses", "iTLB-loads", "iTLB-load-misses",
+};
+#define NFRONT (sizeof(front) / sizeof(front[0]))
+
+static double ev_mean(const json_t *row, const char *ev)
+{
+	const json_t *m = json_object_get(json_object_get(json_object_get(row, "events"), ev), "mean");
+	return json_is_number(m) ? json_number_value(m) : NAN;
+}
+
+static const json_t *row_by(const json_t *w, const char *config)
+{
+	size_t i;
+	json_t *r;
+	json_array_foreach(json_object_get(w, "rows"), i, r) {
+		const char *c = json_string_value(json_object_get(r, "config"));
+		if (c && !strcmp(c, config))
+			return r;
+	}
+	return NULL;
+}
+
+/* The values of one event over the randomized builds (NaN: not measured). */
+static size_t shuffle_values(const json_t *w, const char *ev, double **out)
+{
+	const json_t *per = json_object_get(w, "shuffle_builds");
+	size_t n = json_object_size(per), k = 0;
+	const char *name;
+	json_t *o;
+
+	*out = xcalloc(n + 1, sizeof(double));
+	json_object_foreach((json_t *)per, name, o)
+		(*out)[k++] = ev_mean(o, ev);
+	return k;
+}
+
+/* The layout noise floor: the largest |x - baseline| / baseline over the
+ * randomized builds; min/max span baseline and the builds, the band the
+ * figures draw, from the same measurements as the bars. */
+static void noise_floor(json_t *w, const json_t *base_row)
+{
+	json_t *floor = json_object();
+	for (size_t e = 0; e < NFRONT; e++) {
+		double *x, base = ev_mean(base_row, front[e]);
+		size_t n = shuffle_values(w, front[e], &x), k = 0;
+		double lo = INFINITY, hi = -INFINITY, fl = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (isnan(x[i]))
+				continue;
+			k++;
+			lo = fmin(lo, x[i]);
+			hi = fmax(hi, x[i]);
+			if (base > 0)
+				fl = fmax(fl, fabs(x[i] - base) / base);
+		}
+		json_t *o = json_object();
+		json_object_set_new(o, "builds", json_integer((json_int_t)k));
+		if (!k || isnan(base)) {
+			json_object_set_new(o, "floor_pct", json_null());
+		} else {
+			json_object_set_new(o, "min", json_real(fmin(lo, base)));
+			json_object_set_new(o, "max", json_real(fmax(hi, base)));
+			json_object_set_new(o, "floor_pct", json_real(fl * 100));
+		}
+		json_object_set_new(floor, front[e], o);
+		free(x);
+	}
+	json_object_set_new(w, "noise_floor", floor);
+}
+
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* disabled - no tracepoint against hash faults, over the main size and
+ * the slope points: slope = cost per fault, intercept = start-up. */
+static void marginal(json_t *w)
+{
+	size_t np = json_array_size(json_object_get(w, "slope_points")) + 1;
+	double *x = xcalloc(np, sizeof(double)), *y = xcalloc(np, sizeof(double));
+	json_t *out = json_object();
+	for (size_t e = 0; e < NFRONT; e++) {
+		size_t k = 0, i;
+		json_t *p;
+		const json_t *a = row_by(w, "no tracepoint"), *b = row_by(w, "disabled");
+		const json_t *hf = json_object_get(json_object_get(b, "counts"), "hash_faults");
+		x[k] = json_is_number(hf) ? json_number_value(hf) : NAN;
+		y[k++] = ev_mean(b, front[e]) - ev_mean(a, front[e]);
+		json_array_foreach(json_object_get(w, "slope_points"), i, p) {
+			const json_t *pb = json_object_get(p, "disabled");
+			hf = json_object_get(json_object_get(pb, "counts"), "hash_faults");
+			x[k] = json_is_number(hf) ? json_number_value(hf) : NAN;
+			y[k++] = ev_mean(pb, front[e]) - ev_mean(json_object_get(p, "no tracepoint"), front[e]);
+		}
+		struct study_fit f;
+		json_t *o = json_object();
+		if (study_fit_line(x, y, k, &f) == 0) {
+			json_object_set_new(o, "per_fault", num(f.slope));
+			json_object_set_new(o, "per_fault_se", num(f.slope_se));
+			json_object_set_new(o, "startup", num(f.intercept));
+			json_object_set_new(o, "startup_se", num(f.intercept_se));
+		} else {
+			json_object_set_new(o, "not_measured",
+					    json_string("fewer than 3 sizes measured on both builds"));
+		}
+		json_object_set_new(o, "points", json_integer((json_int_t)f.n));
+		json_object_set_new(out, front[e], o);
+	}
+	json_object_set_new(w, "marginal", out);
+	free(x);
+	free(y);
+}
+
+/* Each variant's exact count ranked among the randomized builds. */
+static void ranks(json_t *w)
+{
+	size_t i;
+	json_t *r;
+	json_array_foreach(json_object_get(w, "rows"), i, r) {
+		const char *v = json_string_value(json_object_get(r, "variant"));
+		/* baseline too: where it ranks among its own relinks shows
+		 * whether the randomized builds are centred on it */
+		if (!v)
+			continue;
+		json_t *out = json_object();
+		for (size_t e = 0; e < NFRONT; e++) {
+			double *x;
+			size_t n = shuffle_values(w, front[e], &x);
+			struct study_rank rk;
+			study_rank_test(ev_mean(r, front[e]), x, n, STUDY_ALPHA, &rk);
+			json_t *o = json_object();
+			json_object_set_new(o, "builds", json_integer((json_int_t)rk.k));
+			json_object_set_new(o, "below", json_integer((json_int_t)rk.below));
+			json_object_set_new(o, "above", json_integer((json_int_t)rk.above));
+			json_object_set_new(o, "p_higher", num(rk.p_higher));
+			json_object_set_new(o, "p_lower", num(rk.p_lower));
+			json_object_set_new(o, "verdict", json_string(study_rank_verdict_name(rk.verdict)));
+			json_object_set_new(out, front[e], o);
+			free(x);
+		}
+		json_object_set_new(r, "rank", out);
+	}
+	json_object_set_new(w, "alpha", json_real(STUDY_ALPHA));
+	json_object_set_new(w, "min_builds", json_integer((json_int_t)study_rank_min_builds(STUDY_ALPHA)));
+}
+
+static void floor_of(json_t *w, const char *base_config)
+{
+	if (json_object_get(w, "shuffle_builds"))
+		noise_floor(w, row_by(w, base_config));
+}
+
+void study_analyse(json_t *res)
+{
+	size_t i;
+	json_t *w;
+	json_array_foreach(json_object_get(json_object_get(res, "q1_tracepoint"), "workloads"), i, w) {
+		floor_of(w, "disabled");
+		marginal(w);
+	}
+	json_t *q4 = json_object_get(res, "q4_placement");
+	if (q4) {
+		floor_of(q4, "baseline");
+		ranks(q4);
+	}
+}

@@ -1,0 +1,40 @@
+/* lace study: the measurements, queued and then run as a pool.
+ *
+ * Every number the study compares comes from `lace stat` run the same way
+ * (`lace stat --json -o FILE ... -- PROG ARGS`, the workload executed
+ * directly, never through a shell), so baseline, variants and randomized
+ * builds share one denominator.  Under the simulator the counts do not
+ * depend on what else runs, so the pool runs one job per CPU; hardware
+ * counters and task-clock run one at a time. */
+#ifndef LACE_PIPELINE_STUDY_JOBS_H
+#define LACE_PIPELINE_STUDY_JOBS_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+struct study_job;
+struct study_jobs {
+	char *dir;              /* where reports and logs go */
+	struct study_job *v;
+	size_t nr, alloc;
+};
+
+void study_jobs_init(struct study_jobs *q, const char *dir);
+/* Queue `lace stat` of cmd (NULL-ended argv) with events, repeat runs, an
+ * optional "K=V" environment; when it has run, dest[key] gets
+ * {event: {mean, sem, stddev, status, simulated}, "_elapsed": ...} (or,
+ * with pick, only that event's object), or dest gets "not_measured". */
+void study_jobs_add_stat(struct study_jobs *q, json_t *dest, const char *key, const char *pick,
+			 const char *backend, const char *events, int repeat,
+			 const char *const *cmd, const char *env, const char *what);
+/* Run what is queued, at most max at once (a failed job does not stop the
+ * others), store the results and empty the queue.  progress(what) is
+ * called as each job starts being collected, may be NULL. */
+void study_jobs_run(struct study_jobs *q, int max, void (*progress)(void *, const char *),
+		    void *data);
+void study_jobs_release(struct study_jobs *q);
+
+/* The means per event of a lace stat JSON report, as stored above. */
+json_t *study_stat_summary(const json_t *stat);
+
+#endif
