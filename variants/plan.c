@@ -148,8 +148,13 @@ int plan_add_shuffled(struct plan *p, unsigned long k, unsigned long long seed)
 	/* the baseline compiled with one section per function, so that the
 	 * generated script can order them */
 	conf = *base;
-	conf.cflags = fmt("%s%s-ffunction-sections", base->cflags ? base->cflags : "",
-			      base->cflags ? " " : "");
+	if (base->cflags && strstr(base->cflags, "-ffunction-sections"))
+		/* baseline already is: its randomized builds relink its own
+		 * objects, so the layout is the only difference */
+		conf.cflags = xstrdup(base->cflags);
+	else
+		conf.cflags = fmt("%s%s-ffunction-sections", base->cflags ? base->cflags : "",
+				  base->cflags ? " " : "");
 	for (unsigned long i = 1; i <= k; i++) {
 		char *name = fmt("baseline-shuffle-%lu", i);
 		struct plan_variant *v = plan_add(p, &conf, name,

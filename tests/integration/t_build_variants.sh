@@ -14,7 +14,7 @@ command -v python3 >/dev/null || skip "python3 not installed"
 
 out=$T/v
 expect_exit 0 "$LACE" build --all --program hashmmu-driver --out "$out"
-for v in baseline entry-out cold-slowpaths entry-out-cold no-tracepoint; do
+for v in baseline entry-text entry-out cold-slowpaths entry-out-cold no-tracepoint; do
   [ -x "$out/$v/hashmmu-driver" ] || fail "$v: no driver built"
   [ -f "$out/$v/manifest.json" ] || fail "$v: no manifest"
 done
@@ -80,30 +80,35 @@ if cold:
 else:
     if not hpm <= target < hpm + hpm_size: die("baseline-style build: the call block should be hash_page_mm's tail")
     if "__lace_cold_text_start" in syms: die("cold markers in a variant without a cold region")
-es, ee = syms["__entry_text_start"][0], syms["__entry_text_end"][0]
 ef = sorted((a, s, n) for a, s, n in funcs if n in entry_funcs)
-inside = [n for a, s, n in funcs if es <= a < ee and s > 0]
-others = [n for n in inside if n not in entry_funcs]
 lo, hi = ef[0][0], max(a + s for a, s, n in ef)
 between = [n for a, s, n in funcs if lo <= a < hi and s > 0 and n not in entry_funcs]
-if v.startswith("entry-out"):
-    if es % 4096: die(f"__entry_text_start {es:#x} not 4 KiB aligned")
+if v.startswith("entry-"):
+    es, ee = syms["__entry_text_start"][0], syms["__entry_text_end"][0]
+    inside = [n for a, s, n in funcs if es <= a < ee and s > 0]
+    others = [n for n in inside if n not in entry_funcs]
+    align = 4096 if v.startswith("entry-out") else 8
+    if es % align: die(f"__entry_text_start {es:#x} not {align}-byte aligned")
     if others: die(f"non-entry functions between the markers: {others[:5]}")
     if any(not (es <= a and a + s <= ee) for a, s, n in ef): die("an entry function lies outside the markers")
-    print(f"{v}: entry text {es:#x}-{ee:#x}, {len(ef)} functions, contiguous, 4 KiB aligned")
+    if v == "entry-text":
+        before = [n for a, s, n in funcs if a < es and s > 0]
+        if not before: die("entry-text: no ordinary code before the entry text")
+    print(f"{v}: entry text {es:#x}-{ee:#x}, {len(ef)} functions, contiguous, {align}-byte aligned")
 else:
+    if "__entry_text_start" in syms: die("entry markers in a variant without an entry region")
     if not between: die("entry functions are contiguous in a build that should interleave them")
     print(f"{v}: entry functions interleaved with {len(between)} others ({between[:3]})")
 print(f"{v}: site {code:#x} nop5, target {target:#x}, slow path {slow:#x}")
 EOF
 }
-for v in baseline entry-out cold-slowpaths entry-out-cold no-tracepoint; do
+for v in baseline entry-text entry-out cold-slowpaths entry-out-cold no-tracepoint; do
   check $v
 done
 
 # --- the same facts through lace layout -----------------------------------
 if "$LACE" layout --help >/dev/null 2>&1; then
-  for v in baseline entry-out cold-slowpaths entry-out-cold; do
+  for v in baseline entry-text entry-out cold-slowpaths entry-out-cold; do
     bin=$out/$v/hashmmu-driver
     "$LACE" layout --json "$bin" > "$T/$v.json" || fail "$v: lace layout failed"
     python3 - "$v" "$T/$v.json" "$T/$v.entry" <<'EOF' || exit 1
@@ -121,14 +126,13 @@ if cold and (j[0]["target_region_name"] != "lace_cold" or j[0]["target_func_name
 if not cold and j[0]["target_func_name"] != "hash_page_mm":
     die(f"slow path block should be hash_page_mm's tail: {j[0]}")
 reg = [r for r in d["regions"] if r["name"] == "entry"]
-if len(reg) != 1: die("no entry region")
-r = reg[0]
 in_entry = {f["name"] for f in d["functions"] if f["region_name"] == "entry"}
-if v.startswith("entry-out"):
-    if int(r["start"], 16) % 4096: die("entry region not 4 KiB aligned")
+if v.startswith("entry-"):
+    if len(reg) != 1: die("no entry region")
+    if int(reg[0]["start"], 16) % (4096 if v.startswith("entry-out") else 8): die("entry region misaligned")
     if in_entry != entry: die(f"entry region holds {sorted(in_entry)}, expected {sorted(entry)}")
-elif not in_entry - entry:
-    die("baseline entry region holds only entry functions")
+elif reg:
+    die(f"an entry region in a variant without one: {reg[0]}")
 print(f"lace layout {v}: ok")
 EOF
   done
