@@ -7,6 +7,7 @@
 
 #include "cli/command.h"
 #include "pipeline/study.h"
+#include "pipeline/study_analysis.h"
 #include "util/error.h"
 #include "util/parse_options.h"
 
@@ -77,6 +78,9 @@ static int cmd_study(int argc, char **argv)
 			lace_err(path, "%s", je.text);
 			return LACE_EXIT_USAGE;
 		}
+		/* floors, slopes and ranks are a function of the measured rows:
+		 * recompute them, so a re-render follows the current analysis */
+		study_analyse(res);
 	} else if (study_run(&o, &res) < 0) {
 		lace_err("study", "%s", lace_error_msg());
 		/* keep whatever was measured */

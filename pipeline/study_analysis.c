@@ -122,30 +122,43 @@ static void marginal(json_t *w)
 	free(y);
 }
 
-/* Each variant's exact count ranked among the randomized builds. */
+/* Each variant's exact difference from baseline ranked among the
+ * randomized builds' differences from baseline: |v - b| against
+ * {|s_i - b|}.  The magnitude, not the count, because the randomized
+ * orders can all sit on one side of baseline's link order (which every
+ * variant shares); then ranking the count says "unlike random orders",
+ * not "unlike baseline".  Larger than all K has one-sided p = 1/(K+1). */
 static void ranks(json_t *w)
 {
+	const json_t *base = row_by(w, "baseline");
 	size_t i;
 	json_t *r;
 	json_array_foreach(json_object_get(w, "rows"), i, r) {
 		const char *v = json_string_value(json_object_get(r, "variant"));
-		/* baseline too: where it ranks among its own relinks shows
-		 * whether the randomized builds are centred on it */
-		if (!v)
+		if (!v || !strcmp(v, "baseline"))
 			continue;
 		json_t *out = json_object();
 		for (size_t e = 0; e < NFRONT; e++) {
-			double *x;
+			double *x, b = ev_mean(base, front[e]), d = ev_mean(r, front[e]) - b;
 			size_t n = shuffle_values(w, front[e], &x);
+			for (size_t k = 0; k < n; k++)
+				x[k] = fabs(x[k] - b);
 			struct study_rank rk;
-			study_rank_test(ev_mean(r, front[e]), x, n, STUDY_ALPHA, &rk);
+			study_rank_test(fabs(d), x, n, STUDY_ALPHA, &rk);
+			const char *verdict = "not compared";
+			if (rk.verdict == STUDY_RANK_HIGHER)
+				verdict = d > 0 ? "more than every randomized build differs"
+					        : "fewer than every randomized build differs";
+			else if (rk.verdict == STUDY_RANK_TOO_FEW && rk.below == rk.k)
+				verdict = "beyond every randomized build's difference, too few builds to decide";
+			else if (rk.verdict != STUDY_RANK_NONE)
+				verdict = "within the layout spread";
 			json_t *o = json_object();
 			json_object_set_new(o, "builds", json_integer((json_int_t)rk.k));
-			json_object_set_new(o, "below", json_integer((json_int_t)rk.below));
-			json_object_set_new(o, "above", json_integer((json_int_t)rk.above));
-			json_object_set_new(o, "p_higher", num(rk.p_higher));
-			json_object_set_new(o, "p_lower", num(rk.p_lower));
-			json_object_set_new(o, "verdict", json_string(study_rank_verdict_name(rk.verdict)));
+			json_object_set_new(o, "smaller", json_integer((json_int_t)rk.below));
+			json_object_set_new(o, "larger", json_integer((json_int_t)rk.above));
+			json_object_set_new(o, "p", num(rk.p_higher));
+			json_object_set_new(o, "verdict", json_string(verdict));
 			json_object_set_new(out, front[e], o);
 			free(x);
 		}

@@ -224,7 +224,7 @@ static void section_q1(struct strbuf *sb, const json_t *res)
 		const json_t *mi = marginal_of(w, "instructions"), *ml = marginal_of(w, "L1-icache-load-misses");
 		strbuf_addstr(sb, "**Reading.** ");
 		if (!isnan(jnum(mi, "per_fault")))
-			strbuf_addf(sb, "The disabled tracepoint costs %.2f ± %.2f instructions per hash fault "
+			strbuf_addf(sb, "The disabled tracepoint costs %.3f ± %.3f instructions per hash fault "
 					"(the slope) plus a fixed start-up difference of %.0f ± %.0f "
 					"instructions (the intercept), so "
 					"the ratio of the whole runs is not a per-fault cost. ",
@@ -371,7 +371,7 @@ static const json_t *rank_of(const json_t *row, const char *ev)
 	return json_object_get(json_object_get(row, "rank"), ev);
 }
 
-/* "rank verdict (n of K builds above)" for one event of one variant */
+/* "verdict (n of K builds differ less, m more; p)" for one event */
 static void rank_text(struct strbuf *sb, const json_t *rk)
 {
 	long long k = json_integer_value(json_object_get(rk, "builds"));
@@ -379,10 +379,10 @@ static void rank_text(struct strbuf *sb, const json_t *rk)
 		strbuf_addstr(sb, "not compared");
 		return;
 	}
-	strbuf_addf(sb, "%s (%lld of %lld builds below, %lld above", js(rk, "verdict"),
-		    json_integer_value(json_object_get(rk, "below")), k,
-		    json_integer_value(json_object_get(rk, "above")));
-	double p = fmin(jnum(rk, "p_higher"), jnum(rk, "p_lower"));
+	strbuf_addf(sb, "%s (%lld of %lld builds differ less, %lld more", js(rk, "verdict"),
+		    json_integer_value(json_object_get(rk, "smaller")), k,
+		    json_integer_value(json_object_get(rk, "larger")));
+	double p = jnum(rk, "p");
 	if (!isnan(p) && p < 1)
 		strbuf_addf(sb, "; one-sided p = %.3g", p);
 	strbuf_addch(sb, ')');
@@ -410,18 +410,17 @@ static void section_q4(struct strbuf *sb, const json_t *res)
 	if (simulated(res))
 		strbuf_addstr(sb, "The simulated counts are exact, so repeating a run adds nothing and no "
 				  "confidence interval is given: the uncertainty is the layout's. ");
-	strbuf_addf(sb, "A variant's count is ranked among the randomized builds: above (below) all "
-			"K of them has one-sided p = 1/(K+1), so a verdict at %.0f%% needs K ≥ %lld "
-			"(here K = %lld%s). ",
+	strbuf_addf(sb, "A variant's difference from baseline is ranked among the randomized builds' "
+			"differences from baseline (sizes, not signs): larger than all K of them has "
+			"one-sided p = 1/(K+1), so a verdict at %.0f%% needs K ≥ %lld "
+			"(here K = %lld%s).\n\n",
 		    jnum(q, "alpha") * 100, kmin, k, k < kmin ? ": too few builds for a verdict" : "");
-	strbuf_addstr(sb, "The baseline rows rank baseline itself: the randomized builds are compiled "
-			  "with `-ffunction-sections` so their sections can be permuted, and where "
-			  "baseline lies outside them that compilation difference alone moves the "
-			  "count.\n\n");
 	strbuf_addstr(sb, "| variant | event | baseline | variant | change | rank among the randomized builds | layout noise floor |\n"
 			  "|---|---|---:|---:|---:|---|---:|\n");
 	json_array_foreach(json_object_get(q, "rows"), i, r) {
 		const char *v = js(r, "variant");
+		if (!strcmp(v, "baseline"))
+			continue;
 		if (json_object_get(r, "not_measured")) {
 			strbuf_addf(sb, "| %s | not measured: %s | | | | | |\n", v, js(r, "not_measured"));
 			continue;

@@ -31,7 +31,7 @@ python3 "$F/check_report.py" out/report.md out/report.html >&2 || fail "wording 
 sed '0,/, within the layout noise floor/s//, beyond the layout noise floor/' out/report.md > flip.md
 expect_exit 1 python3 "$F/check_report.py" flip.md
 expect_match "says '.*beyond the layout noise floor" "$OUT"
-sed 's/outside every randomized build, too few builds to decide (/higher than every randomized build (/' \
+sed "s/beyond every randomized build's difference, too few builds to decide (/more than every randomized build differs (/" \
   out/report.md > few.md
 expect_exit 1 python3 "$F/check_report.py" few.md
 sed -E '0,/data-label="baseline" data-value="[^"]+"/s//data-label="baseline" data-value="1e99"/' \
