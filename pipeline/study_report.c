@@ -217,21 +217,22 @@ static void section_q1(struct strbuf *sb, const json_t *res)
 				strbuf_addf(sb, "| %s | not measured: %s | |\n", events[e], js(m, "not_measured"));
 				continue;
 			}
-			strbuf_addf(sb, "| %s | %.3f ± %.3f | %.0f ± %.0f |\n", events[e], jnum(m, "per_fault"),
+			/* %.2g: an error far below the slope's last digit still shows */
+			strbuf_addf(sb, "| %s | %.3f ± %.2g | %.0f ± %.0f |\n", events[e], jnum(m, "per_fault"),
 				    jnum(m, "per_fault_se"), jnum(m, "startup"), jnum(m, "startup_se"));
 		}
 		strbuf_addch(sb, '\n');
 		const json_t *mi = marginal_of(w, "instructions"), *ml = marginal_of(w, "L1-icache-load-misses");
 		strbuf_addstr(sb, "**Reading.** ");
 		if (!isnan(jnum(mi, "per_fault")))
-			strbuf_addf(sb, "The disabled tracepoint costs %.3f ± %.3f instructions per hash fault "
+			strbuf_addf(sb, "The disabled tracepoint costs %.3f ± %.2g instructions per hash fault "
 					"(the slope) plus a fixed start-up difference of %.0f ± %.0f "
 					"instructions (the intercept), so "
 					"the ratio of the whole runs is not a per-fault cost. ",
 				    jnum(mi, "per_fault"), jnum(mi, "per_fault_se"), jnum(mi, "startup"),
 				    jnum(mi, "startup_se"));
 		if (!isnan(jnum(ml, "per_fault")))
-			strbuf_addf(sb, "L1i misses: %.4f ± %.4f per hash fault, %.0f ± %.0f at start-up. ",
+			strbuf_addf(sb, "L1i misses: %.4f ± %.2g per hash fault, %.0f ± %.0f at start-up. ",
 				    jnum(ml, "per_fault"), jnum(ml, "per_fault_se"), jnum(ml, "startup"),
 				    jnum(ml, "startup_se"));
 		strbuf_addstr(sb, "At the size of the table, disabled against no tracepoint:");
