@@ -57,6 +57,29 @@ static int growth_cb(const struct lace_option *opt, const char *arg)
 	return 0;
 }
 
+/* "4096", "4K", "2M" or "auto" (0: per image, lace-diff(1)) */
+static int page_cb(const struct lace_option *opt, const char *arg)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!strcmp(arg, "auto")) {
+		dopts.page_size = 0;
+		return 0;
+	}
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (*end == 'K' || *end == 'k')
+		v <<= 10, end++;
+	else if (*end == 'M' || *end == 'm')
+		v <<= 20, end++;
+	if (errno || end == arg || *end || arg[0] == '-' || v < 64 || (v & (v - 1)) || v > (1ull << 30))
+		return lace_error_set(EINVAL, "--page-size wants a power of two such as 4K or 2M (or auto), not '%s'",
+				      arg);
+	dopts.page_size = v;
+	return 0;
+}
+
 static int fail_on_cb(const struct lace_option *opt, const char *arg)
 {
 	fail_on = severity_parse(arg, true);
@@ -85,7 +108,10 @@ static const struct lace_option diff_options[] = {
 	OPT_FORMAT("md", 'm', "a paste-ready Markdown summary"),
 	OPT_STRING(0, "svg", &svg, "FILE", "also write a layout map (4 KiB page strips) to FILE"),
 	OPT_STRING(0, "hot", &hot, "FILE", "hot functions, one per line with an optional weight\n"
-		   "(default: the entry region and functions with\njump-label sites)"),
+		   "(default: entry, irqentry, softirqentry and noinstr\ntext and functions with jump-label sites, less\n"
+		   "init and cold code)"),
+	OPT_CALLBACK(0, "page-size", NULL, "SIZE", "page of the page rules: 4K, 2M ... (auto: 2M for\n"
+		     "x86-64 kernel text, mapped with 2 MiB pages, else 4K)", page_cb),
 	OPT_CALLBACK(0, "min-align", NULL, "N", "hot-align-drop threshold in bytes (16)", align_cb),
 	OPT_CALLBACK(0, "max-hot-growth", NULL, "PCT", "hot-footprint-growth threshold, percent (10)",
 		     growth_cb),
@@ -213,7 +239,7 @@ out:
 LACE_COMMAND(diff, .name = "diff", .summary = "what moved between two builds, what it costs the hot path, what is risky",
 	     .usage = "usage: lace diff [--json|--csv|--md] [--svg FILE] [--hot FILE] [--min-align N]\n"
 		      "                 [--max-hot-growth PCT] [--fail-on LEVEL] [--rule ID=LEVEL]... [--all]\n"
-		      "                 [--no-branches] OLD NEW\n"
+		      "                 [--page-size SIZE] [--no-branches] OLD NEW\n"
 		      "\n"
 		      "Compares the code layout of two builds: functions matched by name (statics by file\n"
 		      "and order, compiler suffixes ignored) that changed region, size, alignment or page/\n"
@@ -223,6 +249,6 @@ LACE_COMMAND(diff, .name = "diff", .summary = "what moved between two builds, wh
 	     .options = diff_options,
 	     .usage_tail = "\n"
 			   "rules: noprobe-region, hot-page-straddle, hot-align-drop, jump-slowpath-hot,\n"
-			   "       hot-footprint-growth, region-change, cross-region-branches\n"
+			   "       hot-footprint-growth, region-change, cross-region-branches, hot-layout-churn\n"
 			   "exit: 0 ok, 1 a finding at or above --fail-on, 2 bad usage or input\n",
 	     .run = cmd_diff, .order = 20);

@@ -51,11 +51,15 @@ bool region_is_noprobe(const char *name)
 	       !strcmp(buf, "kprobes");
 }
 
-static bool region_is_entry(const char *name)
+bool region_is_entry_path(const char *name)
 {
 	char buf[64];
 
-	return name && !strcmp(region_norm(name, buf, sizeof(buf)), "entry");
+	if (!name || !*name)
+		return false;
+	region_norm(name, buf, sizeof(buf));
+	return !strcmp(buf, "entry") || !strcmp(buf, "irqentry") || !strcmp(buf, "softirqentry") ||
+	       !strcmp(buf, "noinstr");
 }
 
 static const char *region_name(const struct lace_image *img, int r)
@@ -66,6 +70,42 @@ static const char *region_name(const struct lace_image *img, int r)
 const char *image_func_region_name(const struct lace_image *img, int idx)
 {
 	return idx < 0 ? "" : region_name(img, img->funcs[idx].region);
+}
+
+/* Sections the kernel frees after boot (or never runs from), by name:
+ * .init.text, .exit.text, .meminit.text ... and .text.unlikely*, where GCC
+ * and the kernel put code that is cold on purpose. */
+static bool section_is_cold_or_init(const char *name)
+{
+	if (!name)
+		return false;
+	return !strncmp(name, ".init.", 6) || !strncmp(name, ".exit.", 6) || strstr(name, "init.text") ||
+	       strstr(name, "exit.text") || !strncmp(name, ".text.unlikely", 14) ||
+	       !strncmp(name, ".text.startup", 13);
+}
+
+bool func_is_cold_or_init(const struct lace_image *img, int idx)
+{
+	if (idx < 0 || (size_t)idx >= img->nfuncs)
+		return false;
+	const struct lace_function *f = &img->funcs[idx];
+	if (f->suffix == LACE_SUFFIX_COLD)
+		return true;
+	if (f->region >= 0 && (size_t)f->region < img->nregions && img->regions[f->region].kind == LACE_REGION_COLD)
+		return true;
+	return f->section >= 0 && (size_t)f->section < img->nsections &&
+	       section_is_cold_or_init(img->sections[f->section].name);
+}
+
+uint64_t diff_rule_page(const struct lace_image *img)
+{
+	/* x86-64 Linux maps kernel text (the kernel half of the address
+	 * space) with 2 MiB pages: a 4 KiB straddle there costs no iTLB entry */
+	if (img->arch == LACE_ARCH_X86_64 && !img->relocatable)
+		for (size_t i = 0; i < img->nsections; i++)
+			if (img->sections[i].code && img->sections[i].addr >= 0xffff800000000000ull)
+				return 2u << 20;
+	return img->geom.page ? img->geom.page : 4096;
 }
 
 static uint64_t align_capped(uint64_t a, uint64_t cap)
@@ -164,7 +204,11 @@ static void mark_hot(struct lace_diff *d)
 						fd->weight = hs->weights[h];
 					}
 				}
-			} else if (region_is_entry(region_name(img[s], f->region)) || holders[s][idx[s]]) {
+			} else if ((region_is_entry_path(region_name(img[s], f->region)) || holders[s][idx[s]]) &&
+				   !func_is_cold_or_init(img[s], idx[s])) {
+				/* the entry path (innermost region: irqentry lies inside
+				 * entry) and jump-label holders, less what is freed after
+				 * boot or cold on purpose */
 				fd->hot = true;
 				fd->weight = 1;
 			}
@@ -255,10 +299,24 @@ static void diff_regions(struct lace_diff *d)
 			if (s) {
 				rd->in_new = true;
 				rd->new_span += span;
+				rd->new_own += span;
 			} else {
 				rd->in_old = true;
 				rd->old_span += span;
+				rd->old_own += span;
 			}
+		}
+		/* own bytes: a nested region's span is taken out of its parent's,
+		 * so the own spans of one section add up to the section's extent
+		 * and a region that grew by padding alone shows it */
+		for (size_t r = 0; r < img[s]->nregions; r++) {
+			const struct lace_region *rg = &img[s]->regions[r];
+			if (rg->parent < 0 || (size_t)rg->parent >= img[s]->nregions)
+				continue;
+			struct lace_region_delta *pd = &d->regions[slot[s][rg->parent]];
+			uint64_t span = rg->end > rg->start ? rg->end - rg->start : 0;
+			uint64_t *own = s ? &pd->new_own : &pd->old_own;
+			*own = *own > span ? *own - span : 0;
 		}
 		const int *map = s ? d->new_to_delta : d->old_to_delta;
 		for (size_t i = 0; i < img[s]->nfuncs; i++) {
@@ -511,6 +569,176 @@ static void diff_bloat(struct lace_diff *d)
 
 /* ---- findings ----------------------------------------------------------- */
 
+static bool straddles(uint64_t addr, uint64_t size, uint64_t page)
+{
+	if (!size)
+		return false;
+	uint64_t spanned = (addr + size - 1) / page - addr / page + 1;
+	return spanned > (size + page - 1) / page;
+}
+
+/* For each hot function of side s (by delta index): how many pages of size
+ * `page` it alone brings into the hot set (no other hot function touches
+ * them).  Functions are disjoint and sorted, so only a function's first and
+ * last page can be shared, and only with its nearest hot neighbours. */
+static unsigned *exclusive_pages(const struct lace_diff *d, int s, uint64_t page)
+{
+	const struct lace_image *img = s ? d->new : d->old;
+	const int *map = s ? d->new_to_delta : d->old_to_delta;
+	unsigned *excl = xcalloc(d->nfuncs + 1, sizeof(*excl));
+	int *hot = xcalloc(img->nfuncs + 1, sizeof(*hot));
+	size_t n = 0;
+
+	for (size_t i = 0; i < img->nfuncs; i++)
+		if (map[i] >= 0 && d->funcs[map[i]].hot && img->funcs[i].size &&
+		    img->funcs[i].suffix != LACE_SUFFIX_COLD)
+			hot[n++] = (int)i;
+	for (size_t k = 0; k < n; k++) {
+		const struct lace_function *f = &img->funcs[hot[k]];
+		uint64_t first = f->addr / page, last = (f->addr + f->size - 1) / page;
+		uint64_t own = last - first + 1;
+		bool first_shared = k && (img->funcs[hot[k - 1]].addr + img->funcs[hot[k - 1]].size - 1) / page == first;
+		bool last_shared = k + 1 < n && img->funcs[hot[k + 1]].addr / page == last;
+		own -= first_shared;
+		if (last != first || !first_shared)
+			own -= last_shared;
+		excl[map[hot[k]]] = (unsigned)own;
+	}
+	free(hot);
+	return excl;
+}
+
+/* Total weight of the hot set, or 0 when every hot function weighs the
+ * same (a plain list of names is no profile: nobody is heavier). */
+static double hot_weight_total(const struct lace_diff *d)
+{
+	double t = 0, first = -1;
+	bool uniform = true;
+
+	for (size_t k = 0; k < d->nfuncs; k++) {
+		if (!d->funcs[k].hot)
+			continue;
+		if (first < 0)
+			first = d->funcs[k].weight;
+		uniform = uniform && d->funcs[k].weight == first;
+		t += d->funcs[k].weight;
+	}
+	return uniform ? 0 : t;
+}
+
+/* Distinct pages of size `page` the hot functions of side s touch. */
+static size_t hot_units(const struct lace_diff *d, int s, uint64_t page)
+{
+	const struct lace_image *img = s ? d->new : d->old;
+	uint64_t *start = xcalloc(d->nfuncs + 1, sizeof(*start)), *size = xcalloc(d->nfuncs + 1, sizeof(*size));
+	size_t n = 0, nint, total = 0;
+
+	for (size_t k = 0; k < d->nfuncs; k++) {
+		int idx = s ? d->funcs[k].new_idx : d->funcs[k].old_idx;
+		if (!d->funcs[k].hot || idx < 0 || img->funcs[idx].suffix == LACE_SUFFIX_COLD)
+			continue;
+		start[n] = img->funcs[idx].addr;
+		size[n++] = img->funcs[idx].size;
+	}
+	uint64_t *iv = ranges_units(start, size, n, page, &nint);
+	for (size_t i = 0; i < nint; i++)
+		total += iv[2 * i + 1] - iv[2 * i] + 1;
+	free(iv);
+	free(start);
+	free(size);
+	return total;
+}
+
+struct straddler {
+	size_t k;        /* delta index */
+	double weight;
+	uint64_t size;
+	bool heavy;      /* profile weight at least hot_min_share */
+};
+
+static int cmp_straddler(const void *a, const void *b)
+{
+	const struct straddler *x = a, *y = b;
+
+	if (x->heavy != y->heavy)
+		return x->heavy ? -1 : 1;
+	if (x->weight != y->weight)
+		return x->weight > y->weight ? -1 : 1;
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	return x->k < y->k ? -1 : x->k > y->k;
+}
+
+/* hot-page-straddle: every stable update shifts almost every function, so
+ * straddles come and go by the hundred and one line each buries the
+ * signal.  A function is a candidate only when its straddle alone brings a
+ * page into the hot set (more pages only it touches than before) or when a
+ * profile gives it at least hot_min_share of the weight.  Candidates are
+ * findings only while the hot set's page count (at the rule page) grew,
+ * heaviest and largest first, no more of them than the pages it grew by
+ * and at most hot_list_max; a profile's heavy functions always.  Everything is summed up in one hot-layout-churn
+ * line: gained, lost, listed, and the footprint before -> after. */
+static void straddle_rules(struct lace_diff *d, struct lace_findings *f)
+{
+	const struct lace_rule_config *rc = d->opts.rules;
+	uint64_t po = d->rule_page[0], pn = d->rule_page[1];
+	unsigned *xo = exclusive_pages(d, 0, po), *xn = exclusive_pages(d, 1, pn);
+	double total = d->default_hot ? 0 : hot_weight_total(d);
+	struct straddler *cand = xcalloc(d->nfuncs + 1, sizeof(*cand));
+	size_t ncand = 0;
+	size_t pages_old = hot_units(d, 0, po), pages_new = hot_units(d, 1, pn);
+	bool grew = pages_new > pages_old;
+
+	for (size_t k = 0; k < d->nfuncs; k++) {
+		const struct lace_func_delta *fd = &d->funcs[k];
+		if (!fd->hot || fd->old_idx < 0 || fd->new_idx < 0)
+			continue;
+		const struct lace_function *o = &d->old->funcs[fd->old_idx], *n = &d->new->funcs[fd->new_idx];
+		if (o->suffix == LACE_SUFFIX_COLD || n->suffix == LACE_SUFFIX_COLD)
+			continue;
+		bool so = straddles(o->addr, o->size, po), sn = straddles(n->addr, n->size, pn);
+		if (so == sn)
+			continue;
+		if (!sn) {
+			d->straddle_lost++;
+			continue;
+		}
+		d->straddle_gained++;
+		bool heavy = total > 0 && fd->weight >= total * d->opts.hot_min_share;
+		if (heavy || (grew && xn[k] > xo[k]))
+			cand[ncand++] = (struct straddler){ k, fd->weight, n->size, heavy };
+	}
+	qsort(cand, ncand, sizeof(*cand), cmp_straddler);
+	const char *pname = pn == 2u << 20 ? "2M" : pn == 4096 ? "4K" : "rule";
+	for (size_t i = 0; i < ncand; i++) {
+		/* the hot set grew by pages_new - pages_old pages: no more
+		 * functions than that can be the reason */
+		if (!cand[i].heavy && (d->straddle_listed >= d->opts.hot_list_max ||
+				       d->straddle_listed >= pages_new - pages_old))
+			break;
+		const struct lace_func_delta *fd = &d->funcs[cand[i].k];
+		const struct lace_function *o = &d->old->funcs[fd->old_idx], *n = &d->new->funcs[fd->new_idx];
+		unsigned pages = (unsigned)((n->addr + n->size - 1) / pn - n->addr / pn + 1);
+		unsigned opages = (unsigned)((o->addr + o->size - 1) / po - o->addr / po + 1);
+		d->straddle_listed++;
+		findings_add(f, rc, LACE_RULE_HOT_PAGE_STRADDLE, fd->name,
+			     "hot, %" PRIu64 " bytes at 0x%" PRIx64 " now spans %u %s pages (was %u)%s", n->size, n->addr,
+			     pages, pname, opages,
+			     cand[i].heavy ? "; heavy in the profile" : "; no other hot code on the new page");
+	}
+	free(cand);
+	free(xo);
+	free(xn);
+	if (d->straddle_gained || d->straddle_lost) {
+		const struct lace_footprint *ho = &d->hot_old, *hn = &d->hot_new;
+		findings_add(f, rc, LACE_RULE_HOT_CHURN, "hot set",
+			     "%zu hot functions newly straddle a %s page, %zu no longer do (%zu listed); "
+			     "64B lines %zu -> %zu, 4K pages %zu -> %zu, 2M pages %zu -> %zu",
+			     d->straddle_gained, pname, d->straddle_lost, d->straddle_listed, ho->lines, hn->lines,
+			     ho->pages, hn->pages, ho->hugepages, hn->hugepages);
+	}
+}
+
 static void run_rules(struct lace_diff *d)
 {
 	struct lace_findings f = { 0 };
@@ -533,10 +761,6 @@ static void run_rules(struct lace_diff *d)
 		}
 		if (!fd->hot)
 			continue;
-		if (n->straddles_page && !o->straddles_page)
-			findings_add(&f, rc, LACE_RULE_HOT_PAGE_STRADDLE, fd->name,
-				     "hot, %" PRIu64 " bytes at 0x%" PRIx64 " now spans %u pages (was %u)",
-				     n->size, n->addr, n->pages, o->pages);
 		/* crossing the threshold: a function that was never aligned is not news */
 		if (n->alignment < d->opts.min_align && o->alignment >= d->opts.min_align)
 			findings_add(&f, rc, LACE_RULE_HOT_ALIGN_DROP, fd->name,
@@ -555,6 +779,7 @@ static void run_rules(struct lace_diff *d)
 			     *jd->new_target_region ? jd->new_target_region : "?", jd->new_distance);
 		strbuf_release(&subj);
 	}
+	straddle_rules(d, &f);
 	const struct lace_footprint *ho = &d->hot_old, *hn = &d->hot_new;
 	double g = 1.0 + d->opts.max_hot_growth;
 	if ((double)hn->lines > (double)ho->lines * g || (double)hn->pages > (double)ho->pages * g)
@@ -636,6 +861,8 @@ int diff_images(const struct lace_image *old, const struct lace_image *new,
 	d->new = new;
 	d->opts = opts ? *opts : defaults;
 	d->default_hot = !d->opts.hot;
+	d->rule_page[0] = d->opts.page_size ? d->opts.page_size : diff_rule_page(old);
+	d->rule_page[1] = d->opts.page_size ? d->opts.page_size : diff_rule_page(new);
 
 	int *o2n = xcalloc(old->nfuncs + 1, sizeof(int)), *n2o = xcalloc(new->nfuncs + 1, sizeof(int));
 	funcs_match(old, new, o2n, n2o);

@@ -48,6 +48,7 @@ struct lace_region_delta {
 	char *name;
 	bool in_old, in_new;
 	uint64_t old_span, new_span;   /* end - start */
+	uint64_t old_own, new_own;     /* span less the regions nested inside: padding included */
 	uint64_t old_bytes, new_bytes; /* sum of function sizes inside */
 	size_t old_funcs, new_funcs;
 };
@@ -103,8 +104,12 @@ struct lace_diff_opts {
 	double max_hot_growth;     /* hot-footprint-growth threshold, fraction (0.10) */
 	const struct lace_hotset *hot; /* NULL: default hot set */
 	const struct lace_rule_config *rules; /* NULL: default severities */
+	uint64_t page_size;        /* page of the page rules; 0: per image (diff_rule_page()) */
+	double hot_min_share;      /* a weighted hot function this share of the total weight
+				    * is listed whatever it costs (0.01) */
+	size_t hot_list_max;       /* at most this many other hot-page-straddle findings (10) */
 };
-#define LACE_DIFF_OPTS_DEFAULT { 16, 0.10, NULL, NULL }
+#define LACE_DIFF_OPTS_DEFAULT { 16, 0.10, NULL, NULL, 0, 0.01, 10 }
 
 struct lace_diff {
 	const struct lace_image *old, *new;
@@ -119,6 +124,10 @@ struct lace_diff {
 	struct lace_jump_delta *jumps; size_t njumps;
 	struct lace_footprint hot_old, hot_new;
 	size_t hot_unmatched;        /* --hot names found in neither image */
+	uint64_t rule_page[2];       /* page size of the page rules, old and new */
+	/* hot functions whose own page straddling changed (at rule_page):
+	 * gained, lost, and those listed as hot-page-straddle findings */
+	size_t straddle_gained, straddle_lost, straddle_listed;
 	struct lace_bloat bloat;
 	struct lace_finding *findings; size_t nfindings;
 	char **names;                /* owned strings (keys etc.) */
@@ -138,6 +147,20 @@ int diff_max_severity(const struct lace_diff *d);
 /* True for regions that kprobes refuse: entry text, irqentry, noinstr,
  * kprobes (by region name, with or without the section spelling). */
 bool region_is_noprobe(const char *name);
+
+/* True for regions that hold the entry path of every syscall, interrupt
+ * and exception (entry, irqentry, softirqentry, noinstr text): the default
+ * hot set. */
+bool region_is_entry_path(const char *name);
+
+/* The page size that maps img's code: 2 MiB for x86-64 kernel text (the
+ * kernel maps its text with large pages), else img->geom.page. */
+uint64_t diff_rule_page(const struct lace_image *img);
+
+/* True for functions freed after boot or kept out of the way on purpose:
+ * in an init/exit section, a .text.unlikely section, the cold run, or a
+ * .cold piece.  Never in the default hot set. */
+bool func_is_cold_or_init(const struct lace_image *img, int idx);
 
 /* Region name of function idx in img, or "" when outside every region. */
 const char *image_func_region_name(const struct lace_image *img, int idx);

@@ -108,9 +108,10 @@ int diff_output_json(const struct lace_diff *d, const struct lace_diff_print_opt
 	json_t *regions = json_array();
 	for (size_t i = 0; i < d->nregions; i++) {
 		const struct lace_region_delta *r = &d->regions[i];
-		json_array_append_new(regions, json_pack("{s:o,s:b,s:b,s:I,s:I,s:I,s:I,s:I,s:I}", "name", jstr(r->name),
-			"in_old", r->in_old, "in_new", r->in_new, "old_span", (json_int_t)r->old_span,
-			"new_span", (json_int_t)r->new_span, "old_bytes", (json_int_t)r->old_bytes,
+		json_array_append_new(regions, json_pack("{s:o,s:b,s:b,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "name",
+			jstr(r->name), "in_old", r->in_old, "in_new", r->in_new, "old_span", (json_int_t)r->old_span,
+			"new_span", (json_int_t)r->new_span, "old_own_span", (json_int_t)r->old_own,
+			"new_own_span", (json_int_t)r->new_own, "old_bytes", (json_int_t)r->old_bytes,
 			"new_bytes", (json_int_t)r->new_bytes, "old_functions", (json_int_t)r->old_funcs,
 			"new_functions", (json_int_t)r->new_funcs));
 	}
@@ -130,9 +131,12 @@ int diff_output_json(const struct lace_diff *d, const struct lace_diff_print_opt
 		if (d->funcs[i].hot)
 			json_array_append_new(hotf, json_pack("{s:o,s:f}", "name", jstr(d->funcs[i].name),
 							      "weight", d->funcs[i].weight));
-	json_object_set_new(root, "hot", json_pack("{s:o,s:I,s:o,s:o,s:o}",
+	json_object_set_new(root, "hot", json_pack("{s:o,s:I,s:o,s:o,s:o,s:I,s:I,s:{s:I,s:I,s:I}}",
 		"source", jstr(o->hot_source ? o->hot_source : "default"), "unmatched_names", (json_int_t)d->hot_unmatched,
-		"old", footprint_json(&d->hot_old), "new", footprint_json(&d->hot_new), "functions", hotf));
+		"old", footprint_json(&d->hot_old), "new", footprint_json(&d->hot_new), "functions", hotf,
+		"old_rule_page", (json_int_t)d->rule_page[0], "new_rule_page", (json_int_t)d->rule_page[1],
+		"straddles", "gained", (json_int_t)d->straddle_gained, "lost", (json_int_t)d->straddle_lost,
+		"listed", (json_int_t)d->straddle_listed));
 
 	json_t *jumps = json_array();
 	for (size_t i = 0; i < d->njumps; i++) {

@@ -137,15 +137,20 @@ void diff_output_text(const struct lace_diff *d, const struct lace_diff_print_op
 	diff_bloat_line(&d->bloat, sb);
 	strbuf_addch(sb, '\n');
 
-	strbuf_addf(sb, "\nregions:\n  %-24s %10s %10s %9s %7s %7s\n", "", "old bytes", "new bytes", "delta",
-		    "old fn", "new fn");
+	/* own span: the region's address range less the regions nested in it,
+	 * padding included, so growth by alignment padding shows; function
+	 * bytes: the sum of the sizes of the functions inside */
+	strbuf_addf(sb, "\nregions:\n  %-24s %10s %10s %9s %10s %10s %9s %7s %7s\n", "", "old span", "new span",
+		    "delta", "old fbytes", "new fbytes", "delta", "old fn", "new fn");
 	for (size_t i = 0; i < d->nregions; i++) {
 		const struct lace_region_delta *r = &d->regions[i];
 		if (!o->all && !r->old_bytes && !r->new_bytes)
 			continue; /* PLT stubs and the like: no function bytes either side */
-		strbuf_addf(sb, "  %-24s %10" PRIu64 " %10" PRIu64 " %+9" PRId64 " %7zu %7zu%s\n", r->name,
-			    r->old_bytes, r->new_bytes, (int64_t)r->new_bytes - (int64_t)r->old_bytes, r->old_funcs,
-			    r->new_funcs, !r->in_old ? "  (new region)" : !r->in_new ? "  (gone)" : "");
+		strbuf_addf(sb, "  %-24s %10" PRIu64 " %10" PRIu64 " %+9" PRId64 " %10" PRIu64 " %10" PRIu64
+			    " %+9" PRId64 " %7zu %7zu%s\n", r->name, r->old_own, r->new_own,
+			    (int64_t)r->new_own - (int64_t)r->old_own, r->old_bytes, r->new_bytes,
+			    (int64_t)r->new_bytes - (int64_t)r->old_bytes, r->old_funcs, r->new_funcs,
+			    !r->in_old ? "  (new region)" : !r->in_new ? "  (gone)" : "");
 	}
 
 	strbuf_addstr(sb, "\ncross-region branches (old -> new):\n");
@@ -166,10 +171,14 @@ void diff_output_text(const struct lace_diff *d, const struct lace_diff_print_op
 		strbuf_addf(sb, "  %zu region pairs unchanged (--all lists them)\n", hidden);
 
 	strbuf_addf(sb, "\nhot set (%s):\n",
-		    o->hot_source ? o->hot_source : "default: entry region + jump-label sites");
+		    o->hot_source ? o->hot_source :
+				    "default: entry path text + jump-label sites, less init and cold code");
 	if (d->hot_unmatched)
 		strbuf_addf(sb, "  %zu hot names found in neither image\n", d->hot_unmatched);
 	footprint_rows(d, sb);
+	if (d->rule_page[0] != 4096 || d->rule_page[1] != 4096)
+		strbuf_addf(sb, "  page rules use %" PRIu64 " KiB -> %" PRIu64 " KiB pages%s\n", d->rule_page[0] >> 10,
+			    d->rule_page[1] >> 10, d->rule_page[1] == 2u << 20 ? " (x86-64 kernel text: 2 MiB mappings)" : "");
 
 	for (size_t i = 0; i < d->njumps; i++) {
 		unsigned ch = d->jumps[i].changes;

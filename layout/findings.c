@@ -13,7 +13,7 @@ const struct lace_rule_info lace_rules[LACE_RULE_COUNT] = {
 	[LACE_RULE_NOPROBE_REGION] = { "noprobe-region", LACE_SEV_WARNING,
 		"function moved into a region kprobes refuse (entry, irqentry, noinstr, kprobes text)" },
 	[LACE_RULE_HOT_PAGE_STRADDLE] = { "hot-page-straddle", LACE_SEV_WARNING,
-		"hot function newly straddles a page boundary" },
+		"hot function newly straddles a page boundary and alone brings that page into the hot set" },
 	[LACE_RULE_HOT_ALIGN_DROP] = { "hot-align-drop", LACE_SEV_WARNING,
 		"hot function's alignment dropped below --min-align" },
 	[LACE_RULE_JUMP_SLOWPATH_HOT] = { "jump-slowpath-hot", LACE_SEV_WARNING,
@@ -24,6 +24,8 @@ const struct lace_rule_info lace_rules[LACE_RULE_COUNT] = {
 		"function changed region" },
 	[LACE_RULE_CROSS_REGION] = { "cross-region-branches", LACE_SEV_INFO,
 		"more direct branches cross between two regions" },
+	[LACE_RULE_HOT_CHURN] = { "hot-layout-churn", LACE_SEV_INFO,
+		"hot functions' page straddles came and went (the summary of hot-page-straddle)" },
 };
 
 static const char *const sev_names[] = { "info", "warning", "error", "off" };

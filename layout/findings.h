@@ -24,6 +24,7 @@ enum lace_rule {
 	LACE_RULE_HOT_FOOTPRINT,      /* hot footprint grew beyond --max-hot-growth */
 	LACE_RULE_REGION_CHANGE,      /* function changed region (not into a no-probe one) */
 	LACE_RULE_CROSS_REGION,       /* more branches cross from one region to another */
+	LACE_RULE_HOT_CHURN,          /* hot functions' straddles came and went: the summary */
 	LACE_RULE_COUNT
 };
 

@@ -48,7 +48,7 @@ expect_eq "$(findings --hot hot_hot_path --min-align 4 base mis)" "" "--min-alig
 # padded across a page
 expect_eq "$(rows base page)" "do_work,straddle " "straddle rows"
 expect_eq "$(findings --hot hot_do_work base page)" \
-  "error:hot-footprint-growth:hot set warning:hot-page-straddle:do_work" "straddle hot"
+  "error:hot-footprint-growth:hot set info:hot-layout-churn:hot set warning:hot-page-straddle:do_work" "straddle hot"
 expect_exit 1 "$LACE" diff --hot hot_do_work base page
 expect_exit 0 "$LACE" diff --hot hot_do_work --max-hot-growth 100% base page
 fp=$("$LACE" diff --json --hot hot_do_work base page | python3 -c '

@@ -167,6 +167,7 @@ static void test_realigned_hot(void **state)
 	assert_true(f->weight == 3);
 	assert_int_equal(p.d->nfindings, 1);
 	assert_int_equal(p.d->findings[0].rule, LACE_RULE_HOT_ALIGN_DROP);
+	assert_int_equal(p.d->straddle_gained + p.d->straddle_lost, 0);
 	assert_non_null(strstr(p.d->findings[0].reason, "128 -> 4"));
 	pair_free(&p);
 
@@ -199,7 +200,11 @@ static void test_padded_across_page(void **state)
 	assert_int_equal(p.d->hot_new.pages, 2);
 	assert_int_equal(p.d->hot_new.ideal_pages, 1);
 	assert_int_equal(count_rule(p.d, LACE_RULE_HOT_FOOTPRINT), 1);
-	assert_int_equal(p.d->nfindings, 2);
+	/* and the churn summary: one gained, none lost, one listed */
+	assert_int_equal(count_rule(p.d, LACE_RULE_HOT_CHURN), 1);
+	assert_int_equal(p.d->straddle_gained, 1);
+	assert_int_equal(p.d->straddle_listed, 1);
+	assert_int_equal(p.d->nfindings, 3);
 	assert_int_equal(diff_max_severity(p.d), LACE_SEV_ERROR);
 	pair_free(&p);
 }
@@ -388,6 +393,163 @@ static void test_align_unit(void **state)
 	synth_free(&c);
 }
 
+/* Ten hot functions of half a page each, laid end to end, shifted by one
+ * function: the even ones start to straddle a page, the odd ones stop, and
+ * the hot set touches 6 pages before and after.  A stable update looks like
+ * this by the hundred: one summary line, no per-function warning. */
+static void halves(struct synth *s, uint64_t start, bool kernel)
+{
+	char name[16];
+
+	synth_init(s);
+	if (kernel) {
+		s->img.arch = LACE_ARCH_X86_64;
+		s->img.sections = xcalloc(1, sizeof(*s->img.sections));
+		s->img.sections[0] = (struct lace_section){ .name = xstrdup(".text"), .addr = start & ~0xffffull,
+							   .size = 0x10000, .code = true, .alloc = true };
+		s->img.nsections = 1;
+	}
+	synth_region(s, ".text", start & ~0xffffull, (start & ~0xffffull) + 0x10000, LACE_REGION_SECTION);
+	for (int i = 0; i < 10; i++) {
+		snprintf(name, sizeof(name), "h%d", i);
+		synth_func(s, name, start + 0x800 * (uint64_t)i, 0x800, true, NULL);
+	}
+	synth_finish(s);
+}
+
+static void test_straddle_churn_summarised(void **state)
+{
+	struct synth a, b;
+	struct lace_hotset hs;
+	struct lace_diff_opts o = LACE_DIFF_OPTS_DEFAULT;
+	struct lace_diff *d;
+
+	halves(&a, 0x1400, false);
+	halves(&b, 0x1c00, false);
+	assert_int_equal(hotset_parse("h0\nh1\nh2\nh3\nh4\nh5\nh6\nh7\nh8\nh9\n", &hs), 0);
+	o.hot = &hs;
+	assert_int_equal(diff_images(&a.img, &b.img, &o, &d), 0);
+	assert_int_equal(d->counts.straddle, 10);
+	assert_int_equal(d->hot_old.pages, 6);
+	assert_int_equal(d->hot_new.pages, 6);
+	assert_int_equal(d->straddle_gained, 5);
+	assert_int_equal(d->straddle_lost, 5);
+	assert_int_equal(count_rule(d, LACE_RULE_HOT_PAGE_STRADDLE), 0);
+	assert_int_equal(count_rule(d, LACE_RULE_HOT_CHURN), 1);
+	assert_int_equal(diff_max_severity(d), LACE_SEV_INFO);
+	assert_non_null(strstr(d->findings[0].reason, "5 hot functions newly straddle a 4K page, 5 no longer do"));
+	diff_free(d);
+	hotset_free(&hs);
+
+	/* a profile that puts most weight on h4: its own straddle is news */
+	assert_int_equal(hotset_parse("h0\nh1\nh2\nh3\nh4 500\nh5\nh6\nh7\nh8\nh9\n", &hs), 0);
+	o.hot = &hs;
+	assert_int_equal(diff_images(&a.img, &b.img, &o, &d), 0);
+	assert_int_equal(count_rule(d, LACE_RULE_HOT_PAGE_STRADDLE), 1);
+	assert_string_equal(d->findings[0].subject, "h4");
+	assert_non_null(strstr(d->findings[0].reason, "heavy in the profile"));
+	diff_free(d);
+	hotset_free(&hs);
+	synth_free(&a);
+	synth_free(&b);
+}
+
+/* x86-64 kernel text is mapped with 2 MiB pages: the same shift in the
+ * kernel half of the address space straddles no page at all. */
+static void test_kernel_text_2m_pages(void **state)
+{
+	struct synth a, b, u;
+	struct lace_hotset hs;
+	struct lace_diff_opts o = LACE_DIFF_OPTS_DEFAULT;
+	struct lace_diff *d;
+
+	halves(&a, 0xffffffff81001400ull, true);
+	halves(&b, 0xffffffff81001c00ull, true);
+	halves(&u, 0x1400, true); /* x86-64, but user space */
+	assert_int_equal(diff_rule_page(&a.img), 2u << 20);
+	assert_int_equal(diff_rule_page(&u.img), 4096);
+	assert_int_equal(hotset_parse("h0\nh1\nh2\nh3\nh4 500\nh5\nh6\nh7\nh8\nh9\n", &hs), 0);
+	o.hot = &hs;
+	assert_int_equal(diff_images(&a.img, &b.img, &o, &d), 0);
+	assert_int_equal(d->rule_page[1], 2u << 20);
+	assert_int_equal(d->counts.straddle, 10); /* 4 KiB geometry still shows */
+	assert_int_equal(d->straddle_gained + d->straddle_lost, 0);
+	assert_int_equal(d->nfindings, 0);
+	diff_free(d);
+	/* --page-size 4K puts the 4 KiB rule back */
+	o.page_size = 4096;
+	assert_int_equal(diff_images(&a.img, &b.img, &o, &d), 0);
+	assert_int_equal(d->straddle_gained, 5);
+	assert_int_equal(count_rule(d, LACE_RULE_HOT_PAGE_STRADDLE), 1);
+	diff_free(d);
+	hotset_free(&hs);
+	synth_free(&a);
+	synth_free(&b);
+	synth_free(&u);
+}
+
+/* The default hot set: entry-path regions, innermost (irqentry nested in
+ * entry, softirqentry, noinstr), and jump-label holders, but never init
+ * text (freed after boot), .text.unlikely or the cold run. */
+static void test_default_hot_set(void **state)
+{
+	struct synth s;
+	struct lace_diff *d;
+	static const char *const secs[] = { ".text", ".init.text", ".text.unlikely" };
+
+	synth_init(&s);
+	s.img.sections = xcalloc(3, sizeof(*s.img.sections));
+	for (int i = 0; i < 3; i++)
+		s.img.sections[i] = (struct lace_section){ .name = xstrdup(secs[i]), .addr = 0x10000 * (uint64_t)(i + 1),
+							  .size = 0x10000, .code = true, .alloc = true };
+	s.img.nsections = 3;
+	int t = synth_region(&s, ".text", 0x10000, 0x20000, LACE_REGION_SECTION);
+	int e = synth_region(&s, "entry", 0x11000, 0x13000, LACE_REGION_MARKER);
+	int ie = synth_region(&s, "irqentry", 0x12000, 0x12800, LACE_REGION_MARKER);
+	int si = synth_region(&s, "softirqentry", 0x12800, 0x13000, LACE_REGION_MARKER);
+	int ni = synth_region(&s, "noinstr", 0x14000, 0x15000, LACE_REGION_MARKER);
+	int c = synth_region(&s, "cold", 0x18000, 0x19000, LACE_REGION_COLD);
+	synth_region(&s, ".init.text", 0x20000, 0x30000, LACE_REGION_SECTION);
+	synth_region(&s, ".text.unlikely", 0x30000, 0x40000, LACE_REGION_SECTION);
+	s.img.regions[e].parent = t;
+	s.img.regions[ie].parent = e;
+	s.img.regions[si].parent = e;
+	s.img.regions[ni].parent = t;
+	s.img.regions[c].parent = t;
+	synth_func(&s, "plain", 0x10000, 0x40, true, NULL);
+	synth_func(&s, "entry_SYSCALL_64", 0x11000, 0x100, true, NULL);
+	synth_func(&s, "asm_exc_page_fault", 0x12000, 0x40, true, NULL);
+	synth_func(&s, "__do_softirq", 0x12800, 0x40, true, NULL);
+	synth_func(&s, "irqentry_enter", 0x14000, 0x40, true, NULL);
+	synth_func(&s, "keyed", 0x16000, 0x40, true, NULL);
+	synth_func(&s, "keyed_cold_run", 0x18000, 0x40, true, NULL);
+	synth_func(&s, "init_keyed", 0x20000, 0x40, true, NULL);
+	synth_func(&s, "unlikely_keyed", 0x30000, 0x40, true, NULL);
+	synth_jump(&s, 0x16004, 0x16020, "k");
+	synth_jump(&s, 0x18004, 0x18020, "k");
+	synth_jump(&s, 0x20004, 0x20020, "k");
+	synth_jump(&s, 0x30004, 0x30020, "k");
+	synth_finish(&s);
+	for (size_t i = 0; i < s.img.nfuncs; i++)
+		s.img.funcs[i].section = (int)(s.img.funcs[i].addr / 0x10000) - 1;
+	assert_int_equal(diff_images(&s.img, &s.img, NULL, &d), 0);
+	assert_false(delta(d, "plain", NULL)->hot);
+	assert_true(delta(d, "entry_SYSCALL_64", NULL)->hot);
+	assert_true(delta(d, "asm_exc_page_fault", NULL)->hot);
+	assert_true(delta(d, "__do_softirq", NULL)->hot);
+	assert_true(delta(d, "irqentry_enter", NULL)->hot);
+	assert_true(delta(d, "keyed", NULL)->hot);
+	assert_false(delta(d, "keyed_cold_run", NULL)->hot);
+	assert_false(delta(d, "init_keyed", NULL)->hot);
+	assert_false(delta(d, "unlikely_keyed", NULL)->hot);
+	/* own spans: entry's 0x2000 less irqentry's and softirqentry's */
+	for (size_t i = 0; i < d->nregions; i++)
+		if (!strcmp(d->regions[i].name, "entry"))
+			assert_int_equal(d->regions[i].new_own, 0x1000);
+	diff_free(d);
+	synth_free(&s);
+}
+
 static void test_bad_model(void **state)
 {
 	struct synth s;
@@ -414,6 +576,9 @@ int main(void)
 		cmocka_unit_test(test_cross_region_branches),
 		cmocka_unit_test(test_hot_footprint_and_rules),
 		cmocka_unit_test(test_align_unit),
+		cmocka_unit_test(test_straddle_churn_summarised),
+		cmocka_unit_test(test_kernel_text_2m_pages),
+		cmocka_unit_test(test_default_hot_set),
 		cmocka_unit_test(test_bad_model),
 	};
 	return cmocka_run_group_tests_name("diff", tests, NULL, NULL);
