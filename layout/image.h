@@ -125,7 +125,10 @@ struct lace_jump_site {
 	uint64_t code;        /* address of the nop/jmp */
 	uint64_t target;      /* the slow path */
 	uint64_t key;         /* key address with the flag bits cleared */
-	unsigned key_flags;   /* low bits of the key field (branch polarity, init) */
+	unsigned key_flags;   /* low bits of the key field as stored (bit 0 branch polarity;
+			       * bit 1 is "init" only at run time: x86 objtool sets it at
+			       * build time on most sites, so see init below) */
+	bool init;            /* code lies in an init section (.init.text ...): freed after boot */
 	char *table;          /* "__jump_table" or "__lace_jump_table" */
 	int func;             /* function holding the site */
 	int region;

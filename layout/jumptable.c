@@ -66,6 +66,19 @@ static char *symbol_name_for(const struct lace_image *img, uint64_t addr)
 	return NULL;
 }
 
+/* Sections the kernel frees after boot. */
+static bool section_is_init(const struct lace_image *img, int sec)
+{
+	const char *n = sec >= 0 && (size_t)sec < img->nsections ? img->sections[sec].name : NULL;
+	return n && (!strncmp(n, ".init.", 6) || !strncmp(n, ".exit.", 6) || strstr(n, "init.text"));
+}
+
+static bool in_code(const struct lace_image *img, uint64_t addr)
+{
+	int sec = image_section_at(img, addr);
+	return sec >= 0 && img->sections[sec].code;
+}
+
 static void table_read(struct lace_image *img, size_t *alloc, const char *table, int sec,
 		       uint64_t start, uint64_t end)
 {
@@ -76,6 +89,21 @@ static void table_read(struct lace_image *img, size_t *alloc, const char *table,
 
 	if (!d || start < s->addr || end < start || end - s->addr > len) {
 		image_warn(img, "%s: table contents unreadable", table);
+		return;
+	}
+	/* the relative format puts every site in code: if most entries decode
+	 * outside it, this is the old absolute format (or not a jump table) */
+	size_t total = 0, outside = 0;
+	for (uint64_t a = start; a + LACE_JUMP_ENTRY_SIZE <= end; a += LACE_JUMP_ENTRY_SIZE) {
+		struct lace_jump_site j;
+		jump_entry_decode(d + (a - s->addr), a, p->big_endian, &j);
+		total++;
+		outside += !in_code(img, j.code);
+	}
+	if (total && outside * 2 > total) {
+		image_warn(img, "%s: %zu of %zu entries point outside the code as relative entries: an old "
+			   "absolute-format table (before HAVE_ARCH_JUMP_LABEL_RELATIVE)? sites not listed",
+			   table, outside, total);
 		return;
 	}
 	if ((end - start) % LACE_JUMP_ENTRY_SIZE)
@@ -92,6 +120,7 @@ static void table_read(struct lace_image *img, size_t *alloc, const char *table,
 		j->target_func = image_func_at(img, j->target);
 		j->target_region = image_region_at(img, j->target);
 		j->key_symbol = symbol_name_for(img, j->key);
+		j->init = section_is_init(img, image_section_at(img, j->code));
 	}
 }
 

@@ -134,7 +134,7 @@ static void regions_csv(FILE *f, const struct lace_image *img, struct strbuf *sb
 
 static void jumps_csv(FILE *f, const struct lace_image *img, struct strbuf *sb)
 {
-	fputs("code,target,function,region,target_function,target_region,distance,key,key_symbol,key_flags,table\n", f);
+	fputs("code,target,function,region,target_function,target_region,distance,key,key_symbol,key_flags,table,init\n", f);
 	for (size_t i = 0; i < img->njumps; i++) {
 		const struct lace_jump_site *j = &img->jumps[i];
 		hex(sb, j->code);
@@ -148,6 +148,7 @@ static void jumps_csv(FILE *f, const struct lace_image *img, struct strbuf *sb)
 		field(sb, j->key_symbol);
 		num(sb, j->key_flags);
 		field(sb, j->table);
+		num(sb, j->init);
 		row_end(f, sb);
 	}
 }

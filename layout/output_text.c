@@ -89,7 +89,7 @@ static void jumps(FILE *f, const struct lace_image *img)
 		fprintf(f, "  0x%016" PRIx64 " 0x%016" PRIx64 " %10" PRId64 " %-12s %-12s %s -> %s  [%s%s%s]\n", j->code,
 			j->target, (int64_t)(j->target - j->code), rname(img, j->region), rname(img, j->target_region),
 			fname(img, j->func), fname(img, j->target_func), j->key_symbol ? j->key_symbol : "?",
-			j->key_flags & 1 ? " branch" : "", j->key_flags & 2 ? " init" : "");
+			j->key_flags & 1 ? " branch" : "", j->init ? " init" : "");
 	}
 }
 

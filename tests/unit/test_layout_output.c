@@ -79,7 +79,7 @@ static void test_csv(void **state)
 			       "0x40111f,,ret,hot.cold,,entry,\n");
 	free(s);
 	s = capture(layout_print_csv, LAYOUT_JUMPS);
-	assert_non_null(strstr(s, "\n0x401020,0x401100,hot,.text,hot.cold,entry,224,0x402000,my_key,1,__jump_table\n"));
+	assert_non_null(strstr(s, "\n0x401020,0x401100,hot,.text,hot.cold,entry,224,0x402000,my_key,1,__jump_table,0\n"));
 	free(s);
 }
 
