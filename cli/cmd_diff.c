@@ -25,12 +25,12 @@ static const char *svg, *hot;
 static int fail_on;
 static bool branches;
 static const char *fmt_flag;
-static int fmt; /* 0 text, 'j', 'c', 'm' */
+static int fmt; /* 0 text, 'j', 'c', 'm', 'b' */
 
 static int format_cb(const struct lace_option *opt, const char *arg)
 {
 	if (fmt_flag && strcmp(fmt_flag, opt->long_name))
-		return lace_error_set(EINVAL, "--json, --csv and --md exclude each other");
+		return lace_error_set(EINVAL, "--json, --csv, --md and --bloat exclude each other");
 	fmt_flag = opt->long_name;
 	fmt = (int)opt->defval;
 	return 0;
@@ -106,6 +106,7 @@ static const struct lace_option diff_options[] = {
 	OPT_FORMAT("json", 'j', "everything as JSON (fields in lace-diff(1))"),
 	OPT_FORMAT("csv", 'c', "the changed-function table, one row per change"),
 	OPT_FORMAT("md", 'm', "a paste-ready Markdown summary"),
+	OPT_FORMAT("bloat", 'b', "what scripts/bloat-o-meter -t OLD NEW prints, byte for\nbyte"),
 	OPT_STRING(0, "svg", &svg, "FILE", "also write a layout map (4 KiB page strips) to FILE"),
 	OPT_STRING(0, "hot", &hot, "FILE", "hot functions, one per line with an optional weight\n"
 		   "(default: entry, irqentry, softirqentry and noinstr\ntext and functions with jump-label sites, less\n"
@@ -186,6 +187,8 @@ static int cmd_diff(int argc, char **argv)
 	}
 	dopts.rules = &rules;
 
+	if (fmt == 'b')
+		branches = false; /* symbol sizes only */
 	const char *opath = argv[first], *npath = argv[first + 1];
 	struct lace_image *old = load(opath, branches, 1), *new = old ? load(npath, branches, 2) : NULL;
 	struct lace_diff *d = NULL;
@@ -205,6 +208,8 @@ static int cmd_diff(int argc, char **argv)
 		diff_output_csv(d, &po, &sb);
 	else if (fmt == 'm')
 		diff_output_md(d, &po, &sb);
+	else if (fmt == 'b')
+		diff_output_bloat(d, &sb);
 	else
 		diff_output_text(d, &po, &sb);
 	if (err < 0) {
@@ -237,7 +242,7 @@ out:
 }
 
 LACE_COMMAND(diff, .name = "diff", .summary = "what moved between two builds, what it costs the hot path, what is risky",
-	     .usage = "usage: lace diff [--json|--csv|--md] [--svg FILE] [--hot FILE] [--min-align N]\n"
+	     .usage = "usage: lace diff [--json|--csv|--md|--bloat] [--svg FILE] [--hot FILE] [--min-align N]\n"
 		      "                 [--max-hot-growth PCT] [--fail-on LEVEL] [--rule ID=LEVEL]... [--all]\n"
 		      "                 [--page-size SIZE] [--no-branches] OLD NEW\n"
 		      "\n"

@@ -466,107 +466,6 @@ static void diff_jumps(struct lace_diff *d, const uint64_t *hot_pages[2], const 
 	free(v);
 }
 
-/* ---- bloat-o-meter ------------------------------------------------------ */
-
-struct bsym {
-	char *name;
-	uint64_t size;
-};
-
-static int cmp_bsym(const void *a, const void *b)
-{
-	return strcmp(((const struct bsym *)a)->name, ((const struct bsym *)b)->name);
-}
-
-/* bloat-o-meter's re.sub(r'\.[0-9]+', '', name) */
-static char *strip_numbers(const char *s)
-{
-	char *out = xmalloc(strlen(s) + 1), *o = out;
-
-	while (*s) {
-		if (s[0] == '.' && s[1] >= '0' && s[1] <= '9') {
-			s++;
-			while (*s >= '0' && *s <= '9')
-				s++;
-			continue;
-		}
-		*o++ = *s++;
-	}
-	*o = 0;
-	return out;
-}
-
-static bool bloat_skip(const char *n)
-{
-	return !strncmp(n, "__mod_", 6) || !strncmp(n, "__se_sys", 8) || !strncmp(n, "__se_compat_sys", 15) ||
-	       !strncmp(n, "__addressable_", 14) || !strcmp(n, "linux_banner") || !strcmp(n, "vermagic");
-}
-
-static struct bsym *bloat_syms(const struct lace_image *img, const int *map, size_t *count)
-{
-	struct bsym *v = xcalloc(img->nfuncs + 1, sizeof(*v));
-	size_t m = 0, k = 0;
-
-	for (size_t i = 0; i < img->nfuncs; i++) {
-		const struct lace_function *f = &img->funcs[i];
-		if (map[i] < 0 || !f->size || !f->name || bloat_skip(f->name))
-			continue;
-		v[m++] = (struct bsym){ strip_numbers(f->name), f->size };
-	}
-	qsort(v, m, sizeof(*v), cmp_bsym);
-	for (size_t i = 0; i < m; i++) {
-		if (k && !strcmp(v[k - 1].name, v[i].name)) {
-			v[k - 1].size += v[i].size;
-			free(v[i].name);
-		} else {
-			v[k++] = v[i];
-		}
-	}
-	*count = k;
-	return v;
-}
-
-static void diff_bloat(struct lace_diff *d)
-{
-	size_t no, nn, i = 0, j = 0;
-	struct bsym *o = bloat_syms(d->old, d->old_to_delta, &no);
-	struct bsym *n = bloat_syms(d->new, d->new_to_delta, &nn);
-	struct lace_bloat *b = &d->bloat;
-
-	memset(b, 0, sizeof(*b));
-	for (size_t k = 0; k < no; k++)
-		b->old_total += o[k].size;
-	for (size_t k = 0; k < nn; k++)
-		b->new_total += n[k].size;
-	while (i < no || j < nn) {
-		int c = i >= no ? 1 : j >= nn ? -1 : strcmp(o[i].name, n[j].name);
-		if (c < 0) {
-			b->remove++;
-			b->down += o[i++].size;
-		} else if (c > 0) {
-			b->add++;
-			b->up += n[j++].size;
-		} else {
-			if (n[j].size > o[i].size) {
-				b->grow++;
-				b->up += n[j].size - o[i].size;
-			} else if (n[j].size < o[i].size) {
-				b->shrink++;
-				b->down += o[i].size - n[j].size;
-			}
-			i++;
-			j++;
-		}
-	}
-	b->net = (int64_t)b->up - (int64_t)b->down;
-	for (size_t k = 0; k < no; k++)
-		free(o[k].name);
-	for (size_t k = 0; k < nn; k++)
-		free(n[k].name);
-	free(o);
-	free(n);
-}
-
 /* ---- findings ----------------------------------------------------------- */
 
 static bool straddles(uint64_t addr, uint64_t size, uint64_t page)
@@ -934,6 +833,9 @@ void diff_free(struct lace_diff *d)
 	free(d->jumps);
 	free(d->funcs);
 	findings_free(d->findings, d->nfindings);
+	for (size_t i = 0; i < d->bloat.nrows; i++)
+		free(d->bloat.rows[i].name);
+	free(d->bloat.rows);
 	for (size_t i = 0; i < d->nnames; i++)
 		free(d->names[i]);
 	free(d->names);

@@ -85,14 +85,25 @@ struct lace_footprint {
 	size_t ideal_lines, ideal_pages, ideal_hugepages; /* if packed contiguously from an aligned start */
 };
 
-/* bloat-o-meter -t semantics: names with every ".N" removed, sizes of equal
- * names summed, zero-size symbols and its generated-name filters skipped. */
+/* One row of bloat-o-meter's table: a name (".N" stripped) with its summed
+ * sizes; old or new is -1 when the name is absent on that side. */
+struct lace_bloat_row {
+	char *name;
+	int64_t old_size, new_size, delta;
+};
+
+/* bloat-o-meter -t semantics (layout/bloat.c): the symbols nm lists as t/T
+ * with a size (aliases each counted), names with every ".N" removed, sizes
+ * of equal names summed, its generated-name filters skipped.  Images without
+ * a symbol list (synthetic ones) fall back to their functions. */
 struct lace_bloat {
 	unsigned add, remove, grow, shrink;
 	uint64_t up, down;
 	int64_t net;
 	uint64_t old_total, new_total;
+	struct lace_bloat_row *rows; size_t nrows; /* every name, sorted as bloat-o-meter prints */
 };
+
 
 struct lace_diff_counts {
 	size_t matched, added, removed, region, resized, realigned, straddle, shifted, padded;
@@ -140,6 +151,9 @@ struct lace_diff {
 int diff_images(const struct lace_image *old, const struct lace_image *new,
 		const struct lace_diff_opts *opts, struct lace_diff **out);
 void diff_free(struct lace_diff *d);
+
+/* Fill d->bloat from d->old and d->new (layout/bloat.c). */
+void diff_bloat(struct lace_diff *d);
 
 /* Highest severity among the findings, or -1 when there are none. */
 int diff_max_severity(const struct lace_diff *d);

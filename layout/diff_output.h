@@ -22,6 +22,8 @@ void diff_output_text(const struct lace_diff *d, const struct lace_diff_print_op
 /* Returns 0, or -ENOMEM when jansson fails. */
 int diff_output_json(const struct lace_diff *d, const struct lace_diff_print_opts *o, struct strbuf *sb);
 void diff_output_csv(const struct lace_diff *d, const struct lace_diff_print_opts *o, struct strbuf *sb);
+/* `scripts/bloat-o-meter -t OLD NEW`'s output, byte for byte. */
+void diff_output_bloat(const struct lace_diff *d, struct strbuf *sb);
 void diff_output_md(const struct lace_diff *d, const struct lace_diff_print_opts *o, struct strbuf *sb);
 
 /* Rows of the CSV table for one function: the change names it is listed

@@ -314,6 +314,7 @@ void image_free(struct lace_image *img)
 	free(img->branches);
 	free(img->jumps);
 	free(img->probes);
+	free(img->text_syms);
 	free(img->path);
 	free(img->arch_name);
 	if (p) {

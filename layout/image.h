@@ -147,6 +147,13 @@ struct lace_sdt_probe {
 	int func;
 };
 
+/* A sized symbol as `nm --size-sort` lists it with type t or T: defined in
+ * a code section, not weak, not an ifunc or unique symbol, st_size > 0.
+ * Aliases are separate entries (bloat-o-meter counts each name). */
+struct lace_text_symbol {
+	const char *name;     /* lives as long as the image */
+	uint64_t size;
+};
 struct lace_image {
 	char *path;
 	enum lace_arch arch;
@@ -163,6 +170,7 @@ struct lace_image {
 	struct lace_branch *branches;  size_t nbranches;/* sorted by address */
 	struct lace_jump_site *jumps;  size_t njumps;
 	struct lace_sdt_probe *probes; size_t nprobes;
+	struct lace_text_symbol *text_syms; size_t ntext_syms; /* .symtab order */
 
 	char **warnings;      size_t nwarnings;   /* one line each */
 	void *priv;           /* loader state (bfd, elf handles) */

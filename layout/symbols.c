@@ -116,6 +116,7 @@ int symbols_load(struct lace_image *img)
 	size_t n = symsh.sh_size / symsh.sh_entsize;
 	const char **files = xcalloc(n ? n : 1, sizeof(*files));
 	const char *cur_file = NULL;
+	size_t text_alloc = 0;
 
 	img->has_symbols = true;
 	p->syms = xcalloc(n ? n : 1, sizeof(*p->syms));
@@ -143,6 +144,13 @@ int symbols_load(struct lace_image *img)
 			if (sec < 0)
 				continue; /* absolute or unknown: no place in our layout */
 			addr += img->sections[sec].addr;
+		}
+		/* nm's t/T: sized, defined in a code section, global or local
+		 * (weak is W, ifunc i, unique u, absolute A) */
+		if (sym.st_size && sec >= 0 && img->sections[sec].code && sym.st_shndx != SHN_ABS &&
+		    (bind == STB_GLOBAL || bind == STB_LOCAL) && type != STT_GNU_IFUNC) {
+			ALLOC_GROW(img->text_syms, img->ntext_syms + 1, text_alloc);
+			img->text_syms[img->ntext_syms++] = (struct lace_text_symbol){ name, sym.st_size };
 		}
 		struct image_symbol *s = &p->syms[p->nsyms];
 		s->name = name;

@@ -1,0 +1,57 @@
+# lace diff --bloat prints exactly what the kernel's scripts/bloat-o-meter -t
+# prints: on relocatable objects shaped like modules (aliases, statics with
+# .N suffixes, cold parts, weak and ifunc symbols) and on the real Debian
+# stable update pair when it is cached (scripts/fetch-vmlinux.sh).
+. "$SRC/tests/integration/lib.sh"
+command -v gcc >/dev/null && command -v nm >/dev/null || skip "gcc/nm missing"
+cache="${LACE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lace}"
+BOM=
+for c in "$cache"/src/linux-source-*/scripts/bloat-o-meter /usr/src/linux-source-*/scripts/bloat-o-meter; do
+  [ -f "$c" ] && BOM=$c && break
+done
+[ -n "$BOM" ] || skip "no scripts/bloat-o-meter (a linux-source tree under $cache/src or /usr/src)"
+
+# two versions of a module-like object
+for v in 1 2; do
+  cat > m$v.c <<C
+#include <stddef.h>
+static int helper(int x) { return x * $v + 1; }
+int work(int x) { return helper(x) + (x > 3 ? helper(x - 1) : 0); }
+/* aliases: bloat-o-meter counts each name */
+int work_alias(int x) __attribute__((alias("work")));
+#if $v == 2
+int work_alias2(int x) __attribute__((alias("work")));
+int grown(int *p, int n) { int s = 0; for (int i = 0; i < n; i++) s += p[i] * i ^ s; return s; }
+#else
+int grown(int *p, int n) { return n ? p[0] : 0; }
+int gone(int x) { return x + 42; }
+#endif
+__attribute__((weak)) int weakling(int x) { return x + $v; }
+static int impl(void) { return $v; }
+static void *resolve(void) { return (void *)impl; }
+int chosen(void) __attribute__((ifunc("resolve")));
+__attribute__((cold, noinline)) void slow_path(int x) { if (x) __builtin_trap(); }
+int uses(int x) { if (__builtin_expect(x == 99, 0)) slow_path(x); return x * $v; }
+int table[16 * $v];
+C
+  gcc -O2 -ffunction-sections -c -o m$v.o m$v.c || fail "building m$v.o"
+done
+python3 "$BOM" -t m1.o m2.o > want || fail "bloat-o-meter on objects"
+expect_exit 0 "$LACE" diff --bloat m1.o m2.o
+printf '%s\n' "$OUT" > got
+diff want got > d.txt || fail "objects: lace diff --bloat differs from bloat-o-meter -t: $(head -5 d.txt | tr '\n' ' ')"
+# the second alias of work is a name of its own, as in bloat-o-meter
+expect_match '^add/remove: 1/1 grow/shrink: 5/0 ' "$(head -1 got)"
+expect_match '^work_alias2 +- +15 +\+15$' "$(cat got)"
+# and the summary line of the ordinary diff is the same line
+expect_exit 0 "$LACE" diff m1.o m2.o
+expect_match "^$(head -1 got | sed 's/[()]/\\&/g')\$" "$OUT"
+echo "objects: $(head -1 got)"
+
+N=$("$SRC/scripts/fetch-vmlinux.sh" 2>/dev/null) && O=$("$SRC/scripts/fetch-vmlinux.sh" --previous 2>/dev/null) ||
+  { echo "no cached vmlinux pair: the kernel comparison is skipped"; exit 0; }
+python3 "$BOM" -t "$O" "$N" > kwant || fail "bloat-o-meter on the kernels"
+"$LACE" diff --bloat "$O" "$N" > kgot || fail "lace diff --bloat on the kernels"
+diff kwant kgot > kd.txt || fail "kernels: lace differs from bloat-o-meter -t: $(head -5 kd.txt | tr '\n' ' ')"
+echo "kernels: $(head -1 kgot) ($(wc -l < kgot) lines, identical)"
+exit 0
