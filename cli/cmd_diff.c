@@ -254,6 +254,7 @@ LACE_COMMAND(diff, .name = "diff", .summary = "what moved between two builds, wh
 	     .options = diff_options,
 	     .usage_tail = "\n"
 			   "rules: noprobe-region, hot-page-straddle, hot-align-drop, jump-slowpath-hot,\n"
-			   "       hot-footprint-growth, region-change, cross-region-branches, hot-layout-churn\n"
+			   "       hot-footprint-growth, region-change, cross-region-branches, hot-layout-churn,\n"
+			   "       noprobe-enter\n"
 			   "exit: 0 ok, 1 a finding at or above --fail-on, 2 bad usage or input\n",
 	     .run = cmd_diff, .order = 20);

@@ -468,6 +468,22 @@ static void diff_jumps(struct lace_diff *d, const uint64_t *hot_pages[2], const 
 
 /* ---- findings ----------------------------------------------------------- */
 
+/* Functions in the regions named like name (".entry.text" and "entry" are
+ * one region to kprobes), old and new. */
+static void region_family_funcs(const struct lace_diff *d, const char *name, size_t *old, size_t *new)
+{
+	char a[64], b[64];
+
+	*old = *new = 0;
+	region_norm(name, a, sizeof(a));
+	for (size_t i = 0; i < d->nregions; i++) {
+		if (strcmp(region_norm(d->regions[i].name, b, sizeof(b)), a))
+			continue;
+		*old += d->regions[i].old_funcs;
+		*new += d->regions[i].new_funcs;
+	}
+}
+
 static bool straddles(uint64_t addr, uint64_t size, uint64_t page)
 {
 	if (!size)
@@ -650,8 +666,27 @@ static void run_rules(struct lace_diff *d)
 		const struct lace_function *o = &d->old->funcs[fd->old_idx], *n = &d->new->funcs[fd->new_idx];
 		const char *orn = region_name(d->old, o->region), *nrn = region_name(d->new, n->region);
 		if (fd->changes & LACE_CH_REGION) {
-			if (region_is_noprobe(nrn) && !region_is_noprobe(orn))
+			/* direction tells a regression from a patch's purpose:
+			 * code leaving entry/noinstr text becomes probeable
+			 * (a kprobe there can fire before the kernel is ready
+			 * for it), code entering it is what moving code into
+			 * the entry text is for.  A region that lost more than
+			 * half its functions was narrowed on purpose (markers
+			 * that bracketed all of .text, then only the gathered
+			 * entry code): its leavers are region changes */
+			size_t fam_old = 0, fam_new = 0;
+			if (region_is_noprobe(orn))
+				region_family_funcs(d, orn, &fam_old, &fam_new);
+			if (region_is_noprobe(orn) && !region_is_noprobe(nrn) && fam_new * 2 < fam_old)
+				findings_add(&f, rc, LACE_RULE_REGION_CHANGE, fd->name,
+					     "moved out of %s into %s (that text narrowed from %zu to %zu functions)", orn,
+					     *nrn ? nrn : "(none)", fam_old, fam_new);
+			else if (region_is_noprobe(orn) && !region_is_noprobe(nrn))
 				findings_add(&f, rc, LACE_RULE_NOPROBE_REGION, fd->name,
+					     "moved out of %s into %s: kprobes may now probe it",
+					     orn, *nrn ? nrn : "(none)");
+			else if (region_is_noprobe(nrn) && !region_is_noprobe(orn))
+				findings_add(&f, rc, LACE_RULE_NOPROBE_ENTER, fd->name,
 					     "moved from %s into %s: kprobes can no longer probe it",
 					     *orn ? orn : "(none)", nrn);
 			else

@@ -11,7 +11,7 @@
 
 const struct lace_rule_info lace_rules[LACE_RULE_COUNT] = {
 	[LACE_RULE_NOPROBE_REGION] = { "noprobe-region", LACE_SEV_WARNING,
-		"function moved into a region kprobes refuse (entry, irqentry, noinstr, kprobes text)" },
+		"function moved out of a region kprobes refuse (entry, irqentry, noinstr, kprobes text)" },
 	[LACE_RULE_HOT_PAGE_STRADDLE] = { "hot-page-straddle", LACE_SEV_WARNING,
 		"hot function newly straddles a page boundary and alone brings that page into the hot set" },
 	[LACE_RULE_HOT_ALIGN_DROP] = { "hot-align-drop", LACE_SEV_WARNING,
@@ -26,6 +26,8 @@ const struct lace_rule_info lace_rules[LACE_RULE_COUNT] = {
 		"more direct branches cross between two regions" },
 	[LACE_RULE_HOT_CHURN] = { "hot-layout-churn", LACE_SEV_INFO,
 		"hot functions' page straddles came and went (the summary of hot-page-straddle)" },
+	[LACE_RULE_NOPROBE_ENTER] = { "noprobe-enter", LACE_SEV_INFO,
+		"function moved into a region kprobes refuse (the purpose of such a patch)" },
 };
 
 static const char *const sev_names[] = { "info", "warning", "error", "off" };

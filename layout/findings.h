@@ -17,7 +17,7 @@ enum lace_severity {
 };
 
 enum lace_rule {
-	LACE_RULE_NOPROBE_REGION,     /* function moved into entry/noinstr/kprobes text */
+	LACE_RULE_NOPROBE_REGION,     /* function moved out of entry/noinstr/kprobes text */
 	LACE_RULE_HOT_PAGE_STRADDLE,  /* hot function newly straddles a page */
 	LACE_RULE_HOT_ALIGN_DROP,     /* hot function's alignment dropped below --min-align */
 	LACE_RULE_JUMP_SLOWPATH_HOT,  /* jump-label slow path now in a hot region/page */
@@ -25,6 +25,7 @@ enum lace_rule {
 	LACE_RULE_REGION_CHANGE,      /* function changed region (not into a no-probe one) */
 	LACE_RULE_CROSS_REGION,       /* more branches cross from one region to another */
 	LACE_RULE_HOT_CHURN,          /* hot functions' straddles came and went: the summary */
+	LACE_RULE_NOPROBE_ENTER,      /* function moved into entry/noinstr/kprobes text */
 	LACE_RULE_COUNT
 };
 

@@ -67,16 +67,30 @@ PY
 
 # 2. baseline vs entry-out from the built-in study: the entry functions
 # move from plain .text (baseline has no entry region, as before the
-# patch) into the entry region, where kprobes cannot probe them; a config
-# that makes that an error fails naming it, the default config passes
+# patch) into the entry region, where kprobes cannot probe them: a
+# noprobe-enter note; a config that makes that an error fails naming it,
+# the default config passes
 "$LACE" build --variant baseline,entry-out -p hackbench --out "$T/v" >/dev/null 2>"$T/build.err" ||
   fail "lace build: $(tail -n 3 "$T/build.err")"
 expect_exit 0 "$LACE" check --base baseline --head entry-out --variants "$T/v" --no-measure
 expect_match 'PASS' "$OUT"
 expect_exit 1 "$LACE" check --base baseline --head entry-out --variants "$T/v" --no-measure \
-  --set diff.rule.noprobe-region=error
+  --set diff.rule.noprobe-enter=error
 expect_match 'FAIL' "$OUT"
-expect_match 'noprobe-region' "$OUT"
+expect_match 'noprobe-enter' "$OUT"
+# the shipped configuration (noprobe-region = error) passes a function
+# moved into the entry text, the purpose of such a patch, and fails the
+# move back out, which makes entry code probeable
+if [ "$(uname -m)" = x86_64 ]; then
+  (cd "$T" && "$SRC/tests/fixtures/diff/build.sh" base && "$SRC/tests/fixtures/diff/build.sh" move -DMOVE_ENTRY) ||
+    fail "building the diff fixtures"
+  expect_exit 0 "$LACE" check --base "$T/base" --head "$T/move" --no-measure --config "$SRC/doc/lace-check.ini"
+  expect_match 'PASS' "$OUT"
+  expect_match 'noprobe-enter' "$OUT"
+  expect_exit 1 "$LACE" check --base "$T/move" --head "$T/base" --no-measure --config "$SRC/doc/lace-check.ini"
+  expect_match 'FAIL' "$OUT"
+  expect_match 'noprobe-region.*do_work' "$OUT"
+fi
 
 # 3. could not run: exit 2 with one line on stderr
 expect_exit 2 "$LACE" check --base "$T/nope" --head "$T/good" --no-measure

@@ -27,15 +27,18 @@ expect_match '^name,change,old_region,new_region,old_address,new_address,old_ali
 
 # a function moved to another section
 expect_eq "$(rows base move)" "do_work,region " "moved rows"
-expect_eq "$(findings base move)" "warning:noprobe-region:do_work" "moved findings"
+# into the entry text: what such a patch is for, a note; out of it: a warning
+expect_eq "$(findings base move)" "info:noprobe-enter:do_work" "moved findings"
+expect_eq "$(findings move base)" "warning:noprobe-region:do_work" "moved back findings"
 expect_exit 0 "$LACE" diff base move
-expect_exit 1 "$LACE" diff --fail-on warning base move
-expect_exit 0 "$LACE" diff --fail-on warning --rule noprobe-region=off base move
+expect_exit 0 "$LACE" diff --fail-on warning base move
+expect_exit 1 "$LACE" diff --fail-on warning move base
+expect_exit 0 "$LACE" diff --fail-on warning --rule noprobe-region=off move base
 
 # moved inside one output section: same address, now between the
 # __entry_text_start/_end markers (which themselves never show up)
 expect_eq "$(rows base mark)" "do_work,region " "marker-region rows"
-expect_eq "$(findings base mark)" "warning:noprobe-region:do_work" "marker-region findings"
+expect_eq "$(findings base mark)" "info:noprobe-enter:do_work" "marker-region findings"
 expect_match '^do_work,region,\.text,entry,0x([0-9a-f]+),0x\1,' "$("$LACE" diff --csv base mark)"
 expect_nomatch '__entry_text' "$("$LACE" diff --csv --all base mark)"
 
@@ -81,7 +84,7 @@ expect_match '"line": "add/remove: 1/1 grow/shrink: 0/0 up/down: 64/-64 \(0\)"' 
 expect_match '^_start,shifted,' "$("$LACE" diff --csv --all base cold)"
 
 # Markdown and SVG come out
-expect_exit 0 "$LACE" diff --md --svg map.svg base move
+expect_exit 0 "$LACE" diff --md --svg map.svg move base
 expect_match '^### lace diff' "$OUT"
 expect_match 'noprobe-region' "$OUT"
 grep -q '<svg' map.svg || fail "no svg written"

@@ -137,9 +137,11 @@ static void test_moved_to_entry(void **state)
 	assert_int_equal(f->addr_delta, 0x9100 - 0x1200);
 	assert_int_equal(p.d->counts.changed, 1);
 	assert_int_equal(p.d->counts.region, 1);
-	assert_int_equal(count_rule(p.d, LACE_RULE_NOPROBE_REGION), 1);
+	/* into the entry text: the purpose of such a patch, a note */
+	assert_int_equal(count_rule(p.d, LACE_RULE_NOPROBE_REGION), 0);
+	assert_int_equal(count_rule(p.d, LACE_RULE_NOPROBE_ENTER), 1);
 	assert_string_equal(p.d->findings[0].subject, "do_work");
-	assert_int_equal(p.d->findings[0].severity, LACE_SEV_WARNING);
+	assert_int_equal(p.d->findings[0].severity, LACE_SEV_INFO);
 	/* now in entry: hot by default, and the entry region grew by its size */
 	assert_true(f->hot);
 	for (size_t i = 0; i < p.d->nregions; i++) {
@@ -150,6 +152,13 @@ static void test_moved_to_entry(void **state)
 		if (!strcmp(p.d->regions[i].name, ".text"))
 			assert_int_equal(p.d->regions[i].new_bytes + 0x200, p.d->regions[i].old_bytes);
 	}
+	pair_free(&p);
+
+	/* and back out of it: it can be probed again, a warning */
+	run_pair(&p, &v, &BASE, NULL);
+	assert_int_equal(count_rule(p.d, LACE_RULE_NOPROBE_REGION), 1);
+	assert_int_equal(count_rule(p.d, LACE_RULE_NOPROBE_ENTER), 0);
+	assert_int_equal(diff_max_severity(p.d), LACE_SEV_WARNING);
 	pair_free(&p);
 }
 
