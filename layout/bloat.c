@@ -48,11 +48,13 @@ static bool bloat_skip(const char *n)
 
 static struct bsym *bloat_syms(const struct lace_image *img, const int *map, size_t *count)
 {
-	size_t cap = img->ntext_syms ? img->ntext_syms : img->nfuncs;
+	size_t cap = img->ntext_syms > img->nfuncs ? img->ntext_syms : img->nfuncs;
 	struct bsym *v = xcalloc(cap + 1, sizeof(*v));
 	size_t m = 0, k = 0;
 
-	if (img->ntext_syms) {
+	/* an image loaded from a file has priv: its text symbols are what nm
+	 * lists (none when stripped); a model built in memory has functions */
+	if (img->priv) {
 		for (size_t i = 0; i < img->ntext_syms; i++) {
 			const struct lace_text_symbol *t = &img->text_syms[i];
 			if (t->size && t->name && !bloat_skip(t->name))

@@ -94,8 +94,8 @@ struct lace_bloat_row {
 
 /* bloat-o-meter -t semantics (layout/bloat.c): the symbols nm lists as t/T
  * with a size (aliases each counted), names with every ".N" removed, sizes
- * of equal names summed, its generated-name filters skipped.  Images without
- * a symbol list (synthetic ones) fall back to their functions. */
+ * of equal names summed, its generated-name filters skipped.  Images built
+ * in memory (no loader state: tests) count their functions instead. */
 struct lace_bloat {
 	unsigned add, remove, grow, shrink;
 	uint64_t up, down;

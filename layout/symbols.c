@@ -88,9 +88,9 @@ static int cmp_ordinal(const void *a, const void *b)
 int symbols_load(struct lace_image *img)
 {
 	struct image_priv *p = image_priv(img);
-	Elf_Scn *scn = NULL, *symscn = NULL;
+	Elf_Scn *scn = NULL, *symscn = NULL, *dynscn = NULL;
 	Elf_Data *xdata = NULL;
-	GElf_Shdr symsh;
+	GElf_Shdr symsh, dynsh;
 
 	while ((scn = elf_nextscn(p->elf, scn))) {
 		GElf_Shdr sh;
@@ -99,7 +99,17 @@ int symbols_load(struct lace_image *img)
 		if (sh.sh_type == SHT_SYMTAB) {
 			symscn = scn;
 			symsh = sh;
+		} else if (sh.sh_type == SHT_DYNSYM) {
+			dynscn = scn;
+			dynsh = sh;
 		}
+	}
+	/* a stripped shared library still has its exported functions in
+	 * .dynsym; nm (and so bloat-o-meter) lists none of them */
+	bool dynamic = !symscn && dynscn;
+	if (dynamic) {
+		symscn = dynscn;
+		symsh = dynsh;
 	}
 	if (!symscn)
 		return 0;
@@ -147,7 +157,7 @@ int symbols_load(struct lace_image *img)
 		}
 		/* nm's t/T: sized, defined in a code section, global or local
 		 * (weak is W, ifunc i, unique u, absolute A) */
-		if (sym.st_size && sec >= 0 && img->sections[sec].code && sym.st_shndx != SHN_ABS &&
+		if (!dynamic && sym.st_size && sec >= 0 && img->sections[sec].code && sym.st_shndx != SHN_ABS &&
 		    (bind == STB_GLOBAL || bind == STB_LOCAL) && type != STT_GNU_IFUNC) {
 			ALLOC_GROW(img->text_syms, img->ntext_syms + 1, text_alloc);
 			img->text_syms[img->ntext_syms++] = (struct lace_text_symbol){ name, sym.st_size };
@@ -182,6 +192,23 @@ int symbols_load(struct lace_image *img)
 			s->section = image_section_at(img, s->addr);
 	}
 
+	/* a separate debug file (objcopy --only-keep-debug, Debian -dbgsym):
+	 * every code section is NOBITS, yet its symbols are exact; there,
+	 * and only there, a function needs no bytes */
+	bool debug_only = false;
+	for (size_t i = 0; i < img->nsections; i++) {
+		const struct lace_section *sec = &img->sections[i];
+		if (!sec->code || !sec->alloc || !sec->size)
+			continue;
+		if (sec->flags & SEC_HAS_CONTENTS) {
+			debug_only = false;
+			break;
+		}
+		debug_only = true;
+	}
+	if (debug_only)
+		image_warn(img, "code sections have no contents (a separate debug file, objcopy "
+			   "--only-keep-debug): functions from the symbol table; no branches or jump sites");
 	/* function candidates: sized code symbols that are not markers */
 	struct cand *c = xmalloc((p->nsyms ? p->nsyms : 1) * sizeof(*c));
 	size_t nc = 0;
@@ -193,7 +220,7 @@ int symbols_load(struct lace_image *img)
 		 * file (NOBITS, any size), is corrupt: not a function to place;
 		 * later steps enumerate a function's lines and pages */
 		const struct lace_section *sec = &img->sections[s->section];
-		if (!(sec->flags & SEC_HAS_CONTENTS) || s->addr < sec->addr ||
+		if ((!(sec->flags & SEC_HAS_CONTENTS) && !debug_only) || s->addr < sec->addr ||
 		    s->size > sec->addr + sec->size - s->addr)
 			continue;
 		if (s->type != STT_FUNC && s->type != STT_GNU_IFUNC && s->type != STT_NOTYPE)
@@ -242,6 +269,12 @@ int symbols_load(struct lace_image *img)
 		v[i]->static_ordinal = same ? v[i - 1]->static_ordinal + 1 : 0;
 	}
 	free(v);
+	/* .dynsym of a stripped program often defines no function at all:
+	 * then it is a file without symbols, as before */
+	if (dynamic && img->nfuncs)
+		image_warn(img, "no symbol table (stripped): functions from .dynsym, exported ones only");
+	else if (dynamic)
+		img->has_symbols = false;
 	return 0;
 }
 
