@@ -152,6 +152,14 @@ int diff_images(const struct lace_image *old, const struct lace_image *new,
 		const struct lace_diff_opts *opts, struct lace_diff **out);
 void diff_free(struct lace_diff *d);
 
+/* Run the finding rules over d (layout/diff_rules.c): fills findings. */
+void diff_run_rules(struct lace_diff *d);
+
+/* "entry", ".entry.text", "entry_text" -> "entry" (in buf, returned). */
+const char *region_norm(const char *name, char *buf, size_t len);
+/* Name of region r of img, or "" when r is none. */
+const char *region_name(const struct lace_image *img, int r);
+
 /* Fill d->bloat from d->old and d->new (layout/bloat.c). */
 void diff_bloat(struct lace_diff *d);
 
