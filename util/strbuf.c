@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/utf8.h"
 #include "util/xalloc.h"
 
 char strbuf_slopbuf[1];
@@ -133,6 +134,138 @@ void strbuf_add_csv(struct strbuf *sb, const char *s, char sep)
 		strbuf_addch(sb, *s);
 	}
 	strbuf_addch(sb, '"');
+}
+
+/* Call ascii(sb, c, data) for every ASCII byte of s[0..len), copy valid
+ * multi-byte UTF-8 and write U+FFFD for every other byte. */
+static void add_utf8_each(struct strbuf *sb, const char *s, size_t len,
+			  void (*ascii)(struct strbuf *sb, char c, size_t at, void *data), void *data)
+{
+	for (size_t i = 0; i < len;) {
+		size_t k = utf8_seq_len(s + i, len - i);
+
+		if (k == 1) {
+			if (ascii)
+				ascii(sb, s[i], i, data);
+			else
+				strbuf_addch(sb, s[i]);
+		} else if (k) {
+			/* U+FFFE and U+FFFF are no XML characters; rare enough
+			 * to be the same in every format */
+			if (k == 3 && (unsigned char)s[i] == 0xEF && (unsigned char)s[i + 1] == 0xBF &&
+			    (unsigned char)s[i + 2] >= 0xBE)
+				strbuf_addstr(sb, UTF8_REPLACEMENT);
+			else
+				strbuf_add(sb, s + i, k);
+		} else {
+			strbuf_addstr(sb, UTF8_REPLACEMENT);
+			k = 1;
+		}
+		i += k;
+	}
+}
+
+void strbuf_add_utf8(struct strbuf *sb, const char *s)
+{
+	add_utf8_each(sb, s, strlen(s), NULL, NULL);
+}
+
+static void xml_ascii(struct strbuf *sb, char c, size_t at, void *data)
+{
+	switch (c) {
+	case '&': strbuf_addstr(sb, "&amp;"); break;
+	case '<': strbuf_addstr(sb, "&lt;"); break;
+	case '>': strbuf_addstr(sb, "&gt;"); break;
+	case '"': strbuf_addstr(sb, "&quot;"); break;
+	case '\'': strbuf_addstr(sb, "&apos;"); break;
+	case '\t': case '\n': case '\r': strbuf_addch(sb, c); break;
+	default:
+		if ((unsigned char)c < 0x20 || c == 0x7f)
+			strbuf_addstr(sb, UTF8_REPLACEMENT);
+		else
+			strbuf_addch(sb, c);
+	}
+}
+
+void strbuf_add_xml_len(struct strbuf *sb, const char *s, size_t len)
+{
+	add_utf8_each(sb, s, len, xml_ascii, NULL);
+}
+
+void strbuf_add_xml(struct strbuf *sb, const char *s)
+{
+	strbuf_add_xml_len(sb, s, strlen(s));
+}
+
+/* at which byte a leading number ends (its . or ) starts a list) */
+struct md_state { size_t digits_end; };
+
+static void md_ascii(struct strbuf *sb, char c, size_t at, void *data)
+{
+	const struct md_state *st = data;
+
+	if (c == '\n' || c == '\r' || c == '\t') {
+		strbuf_addch(sb, ' ');
+		return;
+	}
+	if ((unsigned char)c < 0x20 || c == 0x7f) {
+		strbuf_addstr(sb, UTF8_REPLACEMENT);
+		return;
+	}
+	if (strchr("\\`*_[]<>|~&", c) ||
+	    (at == 0 && strchr("#+-=", c)) ||
+	    (at && at == st->digits_end && (c == '.' || c == ')')))
+		strbuf_addch(sb, '\\');
+	strbuf_addch(sb, c);
+}
+
+void strbuf_add_md(struct strbuf *sb, const char *s)
+{
+	struct md_state st = { strspn(s, "0123456789") };
+
+	add_utf8_each(sb, s, strlen(s), md_ascii, &st);
+}
+
+static void md_code_ascii(struct strbuf *sb, char c, size_t at, void *data)
+{
+	const int *in_table = data;
+
+	if (c == '\n' || c == '\r' || c == '\t')
+		strbuf_addch(sb, ' ');
+	else if ((unsigned char)c < 0x20 || c == 0x7f)
+		strbuf_addstr(sb, UTF8_REPLACEMENT);
+	else if (c == '|' && *in_table)
+		strbuf_addstr(sb, "\\|");
+	else
+		strbuf_addch(sb, c);
+}
+
+void strbuf_add_md_code(struct strbuf *sb, const char *s, int in_table)
+{
+	size_t run = 0, longest = 0, n = strlen(s);
+	int pad;
+
+	for (size_t i = 0; i < n; i++) {
+		run = s[i] == '`' ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	/* CommonMark strips one space from each end when both ends have
+	 * one (and s is not all spaces): pad so that what s has stays */
+	pad = n && (s[0] == '`' || s[n - 1] == '`' ||
+		    (s[0] == ' ' && s[n - 1] == ' ' && strspn(s, " ") < n));
+	for (size_t i = 0; i <= longest; i++)
+		strbuf_addch(sb, '`');
+	if (pad)
+		strbuf_addch(sb, ' ');
+	if (n)
+		add_utf8_each(sb, s, n, md_code_ascii, &in_table);
+	else
+		strbuf_addch(sb, ' ');   /* `` is no code span; ` ` is one space */
+	if (pad)
+		strbuf_addch(sb, ' ');
+	for (size_t i = 0; i <= longest; i++)
+		strbuf_addch(sb, '`');
 }
 
 void strbuf_rtrim(struct strbuf *sb)

@@ -29,6 +29,30 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 /* Append s with CSV quoting when it holds a separator, quote or newline. */
 void strbuf_add_csv(struct strbuf *sb, const char *s, char sep);
+/* The escapers below all treat bytes that are not UTF-8 as util/utf8.h
+ * says: each becomes U+FFFD; valid UTF-8 is copied unchanged. */
+/* Append s (NUL-terminated) with only that repair: for JSON strings and
+ * anything else that must be UTF-8 but needs no quoting. */
+void strbuf_add_utf8(struct strbuf *sb, const char *s);
+/* XML/HTML character data and attribute values (double or single quoted):
+ * & < > " ' become entities; control characters XML 1.0 forbids (all below
+ * 0x20 but tab, newline, return) and U+FFFE/U+FFFF become U+FFFD. */
+void strbuf_add_xml(struct strbuf *sb, const char *s);
+void strbuf_add_xml_len(struct strbuf *sb, const char *s, size_t len);
+/* Markdown (CommonMark and GitHub's tables) text that must show as it is,
+ * in a paragraph, a list item or a table cell: a backslash goes before
+ * each character that can start inline markup or end a cell
+ * (\ ` * _ [ ] < > | ~ &), and before a leading # + - = or the . ) of a
+ * leading number, which would start a block; line breaks and tabs become
+ * spaces and other control characters U+FFFD, so s stays on its line.
+ * Bare URLs are left as they are (GitHub links them; that is harmless). */
+void strbuf_add_md(struct strbuf *sb, const char *s);
+/* s as a Markdown code span: fenced with one backtick more than the
+ * longest run of backticks in s (padded with a space where s begins or ends
+ * with one), so any s shows verbatim.  in_table: the span is in a table
+ * cell, where GitHub needs a | written \| even inside code (outside a
+ * table that backslash would show).  Line breaks become spaces. */
+void strbuf_add_md_code(struct strbuf *sb, const char *s, int in_table);
 void strbuf_rtrim(struct strbuf *sb);
 /* Read a whole file; returns 0 or -errno. */
 int strbuf_read_file(struct strbuf *sb, const char *path);
