@@ -7,6 +7,7 @@
 #include "cli/command.h"
 #include "pipeline/check.h"
 #include "util/error.h"
+#include "util/fs.h"
 #include "util/parse_options.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
@@ -40,14 +41,14 @@ static const struct lace_option check_options[] = {
 	OPT_END(),
 };
 
-static int write_file(const char *path, const char *data, size_t len)
+/* fs_write_file(), then the one line on failure */
+static int save(const char *path, const char *data, size_t len)
 {
-	FILE *f = fopen(path, "w");
-	if (!f || fwrite(data, 1, len, f) != len || fclose(f)) {
-		lace_err(path, "cannot write: %s", strerror(errno));
-		return -1;
-	}
-	return 0;
+	int rc = fs_write_file(path, data, len);
+
+	if (rc < 0)
+		lace_err(NULL, "%s", lace_error_msg());
+	return rc;
 }
 
 static int cmd_check(int argc, char **argv)
@@ -108,11 +109,11 @@ static int cmd_check(int argc, char **argv)
 	}
 	fflush(stdout);
 	rc = (int)d;
-	if (md_file && write_file(md_file, md.buf, md.len) < 0)
+	if (md_file && save(md_file, md.buf, md.len) < 0)
 		rc = LACE_EXIT_USAGE;
 	if (json_file) {
 		char *s = json_dumps(rep, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		if (!s || write_file(json_file, s, strlen(s)) < 0)
+		if (!s || save(json_file, s, strlen(s)) < 0)
 			rc = LACE_EXIT_USAGE;
 		free(s);
 	}

@@ -14,6 +14,7 @@
 #include "layout/image.h"
 #include "layout/svg.h"
 #include "util/error.h"
+#include "util/fs.h"
 #include "util/parse_num.h"
 #include "util/parse_options.h"
 #include "util/strbuf.h"
@@ -127,21 +128,6 @@ static const struct lace_option diff_options[] = {
 	OPT_END(),
 };
 
-static int write_file(const char *path, const struct strbuf *sb)
-{
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		lace_err(path, "cannot create: %s", strerror(errno));
-		return -1;
-	}
-	size_t w = fwrite(sb->buf, 1, sb->len, f);
-	if (w != sb->len || fclose(f)) {
-		lace_err(path, "cannot write: %s", strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
 static struct lace_image *load(const char *path, bool branches, int nth)
 {
 	struct lace_load_opts lo = { .geom = LACE_GEOMETRY_DEFAULT, .dwarf = false, .branches = branches };
@@ -222,9 +208,10 @@ static int cmd_diff(int argc, char **argv)
 	strbuf_release(&sb);
 	if (svg) {
 		diff_svg_render(d, &sb);
-		err = write_file(svg, &sb);
+		err = fs_write_file(svg, sb.buf, sb.len);
 		strbuf_release(&sb);
 		if (err) {
+			lace_err(NULL, "%s", lace_error_msg());
 			rc = LACE_EXIT_USAGE;
 			goto out;
 		}

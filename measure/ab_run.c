@@ -13,6 +13,7 @@
 #include "measure/render.h"
 #include "util/error.h"
 #include "util/strbuf.h"
+#include "util/time.h"
 #include "util/xalloc.h"
 
 void ab_plan_init(struct ab_plan *p)
@@ -84,14 +85,6 @@ int ab_begin(struct lace_session *s, struct ab_plan *p)
 	return session_results_open(s);
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* -r auto: every event decided (never before round 5: a CI from fewer
  * paired ratios is too wide to trust its decision) */
 static bool ab_decided(const struct lace_session *s)
@@ -109,7 +102,7 @@ int ab_run(struct lace_session *s, const struct ab_plan *p)
 	char *argv_a[] = { "/bin/sh", "-c", (char *)p->cmd_a, NULL };
 	char *argv_b[] = { "/bin/sh", "-c", (char *)p->cmd_b, NULL };
 	long limit = p->autorounds ? p->max_runs : p->rounds;
-	double t0 = now_s();
+	double t0 = time_now_s();
 	bool stop = false;
 
 	gsl_rng_set(rng, p->seed);
@@ -117,7 +110,7 @@ int ab_run(struct lace_session *s, const struct ab_plan *p)
 		bool warm = r < 0;
 		/* drawn every round, warmups too, so a seed gives one order */
 		int b_first = gsl_rng_uniform(rng) < 0.5;
-		if (p->autorounds && !warm && now_s() - t0 > p->max_time)
+		if (p->autorounds && !warm && time_now_s() - t0 > p->max_time)
 			break;
 		for (int k = 0; k < 2 && !session_stop && !s->err && !stop; k++) {
 			char side = (k == 0) == b_first ? 'B' : 'A';

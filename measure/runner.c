@@ -18,16 +18,9 @@
 #include <unistd.h>
 
 #include "util/error.h"
+#include "util/time.h"
 
 extern char **environ;
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static int cpu_list_parse(const char *list, cpu_set_t *set)
 {
@@ -253,7 +246,7 @@ int runner_go(struct lace_child *c)
 	char byte = 'g';
 
 	c->exec_errno = 0;
-	c->t_go = now_s();
+	c->t_go = time_now_s();
 	if (write(c->go_fd, &byte, 1) != 1) {
 		return lace_error_set(errno, "cannot start the workload: %s", strerror(errno));
 	}
@@ -405,7 +398,7 @@ int runner_wait(struct lace_child *c, const struct lace_run_opts *opts, struct l
 			stopped = true;
 			kill_group(c);
 		}
-		double now = now_s();
+		double now = time_now_s();
 		if (deadline && now >= deadline && !timed_out) {
 			timed_out = true;
 			kill_group(c);
@@ -449,7 +442,7 @@ int runner_wait(struct lace_child *c, const struct lace_run_opts *opts, struct l
 	do
 		w = wait4(c->pid, &status, 0, &ru);
 	while (w < 0 && errno == EINTR);
-	res->elapsed_s = now_s() - c->t_go;
+	res->elapsed_s = time_now_s() - c->t_go;
 	if (w < 0)
 		return lace_error_set(errno, "wait4: %s", strerror(errno));
 

@@ -19,7 +19,9 @@
 #include "pipeline/study_analysis.h"
 #include "pipeline/study_jobs.h"
 #include "util/error.h"
+#include "util/fs.h"
 #include "util/strbuf.h"
+#include "util/time.h"
 #include "util/xalloc.h"
 #include "util/json_schema.h"
 
@@ -41,13 +43,6 @@ struct study {
 	double t0;
 };
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void progress(struct study *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void progress(struct study *s, const char *fmt, ...)
 {
@@ -55,7 +50,7 @@ static void progress(struct study *s, const char *fmt, ...)
 
 	if (!s->o->progress)
 		return;
-	fprintf(stderr, "[%6.1fs] ", now_s() - s->t0);
+	fprintf(stderr, "[%6.1fs] ", time_now_s() - s->t0);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -67,21 +62,6 @@ static char *path_join(const char *a, const char *b)
 	struct strbuf p = STRBUF_INIT;
 	strbuf_addf(&p, "%s/%s", a, b);
 	return strbuf_detach(&p, NULL);
-}
-
-static int mkdir_p(const char *dir)
-{
-	char *d = xstrdup(dir);
-	for (char *p = d + 1; *p; p++) {
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(d, 0755);
-			*p = '/';
-		}
-	}
-	int rc = mkdir(d, 0755) == 0 || errno == EEXIST ? 0 : -errno;
-	free(d);
-	return rc;
 }
 
 /* Run `lace args...` and parse its JSON stdout.  On failure returns NULL
@@ -220,7 +200,7 @@ static int step_build(struct study *s)
 {
 	json_t *b = json_object();
 	char shuffle[16], seed[32];
-	double t = now_s();
+	double t = time_now_s();
 
 	json_object_set_new(s->res, "build", b);
 	snprintf(shuffle, sizeof(shuffle), "%u", s->o->shuffle);
@@ -243,7 +223,7 @@ static int step_build(struct study *s)
 		}
 		selfexec_result_release(&r);
 	}
-	json_object_set_new(b, "seconds", json_real(now_s() - t));
+	json_object_set_new(b, "seconds", json_real(time_now_s() - t));
 	json_object_set_new(b, "shuffle_seed", json_integer((json_int_t)s->o->seed));
 	scan_variants(s);
 	json_object_set(b, "variants", s->variants);
@@ -689,13 +669,13 @@ static void jobs_progress(void *data, const char *what)
 
 int study_run(const struct study_opts *o, json_t **results)
 {
-	struct study s = { .o = o, .t0 = now_s() };
+	struct study s = { .o = o, .t0 = time_now_s() };
 	int rc;
 
 	s.res = json_schema_object("lace-study");
 	*results = s.res;
-	if ((rc = mkdir_p(o->out_dir)) < 0)
-		return lace_error_set(-rc, "%s: cannot create: %s", o->out_dir, strerror(-rc));
+	if ((rc = fs_mkdir_p(o->out_dir, 0755)) < 0)
+		return rc;
 	s.variants_dir = path_join(o->out_dir, "variants");
 	json_object_set_new(s.res, "lace_version", json_string(LACE_VERSION));
 	json_object_set_new(s.res, "started", json_integer((json_int_t)time(NULL)));
@@ -728,7 +708,7 @@ int study_run(const struct study_opts *o, json_t **results)
 				  "-g 1 -f 4 -l 20", 5 };
 	char jobdir_buf[4096];
 	snprintf(jobdir_buf, sizeof(jobdir_buf), "%s/runs", o->out_dir);
-	mkdir_p(jobdir_buf);
+	fs_mkdir_p(jobdir_buf, 0755);
 	study_jobs_init(&s.jobs, jobdir_buf);
 	study_jobs_init(&s.timed, jobdir_buf);
 	q1_tracepoint(&s, &z);
@@ -744,7 +724,7 @@ int study_run(const struct study_opts *o, json_t **results)
 	q3_path_length(&s, &z);
 	study_analyse(s.res);
 
-	json_object_set_new(s.res, "seconds", json_real(now_s() - s.t0));
+	json_object_set_new(s.res, "seconds", json_real(time_now_s() - s.t0));
 	free(s.variants_dir);
 	json_decref(s.variants);
 	json_decref(s.shuffles);

@@ -13,6 +13,7 @@
 
 #include "pipeline/svgplot.h"
 #include "util/error.h"
+#include "util/fs.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -688,17 +689,6 @@ static void figures(struct strbuf *out, const json_t *res, const char *dir)
 	}
 }
 
-static int write_file(const char *path, const struct strbuf *sb)
-{
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return lace_error_set(errno, "%s: %s", path, strerror(errno));
-	size_t w = fwrite(sb->buf, 1, sb->len, f);
-	if (fclose(f) || w != sb->len)
-		return lace_error_set(EIO, "%s: write failed", path);
-	return 0;
-}
-
 int study_write_reports(const json_t *res, const char *dir)
 {
 	struct strbuf md = STRBUF_INIT, html = STRBUF_INIT, path = STRBUF_INIT;
@@ -706,7 +696,7 @@ int study_write_reports(const json_t *res, const char *dir)
 
 	render_md(&md, res, false);
 	strbuf_addf(&path, "%s/report.md", dir);
-	rc = write_file(path.buf, &md);
+	rc = fs_write_file(path.buf, md.buf, md.len);
 	strbuf_reset(&path);
 	if (!rc) {
 		strbuf_addstr(&html, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
@@ -723,7 +713,7 @@ int study_write_reports(const json_t *res, const char *dir)
 		figures(&html, res, dir);
 		strbuf_addstr(&html, "</body></html>\n");
 		strbuf_addf(&path, "%s/report.html", dir);
-		rc = write_file(path.buf, &html);
+		rc = fs_write_file(path.buf, html.buf, html.len);
 	}
 	strbuf_reset(&path);
 	if (!rc) {

@@ -12,28 +12,11 @@
 #include <unistd.h>
 
 #include "util/error.h"
+#include "util/fs.h"
 #include "util/run.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 #include "variants/shuffle.h"
-
-static int mkdir_p(const char *path)
-{
-	char *tmp = xstrdup(path);
-	int rc = 0;
-
-	for (char *p = tmp + 1; *p && !rc; p++)
-		if (*p == '/') {
-			*p = 0;
-			if (mkdir(tmp, 0755) && errno != EEXIST)
-				rc = -errno;
-			*p = '/';
-		}
-	if (!rc && mkdir(tmp, 0755) && errno != EEXIST)
-		rc = -errno;
-	free(tmp);
-	return rc;
-}
 
 /* "bench/hackbench.c" -> "bench_hackbench.o" */
 static void obj_name(struct strbuf *sb, const char *rel)
@@ -133,10 +116,8 @@ static int run_generator(const struct variants_build *b)
 	if (!c->gen_src || !c->gen_outputs.nr)
 		return lace_error_set(EINVAL, "bench/workloads.conf: handlers wanted but no [generator]");
 	strbuf_addf(&dir, "%s/.gen", b->out);
-	if ((rc = mkdir_p(dir.buf))) {
-		rc = lace_error_set(-rc, "%s: %s", dir.buf, strerror(-rc));
+	if ((rc = fs_mkdir_p(dir.buf, 0755)))
 		goto out;
-	}
 	strbuf_addf(&log, "%s/gen.log", dir.buf);
 	unlink(log.buf);
 	j = run_pool_add(&pool, dir.buf, log.buf, "building the handler generator");
@@ -172,10 +153,8 @@ static int queue_compiles(const struct variants_build *b, const struct plan_vari
 	struct strvec srcs = STRVEC_INIT, flags = STRVEC_INIT, done = STRVEC_INIT;
 	int rc;
 
-	if ((rc = mkdir_p(v->dir)) || (rc = mkdir_p(v->objdir))) {
-		rc = lace_error_set(-rc, "%s: %s", v->objdir, strerror(-rc));
+	if ((rc = fs_mkdir_p(v->dir, 0755)) || (rc = fs_mkdir_p(v->objdir, 0755)))
 		goto out;
-	}
 	strbuf_addf(&log, "%s/build.log", v->dir);
 	unlink(log.buf);
 	strbuf_addf(&o, "%s/obj", v->dir);
@@ -302,12 +281,12 @@ static int queue_links(const struct variants_build *b, const struct plan_variant
 /* ---- the whole build ------------------------------------------------- */
 int variants_build_start(struct variants_build *b, const char *out)
 {
-	int rc = mkdir_p(out);
+	int rc = fs_mkdir_p(out, 0755);
 
-	if (!rc && !(b->out = realpath(out, NULL)))
-		rc = -errno;
 	if (rc)
-		return lace_error_set(-rc, "cannot create the output folder: %s", strerror(-rc));
+		return rc;
+	if (!(b->out = realpath(out, NULL)))
+		return lace_error_set(errno, "%s: %s", out, strerror(errno));
 	plan_set_out(b->plan, b->out);
 	b->compiler = compiler_version(b->cc);
 	return 0;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "util/error.h"
+#include "util/fs.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -82,23 +83,6 @@ static int object_sections(const char *path, const char *base, struct items *it)
 	return 0;
 }
 
-static int write_file(const char *path, const struct strbuf *sb)
-{
-	FILE *f = fopen(path, "w");
-
-	errno = 0;
-	if (!f || fwrite(sb->buf, 1, sb->len, f) != sb->len) {
-		int rc = lace_error_set(errno ? errno : EIO, "%s: cannot write", path);
-
-		if (f)
-			fclose(f);
-		return rc;
-	}
-	if (fclose(f))
-		return lace_error_set(errno ? errno : EIO, "%s: cannot write", path);
-	return 0;
-}
-
 int shuffle_write_script(const char *base_script, const struct strvec *objs,
 			 const char *objdir, unsigned long long seed, unsigned index,
 			 const char *outpath)
@@ -145,7 +129,7 @@ int shuffle_write_script(const char *base_script, const struct strvec *objs,
 			    it.v[i].sec);
 	}
 	strbuf_addstr(&out, mark + strlen(marker));
-	rc = write_file(outpath, &out);
+	rc = fs_write_file(outpath, out.buf, out.len);
 out:
 	for (size_t i = 0; i < it.n; i++) {
 		free(it.v[i].obj);
