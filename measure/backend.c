@@ -1,6 +1,7 @@
 /* Backend selection (--backend auto|hw|sim) and the run of one measurement
  * across the chosen backends. */
 #include "measure/backend.h"
+#include "measure/events.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -30,19 +31,6 @@ int backend_mode_parse(const char *s, enum lace_backend_mode *mode)
 static bool sim_built(void)
 {
 	return sim_backend_unavailable() == NULL;
-}
-
-static int paranoid_level(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	int v = 2;
-
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = 2;
-		fclose(f);
-	}
-	return v;
 }
 
 static void list_add(struct strbuf *sb, const char *name)
@@ -116,7 +104,10 @@ int backend_select(struct lace_backend_set *set, enum lace_backend_mode mode,
 			unsup_why = why_copy;
 		}
 	}
-	if (geteuid() != 0 && paranoid_level() >= 2) {
+	int paranoid = 2;
+
+	events_paranoid(&paranoid);
+	if (geteuid() != 0 && paranoid >= 2) {
 		bool kernel_wanted = false;
 		for (size_t i = 0; i < nevents; i++)
 			kernel_wanted |= evs[i].backend == set->hw && !evs[i].exclude_kernel &&
@@ -125,7 +116,7 @@ int backend_select(struct lace_backend_set *set, enum lace_backend_mode mode,
 			snprintf(para, sizeof(para),
 				 "kernel.perf_event_paranoid=%d and not root: events count user space only "
 				 "(perf shows them as :u); run as root or 'sysctl kernel.perf_event_paranoid=1' "
-				 "to count the kernel too", paranoid_level());
+				 "to count the kernel too", paranoid);
 	}
 	if (moved.len)
 		snprintf(set->note, sizeof(set->note),

@@ -19,6 +19,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "measure/events.h"
 #include "measure/runner.h"
 #include "util/error.h"
 #include "util/strbuf.h"
@@ -50,31 +51,21 @@ static void attr_from_spec(struct perf_event_attr *a, const struct lace_event_sp
 	a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 }
 
-static int read_paranoid(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	int v = 2;
-
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = 2;
-		fclose(f);
-	}
-	return v;
-}
-
 /* A sentence for an open that failed with err, as perf's
  * evsel__open_strerror says it. */
 static void explain(char *buf, size_t len, const struct lace_event_spec *ev, int err)
 {
+	int paranoid = 2;
+
 	switch (err) {
 	case EACCES:
 	case EPERM:
+		events_paranoid(&paranoid);
 		snprintf(buf, len,
 			 "no permission (kernel.perf_event_paranoid=%d; as non-root only user-space "
 			 "counting of your own processes is allowed at 2 and tracepoints need root "
 			 "or CAP_PERFMON: run as root or 'sysctl kernel.perf_event_paranoid=-1')",
-			 read_paranoid());
+			 paranoid);
 		break;
 	case ENOENT:
 	case EOPNOTSUPP:

@@ -176,18 +176,33 @@ static int read_u64_file(const char *path, uint64_t *v)
 	return err;
 }
 
+bool events_paranoid(int *level)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bool ok = false;
+
+	if (!strbuf_read_file(&sb, "/proc/sys/kernel/perf_event_paranoid")) {
+		char *end;
+		long v = strtol(sb.buf, &end, 10);
+
+		if (end != sb.buf && v >= -1000 && v <= 1000) {
+			*level = (int)v;
+			ok = true;
+		}
+	}
+	strbuf_release(&sb);
+	return ok;
+}
+
 static const char *paranoid_str(void)
 {
 	static char buf[16];
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	int v;
 
-	snprintf(buf, sizeof(buf), "?");
-	if (f) {
-		if (!fgets(buf, sizeof(buf), f))
-			snprintf(buf, sizeof(buf), "?");
-		buf[strcspn(buf, "\n")] = '\0';
-		fclose(f);
-	}
+	if (events_paranoid(&v))
+		snprintf(buf, sizeof(buf), "%d", v);
+	else
+		snprintf(buf, sizeof(buf), "?");
 	return buf;
 }
 

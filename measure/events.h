@@ -47,5 +47,9 @@ extern const char events_default_list[];
 /* Where tracefs is mounted: /sys/kernel/tracing, else
  * /sys/kernel/debug/tracing; NULL when neither has events/. */
 const char *events_tracefs(void);
+/* kernel.perf_event_paranoid into *level; false, *level untouched, when
+ * /proc/sys/kernel/perf_event_paranoid cannot be read (the kernel's
+ * default is 2: pass that as the fallback where a value is needed). */
+bool events_paranoid(int *level);
 
 #endif
