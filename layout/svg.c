@@ -31,24 +31,6 @@ struct strip {
 	int x0, y0, cols, rows;
 };
 
-static void xml_text(struct strbuf *sb, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<': strbuf_addstr(sb, "&lt;"); break;
-		case '>': strbuf_addstr(sb, "&gt;"); break;
-		case '&': strbuf_addstr(sb, "&amp;"); break;
-		case '"': strbuf_addstr(sb, "&quot;"); break;
-		default:
-			/* control bytes and stray high bytes are not valid XML text */
-			if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x80)
-				strbuf_addch(sb, '?');
-			else
-				strbuf_addch(sb, *s);
-		}
-	}
-}
-
 /* Colours go to regions holding code (in either image), in region order, so
  * the dozen palette entries are not spent on empty regions. */
 static const char *region_colour(const struct lace_diff *d, int slot)
@@ -183,9 +165,9 @@ static void strip_draw(const struct lace_diff *d, const struct strip *s, int cel
 	unsigned page = s->img->geom.page ? s->img->geom.page : 4096;
 
 	strbuf_addf(sb, "<text x=\"%d\" y=\"%d\" class=\"h\">", s->x0, s->y0 - 26);
-	xml_text(sb, title);
+	strbuf_add_xml(sb, title);
 	strbuf_addf(sb, "</text>\n<text x=\"%d\" y=\"%d\" class=\"s\">", s->x0, s->y0 - 10);
-	xml_text(sb, s->img->path ? s->img->path : "");
+	strbuf_add_xml(sb, s->img->path ? s->img->path : "");
 	strbuf_addf(sb, " (%zu pages)</text>\n<g>\n", s->n);
 	for (size_t i = 0; i < s->n; i++) {
 		int x, y;
@@ -240,13 +222,13 @@ static void func_rects(const struct lace_diff *d, const struct strip *s, int sid
 				w = 1.5;
 			strbuf_addf(sb, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"%s><title>",
 				    x, y + 2, w, DH - 6, fill, hot ? " class=\"hot\"" : "");
-			xml_text(sb, f->name);
+			strbuf_add_xml(sb, f->name);
 			strbuf_addf(sb, " 0x%" PRIx64 " +%" PRIu64 "%s</title></rect>\n", f->addr, f->size,
 				    hot ? " (hot)" : "");
 			/* a name label when it fits (about 6 px per character at 10 px) */
 			if (w >= 6.0 * (double)strlen(f->name) + 4) {
 				strbuf_addf(sb, "<text x=\"%.1f\" y=\"%d\" class=\"fn\">", x + 2, y + DH - 8);
-				xml_text(sb, f->name);
+				strbuf_add_xml(sb, f->name);
 				strbuf_addstr(sb, "</text>\n");
 			}
 		}
@@ -294,14 +276,14 @@ static void render_detail(const struct lace_diff *d, struct strip s[2], struct s
 		double mx1 = x[0] + DW + gap / 2.0, mx2 = x[1] - label - gap / 2.0 + label;
 		strbuf_addf(sb, "<path class=\"%s\" d=\"M%.1f %d C%.1f %d %.1f %d %.1f %d\"><title>",
 			    f->changes & LACE_CH_REGION ? "ln" : "lo", x1, y1, mx1 + 40, y1, mx2 - 40, y2, x2, y2);
-		xml_text(sb, f->name);
+		strbuf_add_xml(sb, f->name);
 		strbuf_addf(sb, "</title></path>\n");
 	}
 	for (int k = 0; k < 2; k++) {
 		unsigned page = s[k].img->geom.page ? s[k].img->geom.page : 4096;
 		strbuf_addf(sb, "<text x=\"%d\" y=\"%d\" class=\"h\">%s</text>\n<text x=\"%d\" y=\"%d\" class=\"s\">",
 			    x[k], top - 24, k ? "new" : "old", x[k] + 40, top - 24);
-		xml_text(sb, s[k].img->path ? s[k].img->path : "");
+		strbuf_add_xml(sb, s[k].img->path ? s[k].img->path : "");
 		strbuf_addf(sb, " (%zu pages)</text>\n", s[k].n);
 		for (size_t i = 0; i < s[k].n; i++) {
 			int y = top + (int)i * DH;
@@ -319,7 +301,7 @@ static void render_detail(const struct lace_diff *d, struct strip s[2], struct s
 		k++;
 		strbuf_addf(sb, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" fill=\"%s\"/>"
 			    "<text x=\"%d\" y=\"%d\" class=\"l\">", lx, y, region_colour(d, (int)i), lx + 20, y + 12);
-		xml_text(sb, d->regions[i].name);
+		strbuf_add_xml(sb, d->regions[i].name);
 		strbuf_addf(sb, " (%" PRIu64 " -> %" PRIu64 " B)</text>\n", d->regions[i].old_bytes,
 			    d->regions[i].new_bytes);
 	}
@@ -388,7 +370,7 @@ void diff_svg_render(const struct lace_diff *d, struct strbuf *sb)
 		int mx = (x1 + x2) / 2;
 		strbuf_addf(sb, "<path class=\"ln\" d=\"M%d %d C%d %d %d %d %d %d\"><title>", x1, y1, mx, y1, mx, y2,
 			    x2, y2);
-		xml_text(sb, f->name);
+		strbuf_add_xml(sb, f->name);
 		strbuf_addf(sb, ": %s -> %s</title></path>\n", image_func_region_name(d->old, f->old_idx),
 			    image_func_region_name(d->new, f->new_idx));
 		links++;
@@ -406,7 +388,7 @@ void diff_svg_render(const struct lace_diff *d, struct strbuf *sb)
 		k++;
 		strbuf_addf(sb, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" fill=\"%s\"/>"
 			    "<text x=\"%d\" y=\"%d\" class=\"l\">", lx, y, region_colour(d, (int)i), lx + 20, y + 12);
-		xml_text(sb, d->regions[i].name);
+		strbuf_add_xml(sb, d->regions[i].name);
 		strbuf_addf(sb, " (%" PRIu64 " -> %" PRIu64 " B)</text>\n", d->regions[i].old_bytes,
 			    d->regions[i].new_bytes);
 	}

@@ -551,8 +551,11 @@ static void inline_md(struct strbuf *out, const char *s, size_t n)
 			bold = !bold;
 			i++;
 		} else {
-			char c[2] = { s[i], 0 };
-			svgplot_escape(out, c);
+			/* the plain run from here, whole (a sequence of UTF-8 is never cut) */
+			size_t k = i + 1 + strcspn(s + i + 1, "`*");
+
+			strbuf_add_xml_len(out, s + i, (k < n ? k : n) - i);
+			i = (k < n ? k : n) - 1;
 		}
 	}
 	if (code)

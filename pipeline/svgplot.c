@@ -3,19 +3,6 @@
 #include <math.h>
 #include <stdio.h>
 
-void svgplot_escape(struct strbuf *out, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<': strbuf_addstr(out, "&lt;"); break;
-		case '>': strbuf_addstr(out, "&gt;"); break;
-		case '&': strbuf_addstr(out, "&amp;"); break;
-		case '"': strbuf_addstr(out, "&quot;"); break;
-		default: strbuf_addch(out, *s);
-		}
-	}
-}
-
 /* A human number: 1234567 -> "1.23M". */
 static void human(char *buf, size_t len, double v)
 {
@@ -63,7 +50,7 @@ void svgplot_bars(struct strbuf *out, const struct svgplot *p)
 		    width, height, width, height);
 	strbuf_addf(out, "<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", width, height);
 	strbuf_addstr(out, "<text x=\"8\" y=\"20\" font-size=\"14\" font-weight=\"bold\">");
-	svgplot_escape(out, p->title);
+	strbuf_add_xml(out, p->title ? p->title : "");
 	strbuf_addstr(out, "</text>\n");
 	if (!isnan(p->band_low) && !isnan(p->band_high)) {
 		int bx = X(p->band_low), bw = X(p->band_high) - bx;
@@ -81,7 +68,7 @@ void svgplot_bars(struct strbuf *out, const struct svgplot *p)
 		char v[32];
 		strbuf_addf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", label_w - 6,
 			    y + bar_h - 6);
-		svgplot_escape(out, b->label);
+		strbuf_add_xml(out, b->label ? b->label : "");
 		strbuf_addstr(out, "</text>\n");
 		if (isnan(b->value)) {
 			strbuf_addf(out, "<text x=\"%d\" y=\"%d\" fill=\"#999\">not measured</text>\n",
@@ -92,7 +79,7 @@ void svgplot_bars(struct strbuf *out, const struct svgplot *p)
 		if (w < 1)
 			w = 1;
 		strbuf_addstr(out, "<rect class=\"bar\" data-label=\"");
-		svgplot_escape(out, b->label);
+		strbuf_add_xml(out, b->label ? b->label : "");
 		strbuf_addf(out, "\" data-value=\"%.17g\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
 				 "fill=\"%s\"/>\n",
 			    b->value, label_w, y, w, bar_h, i == 0 ? "#4a78b5" : "#7aa6d8");
@@ -100,7 +87,7 @@ void svgplot_bars(struct strbuf *out, const struct svgplot *p)
 		strbuf_addf(out, "<text x=\"%d\" y=\"%d\">%s", label_w + w + 4, y + bar_h - 6, v);
 		if (b->note) {
 			strbuf_addch(out, ' ');
-			svgplot_escape(out, b->note);
+			strbuf_add_xml(out, b->note);
 		}
 		strbuf_addstr(out, "</text>\n");
 	}
@@ -117,7 +104,7 @@ void svgplot_bars(struct strbuf *out, const struct svgplot *p)
 	if (p->band_label && !isnan(p->band_low)) {
 		strbuf_addf(out, "<text x=\"%d\" y=\"%d\" fill=\"#8a6d00\">", label_w + plot_w / 3,
 			    ay + 14);
-		svgplot_escape(out, p->band_label);
+		strbuf_add_xml(out, p->band_label);
 		strbuf_addstr(out, "</text>\n");
 	}
 	strbuf_addstr(out, "</svg>\n");

@@ -26,7 +26,4 @@ struct svgplot {
 /* Append an <svg> element (no XML prolog, so it can be inlined in HTML). */
 void svgplot_bars(struct strbuf *out, const struct svgplot *p);
 
-/* Escape text for XML/HTML into out. */
-void svgplot_escape(struct strbuf *out, const char *s);
-
 #endif
