@@ -10,6 +10,7 @@
 
 #include "layout/diff_output.h"
 #include "util/error.h"
+#include "util/json.h"
 #include "util/json_schema.h"
 
 static json_t *hex(uint64_t v)
@@ -19,22 +20,11 @@ static json_t *hex(uint64_t v)
 	return json_string(buf);
 }
 
-/* A JSON string even for names that are not UTF-8 (bytes >= 0x80 of an
- * invalid sequence become '?'): a symbol table can hold anything. */
+/* A JSON string even for names that are not UTF-8 (util/utf8.h's rule):
+ * a symbol table can hold anything; "" for none. */
 static json_t *jstr(const char *s)
 {
-	json_t *j = json_string(s ? s : "");
-	if (j)
-		return j;
-	char *c = strdup(s);
-	if (!c)
-		return json_string("?");
-	for (char *p = c; *p; p++)
-		if ((unsigned char)*p >= 0x80)
-			*p = '?';
-	j = json_string(c);
-	free(c);
-	return j;
+	return lace_json_string(s ? s : "");
 }
 
 static json_t *footprint_json(const struct lace_footprint *f)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "layout/names.h"
+#include "util/json.h"
 #include "util/json_schema.h"
 
 json_t *layout_json_hex(uint64_t v)
@@ -17,41 +18,20 @@ json_t *layout_json_hex(uint64_t v)
 	return json_string(b);
 }
 
-/* A string from the file (symbol, section, file names, probe arguments):
- * jansson refuses bytes that are not UTF-8, so those become '?' rather
- * than breaking the document. */
-static json_t *str_or_null(const char *s)
-{
-	if (!s)
-		return json_null();
-	json_t *j = json_string(s);
-	if (j)
-		return j;
-	char *c = strdup(s);
-	if (!c)
-		return json_null();
-	for (char *p = c; *p; p++)
-		if ((unsigned char)*p >= 0x80)
-			*p = '?';
-	j = json_string(c);
-	free(c);
-	return j ? j : json_null();
-}
-
 static json_t *region_name_of(const struct lace_image *img, int r)
 {
-	return str_or_null(r >= 0 ? img->regions[r].name : NULL);
+	return lace_json_string(r >= 0 ? img->regions[r].name : NULL);
 }
 
 static json_t *func_name_of(const struct lace_image *img, int f)
 {
-	return str_or_null(f >= 0 ? img->funcs[f].name : NULL);
+	return lace_json_string(f >= 0 ? img->funcs[f].name : NULL);
 }
 
 json_t *section_to_json(const struct lace_image *img, size_t i)
 {
 	const struct lace_section *s = &img->sections[i];
-	return json_pack("{s:o, s:o, s:I, s:o, s:I, s:I, s:b, s:b, s:i}", "name", str_or_null(s->name), "address",
+	return json_pack("{s:o, s:o, s:I, s:o, s:I, s:I, s:b, s:b, s:i}", "name", lace_json_string(s->name), "address",
 			 layout_json_hex(s->addr), "size", (json_int_t)s->size, "file_offset", layout_json_hex(s->file_offset),
 			 "flags", (json_int_t)s->flags, "alignment", (json_int_t)((uint64_t)1 << (s->align_pow & 63)),
 			 "code", s->code, "alloc", s->alloc, "elf_index", s->elf_index);
@@ -60,11 +40,11 @@ json_t *section_to_json(const struct lace_image *img, size_t i)
 json_t *region_to_json(const struct lace_image *img, size_t i)
 {
 	const struct lace_region *r = &img->regions[i];
-	return json_pack("{s:o, s:s, s:o, s:o, s:I, s:i, s:o, s:o, s:o, s:i, s:o, s:I, s:I}", "name", str_or_null(r->name),
+	return json_pack("{s:o, s:s, s:o, s:o, s:I, s:i, s:o, s:o, s:o, s:i, s:o, s:I, s:I}", "name", lace_json_string(r->name),
 			 "kind", region_kind_name(r->kind), "start", layout_json_hex(r->start), "end", layout_json_hex(r->end),
 			 "size", (json_int_t)(r->end - r->start), "section", r->section, "section_name",
-			 str_or_null(r->section >= 0 ? img->sections[r->section].name : NULL),
-			 "start_symbol", str_or_null(r->start_symbol), "end_symbol", str_or_null(r->end_symbol),
+			 lace_json_string(r->section >= 0 ? img->sections[r->section].name : NULL),
+			 "start_symbol", lace_json_string(r->start_symbol), "end_symbol", lace_json_string(r->end_symbol),
 			 "parent", r->parent, "parent_name", region_name_of(img, r->parent), "nfuncs",
 			 (json_int_t)r->nfuncs, "func_bytes", (json_int_t)r->func_bytes);
 }
@@ -73,17 +53,17 @@ json_t *function_to_json(const struct lace_image *img, size_t i)
 {
 	const struct lace_function *f = &img->funcs[i];
 	json_t *o = json_pack("{s:o, s:o, s:o, s:I, s:i, s:i, s:o, s:b, s:o, s:I, s:s, s:i, s:o}", "name",
-			      str_or_null(f->name), "base_name", str_or_null(f->base_name ? f->base_name : f->name), "address",
+			      lace_json_string(f->name), "base_name", lace_json_string(f->base_name ? f->base_name : f->name), "address",
 			      layout_json_hex(f->addr), "size", (json_int_t)f->size, "section", f->section, "region",
 			      f->region, "region_name", region_name_of(img, f->region), "global", f->global,
-			      "file", str_or_null(f->file), "static_ordinal", (json_int_t)f->static_ordinal,
+			      "file", lace_json_string(f->file), "static_ordinal", (json_int_t)f->static_ordinal,
 			      "suffix", suffix_name(f->suffix), "parent", f->parent, "parent_name",
 			      func_name_of(img, f->parent));
 	json_t *g = json_pack("{s:I, s:I, s:I, s:I, s:b, s:b, s:o, s:I, s:I, s:I, s:I}", "alignment",
 			      (json_int_t)f->alignment, "pad_before", (json_int_t)f->pad_before, "lines",
 			      (json_int_t)f->lines, "pages", (json_int_t)f->pages, "straddles_line",
 			      f->straddles_line, "straddles_page", f->straddles_page, "src_file",
-			      str_or_null(f->src_file), "src_line", (json_int_t)f->src_line, "inlined",
+			      lace_json_string(f->src_file), "src_line", (json_int_t)f->src_line, "inlined",
 			      (json_int_t)f->inlined, "first_branch", (json_int_t)f->first_branch, "nbranches",
 			      (json_int_t)f->nbranches);
 	json_object_update(o, g);
@@ -110,15 +90,15 @@ json_t *jump_to_json(const struct lace_image *img, size_t i)
 			 func_name_of(img, j->func), "region", j->region, "target_func", j->target_func,
 			 "target_func_name", func_name_of(img, j->target_func), "target_region",
 			 j->target_region, "target_region_name", region_name_of(img, j->target_region),
-			 "key_symbol", str_or_null(j->key_symbol));
+			 "key_symbol", lace_json_string(j->key_symbol));
 }
 
 json_t *probe_to_json(const struct lace_image *img, size_t i)
 {
 	const struct lace_sdt_probe *p = &img->probes[i];
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:o}", "provider", str_or_null(p->provider), "name", str_or_null(p->name),
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:o}", "provider", lace_json_string(p->provider), "name", lace_json_string(p->name),
 			 "pc", layout_json_hex(p->pc), "base", layout_json_hex(p->base), "semaphore", layout_json_hex(p->semaphore),
-			 "args", str_or_null(p->args), "func", p->func, "func_name", func_name_of(img, p->func));
+			 "args", lace_json_string(p->args), "func", p->func, "func_name", func_name_of(img, p->func));
 }
 
 static void dump(FILE *f, json_t *o)
@@ -141,7 +121,7 @@ static void array_print(FILE *f, const char *key, const struct lace_image *img, 
 
 void layout_print_json(FILE *f, const struct lace_image *img, enum layout_table what)
 {
-	json_t *head = json_pack("{s:o, s:s, s:s, s:b, s:b, s:b, s:b, s:{s:i, s:i, s:i}}", "path", str_or_null(img->path),
+	json_t *head = json_pack("{s:o, s:s, s:s, s:b, s:b, s:b, s:b, s:{s:i, s:i, s:i}}", "path", lace_json_string(img->path),
 				 "arch", arch_name(img->arch), "arch_name", img->arch_name ? img->arch_name : "",
 				 "relocatable", img->relocatable, "has_symbols", img->has_symbols, "has_dwarf",
 				 img->has_dwarf, "disassembled", img->disassembled, "geometry", "line",
@@ -152,7 +132,7 @@ void layout_print_json(FILE *f, const struct lace_image *img, enum layout_table 
 	head = doc;
 	json_t *w = json_array();
 	for (size_t i = 0; i < img->nwarnings; i++)
-		json_array_append_new(w, str_or_null(img->warnings[i]));
+		json_array_append_new(w, lace_json_string(img->warnings[i]));
 	json_object_set_new(head, "warnings", w);
 	/* the header object without its closing brace, then the arrays */
 	char *s = json_dumps(head, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_PRESERVE_ORDER);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "measure/render.h"
+#include "util/json.h"
 #include "util/json_schema.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -342,7 +343,7 @@ static json_t *event_json(const struct lace_ab_event *x)
 	struct strbuf f = STRBUF_INIT;
 	double factor, pm;
 
-	json_object_set_new(j, "name", json_string(x->name));
+	json_object_set_new(j, "name", lace_json_string(x->name));
 	json_object_set_new(j, "unit", json_string(x->unit));
 	json_object_set_new(j, "simulated", json_boolean(x->simulated));
 	json_object_set_new(j, "rounds", json_integer((json_int_t)x->rounds));
@@ -384,12 +385,12 @@ json_t *ab_json(const struct lace_batch *b, const struct lace_ab_event *ev)
 	char faults[512];
 
 	json_object_set_new(o, "rounds", json_integer((json_int_t)ab_paired_rounds(b)));
-	json_object_set_new(o, "a", json_string(b->cmd_a ? b->cmd_a : ""));
-	json_object_set_new(o, "b", json_string(b->cmd_b ? b->cmd_b : ""));
+	json_object_set_new(o, "a", lace_json_string(b->cmd_a ? b->cmd_a : ""));
+	json_object_set_new(o, "b", lace_json_string(b->cmd_b ? b->cmd_b : ""));
 	json_object_set_new(o, "margin", json_real(b->margin));
 	json_object_set_new(o, "confidence", json_real(b->confidence));
 	json_object_set_new(o, "backend", json_string(b->backend ? b->backend : ""));
-	json_object_set_new(o, "machine", json_string(b->machine ? b->machine : ""));
+	json_object_set_new(o, "machine", lace_json_string(b->machine ? b->machine : ""));
 	for (size_t e = 0; e < b->nevents; e++)
 		json_array_append_new(evs, event_json(&ev[e]));
 	json_object_set_new(o, "events", evs);

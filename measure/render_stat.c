@@ -11,6 +11,7 @@
 
 #include "measure/events.h"
 #include "measure/render.h"
+#include "util/json.h"
 #include "util/json_schema.h"
 #include "util/error.h"
 #include "util/strbuf.h"
@@ -499,16 +500,16 @@ json_t *stat_json(const struct lace_batch *b)
 	json_t *o = json_schema_object("lace-stat"), *evs = json_array(), *failed = json_array();
 	char faults[512];
 
-	json_object_set_new(o, "command", json_string(b->command ? b->command : ""));
+	json_object_set_new(o, "command", lace_json_string(b->command ? b->command : ""));
 	json_object_set_new(o, "runs", json_integer((json_int_t)batch_count_ok(b, false)));
 	json_object_set_new(o, "backend", json_string(b->backend ? b->backend : ""));
-	json_object_set_new(o, "machine", json_string(b->machine ? b->machine : ""));
+	json_object_set_new(o, "machine", lace_json_string(b->machine ? b->machine : ""));
 	struct ev_sum *sums = sums_compute(b);
 	struct ev_metric *m = batch_metrics(b, sums);
 	for (size_t e = 0; e < b->nevents; e++) {
 		const struct ev_sum *s = &sums[e];
 		json_t *j = summary_json(&s->s, s->v);
-		json_object_set_new(j, "name", json_string(b->events[e].name));
+		json_object_set_new(j, "name", lace_json_string(b->events[e].name));
 		json_object_set_new(j, "unit", json_string(b->events[e].unit));
 		json_object_set_new(j, "status", json_string(ev_status(s)));
 		json_object_set_new(j, "simulated", json_boolean(b->events[e].simulated));

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "util/error.h"
+#include "util/json.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -96,9 +97,10 @@ static int write_line(struct lace_batch *b, json_t *obj)
 	return err;
 }
 
+/* command lines and paths are bytes: util/utf8.h's rule, "" for none */
 static json_t *jstr(const char *s)
 {
-	return json_string(s ? s : "");
+	return lace_json_string(s ? s : "");
 }
 
 int batch_open(struct lace_batch *b, const char *path)

@@ -13,6 +13,7 @@
 #include "pipeline/selfexec.h"
 #include "util/error.h"
 #include "util/xalloc.h"
+#include "util/json.h"
 #include "util/json_schema.h"
 
 /* The workload used when base/head are built-in variants and the config
@@ -81,7 +82,7 @@ static void add_reason(json_t *reasons, const char *kind, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	json_array_append_new(reasons, json_pack("{s:s,s:s}", "kind", kind, "reason", msg));
+	json_array_append_new(reasons, json_pack("{s:s,s:o}", "kind", kind, "reason", lace_json_string(msg)));
 }
 
 static void argv_push(const char ***v, size_t *n, const char *s)
@@ -265,14 +266,14 @@ enum check_decision check_run(const struct check_opts *o, json_t **report)
 	char *head = base ? check_resolve_elf(o->head, o->variants_dir) : NULL;
 
 	*report = rep;
-	json_object_set_new(rep, "base", json_string(o->base));
-	json_object_set_new(rep, "head", json_string(o->head));
+	json_object_set_new(rep, "base", lace_json_string(o->base));
+	json_object_set_new(rep, "head", lace_json_string(o->head));
 	if (!base || !head) {
 		add_reason(errors, "input", "%s: %s", base ? o->head : o->base, lace_error_msg());
 		goto out;
 	}
-	json_object_set_new(rep, "base_elf", json_string(base));
-	json_object_set_new(rep, "head_elf", json_string(head));
+	json_object_set_new(rep, "base_elf", lace_json_string(base));
+	json_object_set_new(rep, "head_elf", lace_json_string(head));
 
 	/* layout rules */
 	json_t *diff = run_diff(o, base, head, errors);

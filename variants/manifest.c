@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "util/error.h"
+#include "util/json.h"
 #include "util/json_schema.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
@@ -21,17 +22,17 @@ int variants_write_manifest(const struct variants_build *b, const struct plan_va
 	int rc = 0;
 
 	for (size_t i = 0; i < v->cflags.nr; i++)
-		json_array_append_new(cf, json_string(v->cflags.v[i]));
+		json_array_append_new(cf, lace_json_string(v->cflags.v[i]));
 	json_object_set_new(m, "variant", json_string(v->name));
-	json_object_set_new(m, "description", json_string(v->description ? v->description : ""));
+	json_object_set_new(m, "description", lace_json_string(v->description ? v->description : ""));
 	if (v->shuffle) {
 		json_object_set_new(m, "script", json_string("link.ld"));
-		json_object_set_new(m, "script_base", json_string(v->script));
+		json_object_set_new(m, "script_base", lace_json_string(v->script));
 		strbuf_addf(&p, "%s/link.ld", v->dir);
 		json_object_set_new(m, "shuffle", json_pack("{s:I, s:I}", "seed", (json_int_t)v->seed,
 							    "index", (json_int_t)v->shuffle));
 	} else {
-		json_object_set_new(m, "script", json_string(v->script));
+		json_object_set_new(m, "script", lace_json_string(v->script));
 		strbuf_addstr(&p, v->script_path);
 		json_object_set_new(m, "shuffle", json_null());
 	}
@@ -40,7 +41,7 @@ int variants_write_manifest(const struct variants_build *b, const struct plan_va
 	else
 		rc = lace_error_set(-rc, "%s: cannot read", p.buf);
 	json_object_set_new(m, "cflags", cf);
-	json_object_set_new(m, "ldflags", json_string(v->ldflags ? v->ldflags : ""));
+	json_object_set_new(m, "ldflags", lace_json_string(v->ldflags ? v->ldflags : ""));
 	json_object_set_new(m, "compiler", json_string(b->compiler));
 	for (size_t i = 0; i < cfg->nprogs && !rc; i++) {
 		struct stat st;

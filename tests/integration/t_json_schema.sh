@@ -30,4 +30,11 @@ has_schema ab "$OUT"
 expect_exit 0 "$LACE" stat -r 2 -e task-clock --no-results --json -o s.json -- true
 expect_eq "$OUT" "" "stdout with -o"
 has_schema stat "$(cat s.json)"
+
+# a command line that is not UTF-8 keeps its field: each bad byte becomes
+# U+FFFD (util/utf8.h), as in every other JSON lace writes
+expect_exit 0 "$LACE" stat -r 1 -e task-clock --no-results --json -- true $'caf\xc3\xa9\xff'
+expect_eq "$(printf '%s' "$OUT" | jq -r .command)" $'true \'caf\xc3\xa9\xef\xbf\xbd\'' "stat --json command"
+expect_exit 0 "$LACE" ab -r 2 --warmup 0 --seed 1 -e task-clock --no-results --json -A true -B $'true \xff'
+expect_eq "$(printf '%s' "$OUT" | jq -r .b)" $'true \xef\xbf\xbd' "ab --json command"
 exit 0
