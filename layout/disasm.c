@@ -26,20 +26,6 @@ static int cmp_branch(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* First symbol index with addr >= a. */
-static size_t sym_lower_bound(const struct image_priv *p, uint64_t a)
-{
-	size_t lo = 0, hi = p->nsyms;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (p->syms[mid].addr < a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* Whether what starts at addr (symbols from index k on) is code: yes
  * unless the only symbols there are data objects, as objdump decides. */
 static bool chunk_is_code(const struct image_priv *p, int idx, size_t k, uint64_t addr)
@@ -150,7 +136,7 @@ static void section_decode(struct lace_image *img, struct disasm *d, int idx,
 	if (!data || !len)
 		return;
 	uint64_t end = s->addr + len, at = s->addr;
-	size_t k = sym_lower_bound(p, s->addr), first = out->n;
+	size_t k = image_syms_lower(p, s->addr), first = out->n;
 	bool code = chunk_is_code(p, idx, k, at);
 
 	while (at < end) {
@@ -199,18 +185,17 @@ static void thunks_collect(const struct image_priv *p, uint64_t **ret, size_t *n
 		qsort(*ind, *nind, sizeof(**ind), cmp_u64);
 }
 
+static int branch_cmp_addr(const void *key, const void *elem)
+{
+	uint64_t a = *(const uint64_t *)key, b = ((const struct lace_branch *)elem)->addr;
+
+	return a < b ? -1 : a > b;
+}
+
 /* First branch index with addr >= a. */
 static size_t branch_lower_bound(const struct lace_image *img, uint64_t a)
 {
-	size_t lo = 0, hi = img->nbranches;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (img->branches[mid].addr < a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return bsearch_lower(&a, img->branches, img->nbranches, sizeof(*img->branches), branch_cmp_addr);
 }
 
 static void branches_resolve(struct lace_image *img)

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/bsearch.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -433,16 +434,17 @@ enum disasm_thunk disasm_thunk_kind(const char *n)
 	return DISASM_THUNK_NONE;
 }
 
+static int u64_cmp(const void *key, const void *elem)
+{
+	uint64_t a = *(const uint64_t *)key, b = *(const uint64_t *)elem;
+
+	return a < b ? -1 : a > b;
+}
+
 static bool in_sorted(const uint64_t *v, size_t n, uint64_t x)
 {
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (v[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = bsearch_lower(&x, v, n, sizeof(*v), u64_cmp);
+
 	return lo < n && v[lo] == x;
 }
 

@@ -337,18 +337,19 @@ void image_free(struct lace_image *img)
 	free(img);
 }
 
+static int func_cmp_addr(const void *key, const void *elem)
+{
+	uint64_t a = *(const uint64_t *)key, b = ((const struct lace_function *)elem)->addr;
+
+	return a < b ? -1 : a > b;
+}
+
 int image_func_at(const struct lace_image *img, uint64_t addr)
 {
-	size_t lo = 0, hi = img->nfuncs;
 	/* functions are sorted and disjoint: the last one starting at or
 	 * before addr is the only candidate */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (img->funcs[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = bsearch_upper(&addr, img->funcs, img->nfuncs, sizeof(*img->funcs), func_cmp_addr);
+
 	if (!lo)
 		return -1;
 	const struct lace_function *f = &img->funcs[lo - 1];

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "layout/image.h"
+#include "util/bsearch.h"
 
 struct bfd;
 struct bfd_symbol;
@@ -46,6 +47,25 @@ struct image_priv {
 static inline struct image_priv *image_priv(const struct lace_image *img)
 {
 	return (struct image_priv *)img->priv;
+}
+
+/* bsearch_cmp_fn (util/bsearch.h) of an address key against a symbol */
+static inline int image_symbol_cmp_addr(const void *key, const void *elem)
+{
+	uint64_t a = *(const uint64_t *)key, b = ((const struct image_symbol *)elem)->addr;
+
+	return a < b ? -1 : a > b;
+}
+
+/* Index of the first symbol at or after addr (upper: after addr), or nsyms. */
+static inline size_t image_syms_lower(const struct image_priv *p, uint64_t addr)
+{
+	return bsearch_lower(&addr, p->syms, p->nsyms, sizeof(*p->syms), image_symbol_cmp_addr);
+}
+
+static inline size_t image_syms_upper(const struct image_priv *p, uint64_t addr)
+{
+	return bsearch_upper(&addr, p->syms, p->nsyms, sizeof(*p->syms), image_symbol_cmp_addr);
 }
 
 /* Each step fills part of the model; they run in this order. */

@@ -42,14 +42,7 @@ static char *symbol_name_for(const struct lace_image *img, uint64_t addr)
 	if (s)
 		return xstrdup(s->name);
 	const struct image_priv *p = image_priv(img);
-	size_t lo = 0, hi = p->nsyms;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (p->syms[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = image_syms_upper(p, addr);
 	/* a few back: a sized object may precede zero-sized labels */
 	for (size_t i = lo, k = 0; i > 0 && k < 8; i--, k++) {
 		const struct image_symbol *c = &p->syms[i - 1];

@@ -120,19 +120,20 @@ static void rmap_build(struct lace_image *img)
 	free(b);
 }
 
+static int span_cmp_end(const void *key, const void *elem)
+{
+	uint64_t a = *(const uint64_t *)key, e = ((const struct region_span *)elem)->end;
+
+	return a < e ? -1 : a > e;
+}
+
 int image_region_at(const struct lace_image *img, uint64_t addr)
 {
 	const struct image_priv *p = image_priv(img);
 	if (!p)
 		return -1;
-	size_t lo = 0, hi = p->nrmap;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (p->rmap[mid].end <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	/* the first span ending after addr */
+	size_t lo = bsearch_upper(&addr, p->rmap, p->nrmap, sizeof(*p->rmap), span_cmp_end);
 	if (lo < p->nrmap && p->rmap[lo].start <= addr)
 		return p->rmap[lo].region;
 	return -1;

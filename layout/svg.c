@@ -12,6 +12,7 @@
 
 #include "layout/hotset.h"
 #include "layout/svg.h"
+#include "util/bsearch.h"
 #include "util/xalloc.h"
 
 static const char *const palette[] = {
@@ -56,19 +57,18 @@ static uint64_t func_last(const struct lace_function *f)
 	return e < f->addr ? UINT64_MAX : e;
 }
 
+static int page_cmp(const void *key, const void *elem)
+{
+	uint64_t a = *(const uint64_t *)key, b = *(const uint64_t *)elem;
+
+	return a < b ? -1 : a > b;
+}
+
 static long page_index(const struct strip *s, uint64_t page)
 {
-	size_t lo = 0, hi = s->n;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (s->pages[mid] == page)
-			return (long)mid;
-		if (s->pages[mid] < page)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
+	size_t i = bsearch_lower(&page, s->pages, s->n, sizeof(*s->pages), page_cmp);
+
+	return i < s->n && s->pages[i] == page ? (long)i : -1;
 }
 
 static int region_slot(const struct lace_diff *d, const struct lace_image *img, int r)

@@ -281,14 +281,7 @@ int symbols_load(struct lace_image *img)
 const struct image_symbol *image_symbol_at(const struct lace_image *img, uint64_t addr)
 {
 	const struct image_priv *p = image_priv(img);
-	size_t lo = 0, hi = p->nsyms;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (p->syms[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = image_syms_lower(p, addr);
 	const struct image_symbol *best = NULL;
 	for (size_t i = lo; i < p->nsyms && p->syms[i].addr == addr; i++) {
 		const struct image_symbol *s = &p->syms[i];
