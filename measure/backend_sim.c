@@ -25,6 +25,7 @@
 #include "measure/sim/results.h"
 #include "util/error.h"
 #include "util/strbuf.h"
+#include "util/strvec.h"
 #include "util/xalloc.h"
 
 #define VG_TOOL_FILE "lace-vg-amd64-linux"
@@ -329,8 +330,7 @@ static int sim_run(struct lace_backend *be, char *const argv[], const struct lac
 	const char *env[] = { envlib, NULL, NULL };
 	struct sim_results r;
 	struct lace_child child;
-	size_t argc = 0, n = 0;
-	char **vargv;
+	struct strvec vargv = STRVEC_INIT;
 	int err;
 
 	if (!p->event_idx)
@@ -358,25 +358,13 @@ static int sim_run(struct lace_backend *be, char *const argv[], const struct lac
 	snprintf(a_page, sizeof(a_page), "--lace-page=%llu", (unsigned long long)c->page);
 	snprintf(a_fetch, sizeof(a_fetch), "--lace-fetch-block=%u", c->fetch_block);
 
-	while (argv[argc])
-		argc++;
-	vargv = xcalloc(argc + 16, sizeof(*vargv));
-	vargv[n++] = (char *)valgrind_prog();
-	vargv[n++] = "--tool=lace-vg";
-	vargv[n++] = "-q";
-	vargv[n++] = opts->follow_children ? "--trace-children=yes" : "--trace-children=no";
-	vargv[n++] = out;
-	vargv[n++] = a_prof;
-	vargv[n++] = a_l1i;
-	vargv[n++] = a_itlb;
-	vargv[n++] = a_stlb;
-	vargv[n++] = a_page;
-	vargv[n++] = a_fetch;
-	vargv[n++] = (p->per_function || p->hot_out) ? "--lace-per-function=yes"
-						     : "--lace-per-function=no";
-	for (size_t i = 0; i < argc; i++)
-		vargv[n++] = argv[i];
-	vargv[n] = NULL;
+	strvec_pushv(&vargv, (const char *[]){
+		valgrind_prog(), "--tool=lace-vg", "-q",
+		opts->follow_children ? "--trace-children=yes" : "--trace-children=no",
+		out, a_prof, a_l1i, a_itlb, a_stlb, a_page, a_fetch,
+		(p->per_function || p->hot_out) ? "--lace-per-function=yes" : "--lace-per-function=no",
+		NULL });
+	strvec_pushv(&vargv, (const char **)argv);
 
 	/* Address-space randomization would move the vDSO (whose code the
 	 * client runs: clock_gettime) and with it the cache sets it maps to;
@@ -385,7 +373,7 @@ static int sim_run(struct lace_backend *be, char *const argv[], const struct lac
 	int persona = personality(0xffffffff);
 	if (persona != -1)
 		personality((unsigned long)persona | ADDR_NO_RANDOMIZE);
-	err = runner_start(&child, vargv, env, opts);
+	err = runner_start(&child, (char *const *)vargv.v, env, opts);
 	if (persona != -1)
 		personality((unsigned long)persona);
 	if (!err) {
@@ -395,7 +383,7 @@ static int sim_run(struct lace_backend *be, char *const argv[], const struct lac
 		else
 			err = runner_wait(&child, opts, res);
 	}
-	free(vargv);
+	strvec_clear(&vargv);
 	strbuf_release(&preload);
 	if (err) {
 		dir_remove(dir);

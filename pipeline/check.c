@@ -12,6 +12,7 @@
 #include "measure/stats.h"
 #include "pipeline/selfexec.h"
 #include "util/error.h"
+#include "util/strvec.h"
 #include "util/xalloc.h"
 #include "util/json.h"
 #include "util/json_schema.h"
@@ -85,51 +86,43 @@ static void add_reason(json_t *reasons, const char *kind, const char *fmt, ...)
 	json_array_append_new(reasons, json_pack("{s:s,s:o}", "kind", kind, "reason", lace_json_string(msg)));
 }
 
-static void argv_push(const char ***v, size_t *n, const char *s)
-{
-	*v = xrealloc(*v, (*n + 2) * sizeof(**v));
-	(*v)[(*n)++] = s;
-	(*v)[*n] = NULL;
-}
-
 /* lace diff --json with the configured thresholds; returns parsed JSON. */
 static json_t *run_diff(const struct check_opts *o, const char *base, const char *head,
 			json_t *errors)
 {
 	const struct check_config *c = &o->cfg;
-	const char **argv = NULL;
-	size_t n = 0;
+	struct strvec argv = STRVEC_INIT;
 
-	argv_push(&argv, &n, "diff");
-	argv_push(&argv, &n, "--json");
-	argv_push(&argv, &n, "--fail-on");
-	argv_push(&argv, &n, "never");
+	strvec_push(&argv, "diff");
+	strvec_push(&argv, "--json");
+	strvec_push(&argv, "--fail-on");
+	strvec_push(&argv, "never");
 	if (c->min_align) {
-		argv_push(&argv, &n, "--min-align");
-		argv_push(&argv, &n, c->min_align);
+		strvec_push(&argv, "--min-align");
+		strvec_push(&argv, c->min_align);
 	}
 	if (c->max_hot_growth) {
-		argv_push(&argv, &n, "--max-hot-growth");
-		argv_push(&argv, &n, c->max_hot_growth);
+		strvec_push(&argv, "--max-hot-growth");
+		strvec_push(&argv, c->max_hot_growth);
 	}
 	if (c->hot) {
-		argv_push(&argv, &n, "--hot");
-		argv_push(&argv, &n, c->hot);
+		strvec_push(&argv, "--hot");
+		strvec_push(&argv, c->hot);
 	}
 	for (size_t i = 0; i < c->nrules; i++) {
-		argv_push(&argv, &n, "--rule");
-		argv_push(&argv, &n, c->rules[i]);
+		strvec_push(&argv, "--rule");
+		strvec_push(&argv, c->rules[i]);
 	}
 	if (o->svg) {
-		argv_push(&argv, &n, "--svg");
-		argv_push(&argv, &n, o->svg);
+		strvec_push(&argv, "--svg");
+		strvec_push(&argv, o->svg);
 	}
-	argv_push(&argv, &n, base);
-	argv_push(&argv, &n, head);
+	strvec_push(&argv, base);
+	strvec_push(&argv, head);
 
 	struct selfexec_result r;
 	json_t *j = NULL;
-	if (selfexec_run(argv, NULL, false, &r) < 0) {
+	if (selfexec_run(argv.v, NULL, false, &r) < 0) {
 		add_reason(errors, "diff", "%s", lace_error_msg());
 	} else if (r.exit_code != 0) {
 		strbuf_rtrim(&r.err);
@@ -141,7 +134,7 @@ static json_t *run_diff(const struct check_opts *o, const char *base, const char
 			add_reason(errors, "diff", "lace diff printed unreadable JSON: %s", je.text);
 	}
 	selfexec_result_release(&r);
-	free(argv);
+	strvec_clear(&argv);
 	return j;
 }
 
@@ -149,24 +142,23 @@ static json_t *run_ab(const struct check_opts *o, const char *base, const char *
 		      const char *workload, json_t *errors)
 {
 	const struct check_config *c = &o->cfg;
-	const char **argv = NULL;
-	size_t n = 0;
+	struct strvec argv = STRVEC_INIT;
 	char margin[32];
 
 	snprintf(margin, sizeof(margin), "%g", c->margin * 100);
-	argv_push(&argv, &n, "ab");
-	argv_push(&argv, &n, "--json");
-	argv_push(&argv, &n, "--output=null");
-	argv_push(&argv, &n, "--base");
-	argv_push(&argv, &n, base);
-	argv_push(&argv, &n, "--head");
-	argv_push(&argv, &n, head);
-	argv_push(&argv, &n, "--workload");
-	argv_push(&argv, &n, workload);
-	argv_push(&argv, &n, "-e");
-	argv_push(&argv, &n, c->events ? c->events : DEFAULT_EVENTS);
-	argv_push(&argv, &n, "--margin");
-	argv_push(&argv, &n, margin);
+	strvec_push(&argv, "ab");
+	strvec_push(&argv, "--json");
+	strvec_push(&argv, "--output=null");
+	strvec_push(&argv, "--base");
+	strvec_push(&argv, base);
+	strvec_push(&argv, "--head");
+	strvec_push(&argv, head);
+	strvec_push(&argv, "--workload");
+	strvec_push(&argv, workload);
+	strvec_push(&argv, "-e");
+	strvec_push(&argv, c->events ? c->events : DEFAULT_EVENTS);
+	strvec_push(&argv, "--margin");
+	strvec_push(&argv, margin);
 	struct { const char *opt, *val; } pass[] = {
 		{ "--rounds", c->rounds }, { "--max-runs", c->max_runs }, { "--max-time", c->max_time },
 		{ "--warmup", c->warmup }, { "--confidence", c->confidence }, { "--seed", c->seed },
@@ -174,16 +166,16 @@ static json_t *run_ab(const struct check_opts *o, const char *base, const char *
 	};
 	for (size_t i = 0; i < sizeof(pass) / sizeof(pass[0]); i++) {
 		if (pass[i].val) {
-			argv_push(&argv, &n, pass[i].opt);
-			argv_push(&argv, &n, pass[i].val);
+			strvec_push(&argv, pass[i].opt);
+			strvec_push(&argv, pass[i].val);
 		}
 	}
 	if (!o->results)
-		argv_push(&argv, &n, "--no-results");
+		strvec_push(&argv, "--no-results");
 
 	struct selfexec_result r;
 	json_t *j = NULL;
-	if (selfexec_run(argv, NULL, false, &r) < 0) {
+	if (selfexec_run(argv.v, NULL, false, &r) < 0) {
 		add_reason(errors, "ab", "%s", lace_error_msg());
 	} else {
 		json_error_t je;
@@ -198,7 +190,7 @@ static json_t *run_ab(const struct check_opts *o, const char *base, const char *
 		}
 	}
 	selfexec_result_release(&r);
-	free(argv);
+	strvec_clear(&argv);
 	return j;
 }
 

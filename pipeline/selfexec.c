@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "util/error.h"
+#include "util/strvec.h"
 #include "util/xalloc.h"
 
 extern char **environ;
@@ -134,16 +135,12 @@ static int spawn_capture(const char *prog, char *const *argv, const char *const 
 int selfexec_run(const char *const *argv, const char *const *env, bool echo_err,
 		 struct selfexec_result *res)
 {
-	size_t n = 0;
+	struct strvec full = STRVEC_INIT;
 
-	while (argv[n])
-		n++;
-	char **full = xcalloc(n + 2, sizeof(*full));
-	full[0] = (char *)"lace";
-	for (size_t i = 0; i < n; i++)
-		full[i + 1] = (char *)argv[i];
-	int rc = spawn_capture(selfexec_path(), full, env, false, echo_err, res);
-	free(full);
+	strvec_push(&full, "lace");
+	strvec_pushv(&full, (const char **)argv);
+	int rc = spawn_capture(selfexec_path(), (char *const *)full.v, env, false, echo_err, res);
+	strvec_clear(&full);
 	return rc;
 }
 

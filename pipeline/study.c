@@ -21,6 +21,7 @@
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/strbuf.h"
+#include "util/strvec.h"
 #include "util/time.h"
 #include "util/xalloc.h"
 #include "util/json_schema.h"
@@ -363,17 +364,11 @@ static const char *events_list(void)
 	return buf;
 }
 
-/* Split "a b c" into a NULL-ended argv (pointers into a copy kept in *store). */
-static const char **split_args(const char *bin, const char *args, char **store)
+/* bin, then the words of "a b c": the workload's argv, however long */
+static void split_args(struct strvec *cmd, const char *bin, const char *args)
 {
-	size_t n = 0, cap = 16;
-	const char **v = xcalloc(cap, sizeof(*v));
-	*store = xstrdup(args);
-	v[n++] = bin;
-	for (char *t = strtok(*store, " "); t && n + 1 < cap; t = strtok(NULL, " "))
-		v[n++] = t;
-	v[n] = NULL;
-	return v;
+	strvec_push(cmd, bin);
+	strvec_split(cmd, args);
 }
 
 /* Measure one workload on a list of (label, variant, env) configurations
@@ -398,28 +393,28 @@ static int stat_repeat(const struct study *s)
 static void queue_one(struct study *s, json_t *dest, const char *variant, const char *prog,
 		      const char *args, const char *env, bool with_counts, int time_runs)
 {
-	char *bin = variant_bin(s, variant, prog), *store;
-	const char **cmd = split_args(bin, args, &store);
+	char *bin = variant_bin(s, variant, prog);
+	struct strvec cmd = STRVEC_INIT;
 	const char *envv[] = { env, NULL };
 	struct strbuf what = STRBUF_INIT;
 	char *why = NULL;
 
+	split_args(&cmd, bin, args);
 	strbuf_addf(&what, "%s %s on %s%s%s (%s)", prog, args, variant, env ? " " : "", env ? env : "",
 		    s->backend);
 	study_jobs_add_stat(&s->jobs, dest, "events", NULL, s->backend, events_list(), stat_repeat(s),
-			    cmd, env, what.buf);
+			    cmd.v, env, what.buf);
 	if (time_runs > 0)
 		study_jobs_add_stat(&s->timed, dest, "task_clock", "task-clock", "hw", "task-clock",
-				    time_runs, cmd, env, what.buf);
+				    time_runs, cmd.v, env, what.buf);
 	if (with_counts) {
-		json_t *k = workload_counts(cmd, envv, &why);
+		json_t *k = workload_counts(cmd.v, envv, &why);
 		if (k)
 			json_object_set_new(dest, "counts", k);
 		free(why);
 	}
 	strbuf_release(&what);
-	free(cmd);
-	free(store);
+	strvec_clear(&cmd);
 	free(bin);
 }
 
@@ -574,30 +569,15 @@ static void q3_path_length(struct study *s, const struct sizes *z)
 		strbuf_addf(&res, "%s/pathlen-%s.jsonl", s->o->out_dir, sizes[k]);
 		workload_args(&a, &z->faultbench, z->faultbench.sizes[0]);
 		strbuf_addf(&a, " --page-size %s", sizes[k]);
-		char *store;
-		const char **cmd = split_args(bin, a.buf, &store);
-		const char *argv[64];
-		size_t n = 0;
-		argv[n++] = "stat";
-		argv[n++] = "--backend";
-		argv[n++] = "sim";
-		argv[n++] = "--per-function";
-		argv[n++] = "--top";
-		argv[n++] = "100000";
-		argv[n++] = "-e";
-		argv[n++] = "instructions";
-		argv[n++] = "--results";
-		argv[n++] = res.buf;
-		argv[n++] = "--json";
-		argv[n++] = "--output=null";
-		argv[n++] = "--";
-		for (size_t i = 0; cmd[i] && n < 62; i++)
-			argv[n++] = cmd[i];
-		argv[n] = NULL;
+		struct strvec argv = STRVEC_INIT;
+		strvec_pushv(&argv, (const char *[]){ "stat", "--backend", "sim", "--per-function",
+						      "--top", "100000", "-e", "instructions", "--results",
+						      res.buf, "--json", "--output=null", "--", NULL });
+		split_args(&argv, bin, a.buf);
 		unlink(res.buf);
 		progress(s, "path length: faultbench %s pages, per function (sim)", sizes[k]);
 		char *why = NULL;
-		json_t *j = lace_json(argv, NULL, &why);
+		json_t *j = lace_json(argv.v, NULL, &why);
 		json_decref(j);
 		/* the per-function table is in the results file's run line */
 		json_t *fnsj = NULL;
@@ -632,8 +612,7 @@ static void q3_path_length(struct study *s, const struct sizes *z)
 			json_decref(fnsj);
 		}
 		free(why);
-		free(cmd);
-		free(store);
+		strvec_clear(&argv);
 		free(bin);
 		strbuf_release(&a);
 		strbuf_release(&res);
