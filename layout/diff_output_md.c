@@ -4,15 +4,6 @@
 
 #include "layout/diff_output.h"
 
-/* Markdown: code spans cannot hold a backtick; names never do, paths might. */
-static void md_code(struct strbuf *sb, const char *s)
-{
-	strbuf_addch(sb, '`');
-	for (; *s; s++)
-		strbuf_addch(sb, *s == '`' ? '\'' : *s);
-	strbuf_addch(sb, '`');
-}
-
 #define MD_MAX_ROWS 40
 
 void diff_output_md(const struct lace_diff *d, const struct lace_diff_print_opts *o, struct strbuf *sb)
@@ -22,9 +13,9 @@ void diff_output_md(const struct lace_diff *d, const struct lace_diff_print_opts
 	size_t rows = 0, more = 0;
 
 	strbuf_addstr(sb, "### lace diff: ");
-	md_code(sb, d->old->path ? d->old->path : "old");
+	strbuf_add_md_code(sb, d->old->path ? d->old->path : "old", 0);
 	strbuf_addstr(sb, " → ");
-	md_code(sb, d->new->path ? d->new->path : "new");
+	strbuf_add_md_code(sb, d->new->path ? d->new->path : "new", 0);
 	strbuf_addstr(sb, "\n\n```\n");
 	diff_bloat_line(&d->bloat, sb);
 	strbuf_addstr(sb, "\n```\n\n");
@@ -39,12 +30,13 @@ void diff_output_md(const struct lace_diff *d, const struct lace_diff_print_opts
 		if (r->old_bytes == r->new_bytes && !o->all)
 			continue;
 		strbuf_addstr(sb, "| ");
-		md_code(sb, r->name);
+		strbuf_add_md_code(sb, r->name, 1);
 		strbuf_addf(sb, " | %" PRIu64 " | %" PRIu64 " | %+" PRId64 " |\n", r->old_bytes, r->new_bytes,
 			    (int64_t)r->new_bytes - (int64_t)r->old_bytes);
 	}
-	strbuf_addf(sb, "\n**Hot set** (%s, %zu functions):\n\n", o->hot_source ? o->hot_source : "entry region + jump-label sites",
-		    hn->funcs);
+	strbuf_addstr(sb, "\n**Hot set** (");
+	strbuf_add_md(sb, o->hot_source ? o->hot_source : "entry region + jump-label sites");
+	strbuf_addf(sb, ", %zu functions):\n\n", hn->funcs);
 	strbuf_addstr(sb, "| | old | new | ideal |\n|---|--:|--:|--:|\n");
 	strbuf_addf(sb, "| 64 B lines | %zu | %zu | %zu |\n", ho->lines, hn->lines, hn->ideal_lines);
 	strbuf_addf(sb, "| 4 KiB pages | %zu | %zu | %zu |\n", ho->pages, hn->pages, hn->ideal_pages);
@@ -57,9 +49,9 @@ void diff_output_md(const struct lace_diff *d, const struct lace_diff_print_opts
 			if (x->old_count == x->new_count && !o->all)
 				continue;
 			strbuf_addstr(sb, "| ");
-			md_code(sb, x->from);
+			strbuf_add_md_code(sb, x->from, 1);
 			strbuf_addstr(sb, " → ");
-			md_code(sb, x->to);
+			strbuf_add_md_code(sb, x->to, 1);
 			strbuf_addf(sb, " | %zu | %zu |\n", x->old_count, x->new_count);
 		}
 		strbuf_addch(sb, '\n');
@@ -70,8 +62,10 @@ void diff_output_md(const struct lace_diff *d, const struct lace_diff_print_opts
 		for (size_t i = 0; i < d->nfindings; i++) {
 			const struct lace_finding *f = &d->findings[i];
 			strbuf_addf(sb, "- **%s** `%s` ", severity_name(f->severity), lace_rules[f->rule].id);
-			md_code(sb, f->subject);
-			strbuf_addf(sb, ": %s\n", f->reason);
+			strbuf_add_md_code(sb, f->subject, 0);
+			strbuf_addstr(sb, ": ");
+			strbuf_add_md(sb, f->reason);
+			strbuf_addch(sb, '\n');
 		}
 		strbuf_addch(sb, '\n');
 	} else {
@@ -93,12 +87,15 @@ void diff_output_md(const struct lace_diff *d, const struct lace_diff_print_opts
 		const struct lace_function *of = f->old_idx >= 0 ? &d->old->funcs[f->old_idx] : NULL;
 		const struct lace_function *nf = f->new_idx >= 0 ? &d->new->funcs[f->new_idx] : NULL;
 		strbuf_addstr(sb, "| ");
-		md_code(sb, f->name);
+		strbuf_add_md_code(sb, f->name, 1);
 		strbuf_addstr(sb, f->hot ? " 🔥 | " : " | ");
 		for (size_t k = 0; k < nr; k++)
 			strbuf_addf(sb, "%s%s", k ? ", " : "", names[k]);
-		strbuf_addf(sb, " | %s → %s | ", of ? image_func_region_name(d->old, f->old_idx) : "–",
-			    nf ? image_func_region_name(d->new, f->new_idx) : "–");
+		strbuf_addstr(sb, " | ");
+		strbuf_add_md(sb, of ? image_func_region_name(d->old, f->old_idx) : "–");
+		strbuf_addstr(sb, " → ");
+		strbuf_add_md(sb, nf ? image_func_region_name(d->new, f->new_idx) : "–");
+		strbuf_addstr(sb, " | ");
 		if (of)
 			strbuf_addf(sb, "0x%" PRIx64, of->addr);
 		else

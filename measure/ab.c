@@ -294,8 +294,17 @@ static void render_md(FILE *out, const struct lace_batch *b, const struct lace_a
 
 	fprintf(out, "#### lace ab: %zu paired rounds, margin ±%.2g%%, %d%% CI\n\n", ab_paired_rounds(b),
 		b->margin * 100, conf);
-	fprintf(out, "- A: `%s`\n- B: `%s`\n- machine: %s\n- backend: %s; A and B alternate in random order each round\n- elapsed: %s\n\n",
-		b->cmd_a ? b->cmd_a : "", b->cmd_b ? b->cmd_b : "", b->machine ? b->machine : "",
+	struct strbuf hd = STRBUF_INIT;
+
+	strbuf_addstr(&hd, "- A: ");
+	strbuf_add_md_code(&hd, b->cmd_a ? b->cmd_a : "", 0);
+	strbuf_addstr(&hd, "\n- B: ");
+	strbuf_add_md_code(&hd, b->cmd_b ? b->cmd_b : "", 0);
+	strbuf_addstr(&hd, "\n- machine: ");
+	strbuf_add_md(&hd, b->machine ? b->machine : "");
+	fputs(hd.buf, out);
+	strbuf_release(&hd);
+	fprintf(out, "\n- backend: %s; A and B alternate in random order each round\n- elapsed: %s\n\n",
 		b->backend ? b->backend : "",
 		render_elapsed_simulated(b) ? "wall clock of the simulator's runs under valgrind, not native time"
 					    : "wall clock of the native runs");
@@ -303,29 +312,33 @@ static void render_md(FILE *out, const struct lace_batch *b, const struct lace_a
 		conf);
 	for (size_t e = 0; e < b->nevents + 1; e++) {
 		const struct lace_ab_event *x = &ev[e];
-		struct strbuf v = STRBUF_INIT, f = STRBUF_INIT;
+		struct strbuf v = STRBUF_INIT, f = STRBUF_INIT, nm = STRBUF_INIT, wy = STRBUF_INIT;
 		char am[48], bm[48];
 		strbuf_addstr(&v, stats_verdict_name(x->verdict));
 		more_rounds(&v, x);
+		strbuf_add_md(&nm, x->name);
 		if (x->deterministic) {
 			mean_format(am, sizeof(am), x->a.mean, x->unit);
 			mean_format(bm, sizeof(bm), x->b.mean, x->unit);
-			fprintf(out, "| %s (sim) | %s | %s | %+.2f%% (exact) | | %s |\n", x->name, am, bm,
+			fprintf(out, "| %s (sim) | %s | %s | %+.2f%% (exact) | | %s |\n", nm.buf, am, bm,
 				(x->r.ratio - 1) * 100, x->why);
 		} else if (x->why && x->verdict != LACE_VERDICT_EQUIVALENT) {
-			fprintf(out, "| %s | | | | | %s |\n", x->name, x->why[0] == '<' ? "not supported" : x->why);
+			strbuf_add_md(&wy, x->why[0] == '<' ? "not supported" : x->why);
+			fprintf(out, "| %s | | | | | %s |\n", nm.buf, wy.buf);
 		} else {
 			mean_format(am, sizeof(am), x->a.mean, x->unit);
 			mean_format(bm, sizeof(bm), x->b.mean, x->unit);
 			factor_text(&f, x, "±");
 			fprintf(out, "| %s%s | %s%s%s (%.2f%%) | %s%s%s (%.2f%%) | %+.2f%% [%+.2f%%, %+.2f%%] | %s | %s |\n",
-				x->name, x->simulated ? " (sim)" : "", am, *x->unit ? " " : "", x->unit,
+				nm.buf, x->simulated ? " (sim)" : "", am, *x->unit ? " " : "", x->unit,
 				x->a.mean ? 100 * x->a.sd / x->a.mean : 0, bm, *x->unit ? " " : "", x->unit,
 				x->b.mean ? 100 * x->b.sd / x->b.mean : 0, (x->r.ratio - 1) * 100,
 				(x->r.ci_low - 1) * 100, (x->r.ci_high - 1) * 100, f.buf, v.buf);
 		}
 		strbuf_release(&v);
 		strbuf_release(&f);
+		strbuf_release(&nm);
+		strbuf_release(&wy);
 	}
 	batch_fault_summary(b, faults, sizeof(faults));
 	if (*faults)

@@ -567,17 +567,24 @@ json_t *stat_json(const struct lace_batch *b)
 static void render_md(FILE *out, const struct lace_batch *b)
 {
 	char faults[512];
+	struct strbuf hd = STRBUF_INIT, nm = STRBUF_INIT;
 
-	fprintf(out, "**`%s`** — %zu runs, %s, %s\n\n", b->command ? b->command : "", batch_count_ok(b, false),
-		b->backend ? b->backend : "", b->machine ? b->machine : "");
+	strbuf_addstr(&hd, "**");
+	strbuf_add_md_code(&hd, b->command ? b->command : "", 0);
+	strbuf_addf(&hd, "** — %zu runs, %s, ", batch_count_ok(b, false), b->backend ? b->backend : "");
+	strbuf_add_md(&hd, b->machine ? b->machine : "");
+	fprintf(out, "%s\n\n", hd.buf);
+	strbuf_release(&hd);
 	fputs("| event | mean | ± SE of mean | σ (run to run) | metric |\n|---|---:|---:|---:|---:|\n", out);
 	struct ev_sum *sums = sums_compute(b);
 	struct ev_metric *m = batch_metrics(b, sums);
 	for (size_t e = 0; e < b->nevents; e++) {
 		const struct ev_sum *s = &sums[e];
 		char val[64], met[64] = "";
+		strbuf_reset(&nm);
+		strbuf_add_md(&nm, b->events[e].name);
 		if (!s->counted) {
-			fprintf(out, "| %s | %s | | | |\n", b->events[e].name,
+			fprintf(out, "| %s | %s | | | |\n", nm.buf,
 				s->not_supported ? "&lt;not supported&gt;" : "&lt;not counted&gt;");
 			continue;
 		}
@@ -585,13 +592,14 @@ static void render_md(FILE *out, const struct lace_batch *b)
 		if (m[e].unit)
 			snprintf(met, sizeof(met), "%.*f %s", m[e].decimals, m[e].value, m[e].unit);
 		if (s->s.n > 1)
-			fprintf(out, "| %s%s | %s %s | %.2f%% | %.2f%% | %s |\n", b->events[e].name,
+			fprintf(out, "| %s%s | %s %s | %.2f%% | %.2f%% | %s |\n", nm.buf,
 				b->events[e].simulated ? " (sim)" : "", val, b->events[e].unit,
 				pct(s->s.sem, s->s.mean), pct(s->s.sd, s->s.mean), met);
 		else
-			fprintf(out, "| %s%s | %s %s | | | %s |\n", b->events[e].name,
+			fprintf(out, "| %s%s | %s %s | | | %s |\n", nm.buf,
 				b->events[e].simulated ? " (sim)" : "", val, b->events[e].unit, met);
 	}
+	strbuf_release(&nm);
 	free(m);
 	sums_free(sums, b->nevents);
 	struct lace_summary el;

@@ -328,6 +328,14 @@ static const char *js(const json_t *o, const char *k)
 	return s ? s : "";
 }
 
+/* "- TEXT" with TEXT shown as it is */
+static void md_item(struct strbuf *out, const char *text)
+{
+	strbuf_addstr(out, "- ");
+	strbuf_add_md(out, text);
+	strbuf_addch(out, '\n');
+}
+
 void check_render_md(const json_t *rep, struct strbuf *out)
 {
 	const char *d = js(rep, "decision");
@@ -336,29 +344,39 @@ void check_render_md(const json_t *rep, struct strbuf *out)
 
 	strbuf_addf(out, "### lace check: %s\n\n",
 		    !strcmp(d, "pass") ? "PASS" : !strcmp(d, "fail") ? "FAIL" : "ERROR (could not run)");
-	strbuf_addf(out, "base `%s` → head `%s`\n\n", js(rep, "base"), js(rep, "head"));
+	strbuf_addstr(out, "base ");
+	strbuf_add_md_code(out, js(rep, "base"), 0);
+	strbuf_addstr(out, " → head ");
+	strbuf_add_md_code(out, js(rep, "head"), 0);
+	strbuf_addstr(out, "\n\n");
 	if (json_array_size(json_object_get(rep, "errors"))) {
 		strbuf_addstr(out, "**Could not run:**\n\n");
 		json_array_foreach(json_object_get(rep, "errors"), i, x)
-			strbuf_addf(out, "- %s\n", js(x, "reason"));
+			md_item(out, js(x, "reason"));
 		strbuf_addch(out, '\n');
 	}
 	if (json_array_size(json_object_get(rep, "reasons"))) {
 		strbuf_addstr(out, "**Fails because:**\n\n");
 		json_array_foreach(json_object_get(rep, "reasons"), i, x)
-			strbuf_addf(out, "- %s\n", js(x, "reason"));
+			md_item(out, js(x, "reason"));
 		strbuf_addch(out, '\n');
 	}
 	const json_t *diff = json_object_get(rep, "diff");
 	if (diff) {
 		const json_t *b = json_object_get(diff, "bloat");
-		strbuf_addf(out, "**Layout** (`lace diff`): `%s`\n\n", js(b, "line"));
+		strbuf_addstr(out, "**Layout** (`lace diff`): ");
+		strbuf_add_md_code(out, js(b, "line"), 0);
+		strbuf_addstr(out, "\n\n");
 		const json_t *f = json_object_get(diff, "findings");
 		if (json_array_size(f)) {
 			strbuf_addstr(out, "| severity | rule | subject | reason |\n|---|---|---|---|\n");
-			json_array_foreach(f, i, x)
-				strbuf_addf(out, "| %s | %s | `%s` | %s |\n", js(x, "severity"),
-					    js(x, "rule"), js(x, "subject"), js(x, "reason"));
+			json_array_foreach(f, i, x) {
+				strbuf_addf(out, "| %s | %s | ", js(x, "severity"), js(x, "rule"));
+				strbuf_add_md_code(out, js(x, "subject"), 1);
+				strbuf_addstr(out, " | ");
+				strbuf_add_md(out, js(x, "reason"));
+				strbuf_addstr(out, " |\n");
+			}
 			strbuf_addch(out, '\n');
 		} else {
 			strbuf_addstr(out, "No layout findings.\n\n");
@@ -378,17 +396,19 @@ void check_render_md(const json_t *rep, struct strbuf *out)
 		}
 	}
 	json_array_foreach(json_object_get(rep, "ab"), i, x) {
-		strbuf_addf(out, "**Measurement** (`lace ab`, %lld rounds, backend %s): `%s`\n\n",
-			    (long long)json_integer_value(json_object_get(x, "rounds")), js(x, "backend"),
-			    js(x, "workload"));
+		strbuf_addf(out, "**Measurement** (`lace ab`, %lld rounds, backend %s): ",
+			    (long long)json_integer_value(json_object_get(x, "rounds")), js(x, "backend"));
+		strbuf_add_md_code(out, js(x, "workload"), 0);
+		strbuf_addstr(out, "\n\n");
 		strbuf_addstr(out, "| event | base | head | change | CI | margin | verdict |\n"
 				   "|---|---:|---:|---:|---|---:|---|\n");
 		size_t k;
 		json_t *ev;
 		json_array_foreach(json_object_get(x, "events"), k, ev) {
 			double r = jnum(ev, "ratio"), lo = jnum(ev, "ci_low"), hi = jnum(ev, "ci_high");
-			strbuf_addf(out, "| %s%s | %.6g | %.6g | %+.2f%% | %+.2f%% .. %+.2f%% | ±%.3g%% | %s%s |\n",
-				    js(ev, "name"),
+			strbuf_addstr(out, "| ");
+			strbuf_add_md(out, js(ev, "name"));
+			strbuf_addf(out, "%s | %.6g | %.6g | %+.2f%% | %+.2f%% .. %+.2f%% | ±%.3g%% | %s%s |\n",
 				    json_is_true(json_object_get(ev, "simulated")) ? " (sim)" : "",
 				    jnum(ev, "a_mean"), jnum(ev, "b_mean"), (r - 1) * 100, (lo - 1) * 100,
 				    (hi - 1) * 100, jnum(ev, "check_margin") * 100, js(ev, "check_verdict"),
@@ -397,8 +417,11 @@ void check_render_md(const json_t *rep, struct strbuf *out)
 		strbuf_addch(out, '\n');
 	}
 	if (json_array_size(json_object_get(rep, "notes"))) {
-		json_array_foreach(json_object_get(rep, "notes"), i, x)
-			strbuf_addf(out, "- note: %s\n", json_string_value(x));
+		json_array_foreach(json_object_get(rep, "notes"), i, x) {
+			strbuf_addstr(out, "- note: ");
+			strbuf_add_md(out, json_string_value(x) ? json_string_value(x) : "");
+			strbuf_addch(out, '\n');
+		}
 		strbuf_addch(out, '\n');
 	}
 }

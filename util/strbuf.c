@@ -197,8 +197,15 @@ void strbuf_add_xml(struct strbuf *sb, const char *s)
 	strbuf_add_xml_len(sb, s, strlen(s));
 }
 
-/* at which byte a leading number ends (its . or ) starts a list) */
-struct md_state { size_t digits_end; };
+struct md_state {
+	const char *s;
+	size_t digits_end;  /* where a leading number ends (its . or ) starts a list) */
+};
+
+static int md_alnum(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
 
 static void md_ascii(struct strbuf *sb, char c, size_t at, void *data)
 {
@@ -212,6 +219,12 @@ static void md_ascii(struct strbuf *sb, char c, size_t at, void *data)
 		strbuf_addstr(sb, UTF8_REPLACEMENT);
 		return;
 	}
+	/* an _ between two letters or digits can neither open nor close
+	 * emphasis (CommonMark 6.2): hash_page_mm stays as it is */
+	if (c == '_' && at && md_alnum(st->s[at - 1]) && md_alnum(st->s[at + 1])) {
+		strbuf_addch(sb, c);
+		return;
+	}
 	if (strchr("\\`*_[]<>|~&", c) ||
 	    (at == 0 && strchr("#+-=", c)) ||
 	    (at && at == st->digits_end && (c == '.' || c == ')')))
@@ -221,7 +234,7 @@ static void md_ascii(struct strbuf *sb, char c, size_t at, void *data)
 
 void strbuf_add_md(struct strbuf *sb, const char *s)
 {
-	struct md_state st = { strspn(s, "0123456789") };
+	struct md_state st = { s, strspn(s, "0123456789") };
 
 	add_utf8_each(sb, s, strlen(s), md_ascii, &st);
 }

@@ -42,7 +42,8 @@ void strbuf_add_xml_len(struct strbuf *sb, const char *s, size_t len);
 /* Markdown (CommonMark and GitHub's tables) text that must show as it is,
  * in a paragraph, a list item or a table cell: a backslash goes before
  * each character that can start inline markup or end a cell
- * (\ ` * _ [ ] < > | ~ &), and before a leading # + - = or the . ) of a
+ * (\ ` * _ [ ] < > | ~ &; not an _ between two letters or digits, which
+ * CommonMark never reads as emphasis), and before a leading # + - = or the . ) of a
  * leading number, which would start a block; line breaks and tabs become
  * spaces and other control characters U+FFFD, so s stays on its line.
  * Bare URLs are left as they are (GitHub links them; that is harmless). */

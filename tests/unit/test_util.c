@@ -148,8 +148,8 @@ static void test_md(void **state)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	strbuf_add_md(&sb, "a_b *c* [l](u) <x> | `t` ~s~ &amp; \\");
-	assert_string_equal(sb.buf, "a\\_b \\*c\\* \\[l\\](u) \\<x\\> \\| \\`t\\` \\~s\\~ \\&amp; \\\\");
+	strbuf_add_md(&sb, "_a_b_ *c* [l](u) <x> | `t` ~s~ &amp; \\");
+	assert_string_equal(sb.buf, "\\_a_b\\_ \\*c\\* \\[l\\](u) \\<x\\> \\| \\`t\\` \\~s\\~ \\&amp; \\\\");
 	strbuf_reset(&sb);
 	strbuf_add_md(&sb, "# not a heading\nline");
 	assert_string_equal(sb.buf, "\\# not a heading line");
