@@ -388,23 +388,6 @@ static void render_text(FILE *out, const struct lace_batch *b, const struct lace
 	sums_free(sums, b->nevents);
 }
 
-/* perf quotes nothing; a field holding the separator (a pmu/a=1,b=2/
- * event with -x,), a quote or a line break is quoted as RFC 4180 does. */
-static void csv_field(struct strbuf *sb, const char *s, const char *sep)
-{
-	if (!(*sep && strstr(s, sep)) && !strpbrk(s, "\"\n\r")) {
-		strbuf_addstr(sb, s);
-		return;
-	}
-	strbuf_addch(sb, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			strbuf_addch(sb, '"');
-		strbuf_addch(sb, *s);
-	}
-	strbuf_addch(sb, '"');
-}
-
 /* perf prints the variance column only when it repeats the command
  * (-r N, N > 1); the batch's requested repeat count says so, else its runs. */
 static bool batch_repeated(const struct lace_batch *b)
@@ -441,9 +424,12 @@ static void render_csv(FILE *out, const struct lace_batch *b, const struct lace_
 			strbuf_addstr(&line, s->not_supported ? "<not supported>" : "<not counted>");
 		}
 		strbuf_addstr(&line, sep);
-		csv_field(&line, b->events[e].unit, sep);
+		/* perf quotes nothing; a field holding the separator (a
+		 * pmu/a=1,b=2/ event with -x,), a quote or a line break is
+		 * quoted as RFC 4180 does */
+		strbuf_add_csv_sep(&line, b->events[e].unit, sep);
 		strbuf_addstr(&line, sep);
-		csv_field(&line, b->events[e].name, sep);
+		strbuf_add_csv_sep(&line, b->events[e].name, sep);
 		if (noise)
 			strbuf_addf(&line, "%s%.2f%%", sep, s->counted ? pct(s->s.sem, s->s.mean) : 0.0);
 		double running = 0, enabled = 0;

@@ -123,7 +123,14 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 
 void strbuf_add_csv(struct strbuf *sb, const char *s, char sep)
 {
-	if (!strchr(s, sep) && !strpbrk(s, "\"\n\r")) {
+	char sepstr[2] = { sep, '\0' };
+
+	strbuf_add_csv_sep(sb, s, sepstr);
+}
+
+void strbuf_add_csv_sep(struct strbuf *sb, const char *s, const char *sep)
+{
+	if (!(*sep && strstr(s, sep)) && !strpbrk(s, "\"\n\r")) {
 		strbuf_addstr(sb, s);
 		return;
 	}

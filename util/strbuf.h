@@ -29,6 +29,9 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 /* Append s with CSV quoting when it holds a separator, quote or newline. */
 void strbuf_add_csv(struct strbuf *sb, const char *s, char sep);
+/* The same with a separator of any length (perf stat -x STR); "" never
+ * quotes for the separator.  Fields are quoted as RFC 4180 does. */
+void strbuf_add_csv_sep(struct strbuf *sb, const char *s, const char *sep);
 /* The escapers below all treat bytes that are not UTF-8 as util/utf8.h
  * says: each becomes U+FFFD; valid UTF-8 is copied unchanged. */
 /* Append s (NUL-terminated) with only that repair: for JSON strings and

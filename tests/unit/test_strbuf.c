@@ -32,6 +32,12 @@ static void test_csv_quoting(void **state)
 	strbuf_addch(&sb, ',');
 	strbuf_add_csv(&sb, "say \"hi\"", ',');
 	assert_string_equal(sb.buf, "plain,\"a,b\",\"say \"\"hi\"\"\"");
+	strbuf_reset(&sb);
+	/* perf stat -x takes a string: quoted only where it occurs whole */
+	strbuf_add_csv_sep(&sb, "a;b", ";;");
+	strbuf_add_csv_sep(&sb, "a;;b", ";;");
+	strbuf_add_csv_sep(&sb, "a,b", "");
+	assert_string_equal(sb.buf, "a;b\"a;;b\"a,b");
 	strbuf_release(&sb);
 }
 
