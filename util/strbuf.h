@@ -46,8 +46,9 @@ void strbuf_add_xml_len(struct strbuf *sb, const char *s, size_t len);
  * in a paragraph, a list item or a table cell: a backslash goes before
  * each character that can start inline markup or end a cell
  * (\ ` * _ [ ] < > | ~ &; not an _ between two letters or digits, which
- * CommonMark never reads as emphasis), and before a leading # + - = or the . ) of a
- * leading number, which would start a block; line breaks and tabs become
+ * CommonMark never reads as emphasis), and before a leading # + - = or
+ * the . ) after a leading number, which would start a block (a heading, a
+ * list); line breaks and tabs become
  * spaces and other control characters U+FFFD, so s stays on its line.
  * Bare URLs are left as they are (GitHub links them; that is harmless). */
 void strbuf_add_md(struct strbuf *sb, const char *s);
