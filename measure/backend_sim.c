@@ -24,6 +24,7 @@
 #include "measure/sim/profile.h"
 #include "measure/sim/results.h"
 #include "util/error.h"
+#include "util/fs.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
 #include "util/xalloc.h"
@@ -251,22 +252,20 @@ static json_t *results_json(struct sim_priv *p, const struct sim_results *r)
  * weighted by their share of instructions (`lace diff --hot` reads it). */
 static int hot_write(const char *path, const struct sim_results *r)
 {
-	FILE *f = fopen(path, "w");
+	struct strbuf sb = STRBUF_INIT;
 	double total = (double)r->total.instructions, acc = 0;
 
-	if (!f)
-		return lace_error_set(errno, "%s: %s", path, strerror(errno));
-	fprintf(f, "# hot set from lace's simulator: function, share of instructions\n");
+	strbuf_addstr(&sb, "# hot set from lace's simulator: function, share of instructions\n");
 	for (size_t i = 0; i < r->nfns && total > 0 && acc < 0.99 * total; i++) {
 		const struct sim_fn_result *fn = &r->fns[i];
 		if (!strcmp(fn->name, "???") || strpbrk(fn->name, " \t#"))
 			continue;
 		acc += (double)fn->s.instructions;
-		fprintf(f, "%s %.6f\n", fn->name, (double)fn->s.instructions / total);
+		strbuf_addf(&sb, "%s %.6f\n", fn->name, (double)fn->s.instructions / total);
 	}
-	if (fclose(f))
-		return lace_error_set(EIO, "%s: write failed", path);
-	return 0;
+	int rc = fs_write_file(path, sb.buf, sb.len);
+	strbuf_release(&sb);
+	return rc;
 }
 
 static void dir_remove(const char *dir)
