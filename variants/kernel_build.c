@@ -16,35 +16,11 @@
 #include <unistd.h>
 
 #include "util/error.h"
+#include "util/fs.h"
 #include "util/run.h"
 #include "util/strbuf.h"
+#include "util/time.h"
 #include "util/xalloc.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int mkdir_p(const char *path)
-{
-	char *tmp = xstrdup(path);
-	int rc = 0;
-
-	for (char *p = tmp + 1; *p && !rc; p++)
-		if (*p == '/') {
-			*p = 0;
-			if (mkdir(tmp, 0755) && errno != EEXIST)
-				rc = -errno;
-			*p = '/';
-		}
-	if (!rc && mkdir(tmp, 0755) && errno != EEXIST)
-		rc = -errno;
-	free(tmp);
-	return rc;
-}
 
 static char *cache_dir(void)
 {
@@ -99,12 +75,12 @@ static double phase_begin(const struct kernel_build *b, const char *phase, const
 {
 	if (b->progress)
 		b->progress(b->progress_data, phase, time_last(b, kind), 0);
-	return now_s();
+	return time_now_s();
 }
 
 static double phase_end(const struct kernel_build *b, const char *phase, const char *kind, double t0)
 {
-	double s = now_s() - t0;
+	double s = time_now_s() - t0;
 
 	time_record(b, kind, s);
 	if (b->progress)
@@ -210,7 +186,7 @@ static int source_fetch(struct kernel_build *b)
 		goto out;
 	}
 	double t0 = phase_begin(b, "source: fetch and extract", "source");
-	if ((rc = mkdir_p(root.buf))) {
+	if ((rc = fs_mkdir_p(root.buf, 0755))) {
 		rc = lace_error_set(-rc, "%s: cannot create: %s", root.buf, strerror(-rc));
 		goto out;
 	}
@@ -223,7 +199,7 @@ static int source_fetch(struct kernel_build *b)
 		if ((rc = run_cmd(NULL, log.buf, "cleaning an old extraction", rm)))
 			goto out;
 	}
-	if ((rc = mkdir_p(tmp.buf))) {
+	if ((rc = fs_mkdir_p(tmp.buf, 0755))) {
 		rc = lace_error_set(-rc, "%s: cannot create", tmp.buf);
 		goto out;
 	}
@@ -236,11 +212,10 @@ static int source_fetch(struct kernel_build *b)
 		rc = lace_error_set(errno, "%s: not in %s (tarball layout?)", b->cfg->srcdir, deb.buf);
 		goto out;
 	}
-	FILE *f = fopen(done.buf, "w");
-	if (!f || fprintf(f, "%s\n", b->version) < 0 || fclose(f)) {
-		rc = lace_error_set(EIO, "%s: cannot write", done.buf);
+	strbuf_reset(&line);
+	strbuf_addf(&line, "%s\n", b->version);
+	if ((rc = fs_write_file(done.buf, line.buf, line.len)))
 		goto out;
-	}
 	rmdir(tmp.buf);
 	unlink(deb.buf); /* 139 MB, and everything needed is extracted now */
 	b->t_source = phase_end(b, "source: fetch and extract", "source", t0);
@@ -433,7 +408,7 @@ static int base_build(struct kernel_build *b)
 	bool need = stat(cfg.buf, &st) || newest > st.st_mtime;
 	if (need) {
 		double t0 = phase_begin(b, "base: configure", "configure");
-		if ((rc = mkdir_p(dir.buf))) {
+		if ((rc = fs_mkdir_p(dir.buf, 0755))) {
 			rc = lace_error_set(-rc, "%s: cannot create", dir.buf);
 			goto out;
 		}
@@ -482,9 +457,9 @@ int kernel_build_start(struct kernel_build *b, const char *out)
 	b->src = strbuf_detach(&sb, NULL);
 	strbuf_addf(&sb, "%s/kbuild/%s", b->cache, b->arch->name);
 	b->kdir = strbuf_detach(&sb, NULL);
-	if ((rc = mkdir_p(b->kdir)))
+	if ((rc = fs_mkdir_p(b->kdir, 0755)))
 		return lace_error_set(-rc, "%s: cannot create: %s", b->kdir, strerror(-rc));
-	if ((rc = mkdir_p(out)))
+	if ((rc = fs_mkdir_p(out, 0755)))
 		return lace_error_set(-rc, "%s: cannot create the output folder: %s", out, strerror(-rc));
 	real = realpath(out, NULL);
 	b->out = real ? real : xstrdup(out);
@@ -492,7 +467,7 @@ int kernel_build_start(struct kernel_build *b, const char *out)
 	 * patches are on the shared source while it builds, and every arch
 	 * reads that source (include/asm-generic is shared) */
 	strbuf_addf(&sb, "%s/src", b->cache);
-	if ((rc = mkdir_p(sb.buf)))
+	if ((rc = fs_mkdir_p(sb.buf, 0755)))
 		return lace_error_set(-rc, "%s: cannot create: %s", sb.buf, strerror(-rc));
 	strbuf_addf(&sb, "/%s.lock", b->cfg->srcdir);
 	b->lockfd = open(sb.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
@@ -626,7 +601,7 @@ static int collect(const struct kernel_build *b, const struct kernel_variant *v,
 	struct strbuf tmp = STRBUF_INIT;
 	int rc;
 
-	if ((rc = mkdir_p(odir))) {
+	if ((rc = fs_mkdir_p(odir, 0755))) {
 		rc = lace_error_set(-rc, "%s: cannot create", odir);
 		goto out;
 	}
