@@ -7,21 +7,32 @@
 #   fetch-vmlinux.sh              the newest ABI the mirror offers
 #   fetch-vmlinux.sh --previous   the ABI before it (a real stable update pair
 #                                 for lace diff: previous -> newest)
+#   fetch-vmlinux.sh --abi [--previous]
+#                                 print that ABI (e.g. 6.1.0-57-cloud-amd64)
+#                                 without fetching anything, for the scripts
+#                                 that fetch other files of the same pair
 set -eu
 self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 cache="${LACE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lace}"
 which=newest
-case "${1:-}" in
-  "") ;;
-  --previous) which=previous ;;
-  *) echo "usage: fetch-vmlinux.sh [--previous]" >&2; exit 2 ;;
-esac
+abi_only=
+for a in "$@"; do
+  case "$a" in
+    --previous) which=previous ;;
+    --abi) abi_only=1 ;;
+    *) echo "usage: fetch-vmlinux.sh [--abi] [--previous]" >&2; exit 2 ;;
+  esac
+done
 mkdir -p "$cache"
 cd "$cache"
 record=vmlinux.path
 [ "$which" = previous ] && record=vmlinux-previous.path
 if [ -f "$record" ] && [ -f "$(cat "$record")" ]; then
-  cat "$record"
+  if [ -n "$abi_only" ]; then
+    v=$(basename "$(cat "$record")"); echo "${v#vmlinux-}"
+  else
+    cat "$record"
+  fi
   exit 0
 fi
 all=$(apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-cloud-amd64-dbg$' |
@@ -35,8 +46,7 @@ else
   # the newest ABI built from an older upstream release than the newest one
   # (6.1.0-57 and -56 are Debian revisions of the same 6.1.192 with identical
   # code), so the pair is a real stable update
-  newest=$("$self") || exit 1
-  nabi=$(basename "$newest"); nabi=${nabi#vmlinux-}
+  nabi=$("$self" --abi) || exit 1
   upstream() { apt-cache show "$1" 2>/dev/null | sed -n 's/^Version: \([^-]*\)-.*/\1/p' | head -n 1; }
   nup=$(upstream "linux-image-$nabi-dbg")
   pkg=
@@ -46,9 +56,10 @@ else
   done
 fi
 [ -n "$pkg" ] || { echo "fetch-vmlinux: no linux-image-*-cloud-amd64-dbg package found (apt-get update?)" >&2; exit 1; }
+abi=${pkg#linux-image-}; abi=${abi%-dbg}
+[ -z "$abi_only" ] || { echo "$abi"; exit 0; }
 ls "$pkg"_*.deb >/dev/null 2>&1 || apt-get download "$pkg" >&2
 deb=$(ls "$pkg"_*.deb | head -n 1)
-abi=${pkg#linux-image-}; abi=${abi%-dbg}
 dpkg-deb --fsys-tarfile "$deb" | tar -x --wildcards "./usr/lib/debug/boot/vmlinux-$abi" >&2
 v="$cache/usr/lib/debug/boot/vmlinux-$abi"
 [ -f "$v" ] || { echo "fetch-vmlinux: $deb has no vmlinux-$abi" >&2; exit 1; }

@@ -1,7 +1,9 @@
 # lace diff --bloat prints exactly what the kernel's scripts/bloat-o-meter -t
 # prints: on relocatable objects shaped like modules (aliases, statics with
-# .N suffixes, cold parts, weak and ifunc symbols) and on the real Debian
-# stable update pair when it is cached (scripts/fetch-vmlinux.sh).
+# .N suffixes, cold parts, weak and ifunc symbols), on the study builds, on
+# two real modules of a Debian stable update (scripts/fetch-modules.sh) and
+# on the real Debian stable update pair (scripts/fetch-vmlinux.sh).
+# timeout: 600
 . "$SRC/tests/integration/lib.sh"
 command -v gcc >/dev/null && command -v nm >/dev/null || skip "gcc/nm missing"
 cache="${LACE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lace}"
@@ -48,10 +50,33 @@ expect_exit 0 "$LACE" diff m1.o m2.o
 expect_match "^$(head -1 got | sed 's/[()]/\\&/g')\$" "$OUT"
 echo "objects: $(head -1 got)"
 
+# bloat_same OLD NEW WHAT: both tools print the same bytes
+bloat_same() {
+  python3 "$BOM" -t "$1" "$2" > bwant || fail "$3: bloat-o-meter failed"
+  "$LACE" diff --bloat "$1" "$2" > bgot || fail "$3: lace diff --bloat failed"
+  diff bwant bgot > bd.txt || fail "$3: lace differs from bloat-o-meter -t: $(head -5 bd.txt | tr '\n' ' ')"
+  echo "$3: $(head -1 bgot) ($(wc -l < bgot) lines, identical)"
+}
+
+# the study builds: the variants that change symbols (a tracepoint removed,
+# slow paths split into .cold parts) against baseline
+expect_exit 0 "$LACE" build --variant baseline,no-tracepoint,cold-slowpaths --program hackbench --out vb
+bloat_same vb/baseline/hackbench vb/no-tracepoint/hackbench "study no-tracepoint"
+# the tracepoint's two functions are gone and nothing grew
+expect_match '^add/remove: 0/2 grow/shrink: 0/' "$(head -1 bgot)"
+bloat_same vb/baseline/hackbench vb/cold-slowpaths/hackbench "study cold-slowpaths"
+
+# two real modules of the stable update (their symbol tables: aliases,
+# .constprop/.isra/.cold parts, __pfx_ padding symbols of 6.1)
+if mods=$("$SRC/scripts/fetch-modules.sh" btrfs xfs 2> fetchm.err); then
+  printf '%s\n' "$mods" | while read -r a b; do
+    bloat_same "$a" "$b" "module $(basename "$a")"
+  done || exit 1
+else
+  echo "no real modules ($(tail -n 1 fetchm.err)): the module comparison is skipped"
+fi
+
 N=$("$SRC/scripts/fetch-vmlinux.sh" 2>/dev/null) && O=$("$SRC/scripts/fetch-vmlinux.sh" --previous 2>/dev/null) ||
   { echo "no cached vmlinux pair: the kernel comparison is skipped"; exit 0; }
-python3 "$BOM" -t "$O" "$N" > kwant || fail "bloat-o-meter on the kernels"
-"$LACE" diff --bloat "$O" "$N" > kgot || fail "lace diff --bloat on the kernels"
-diff kwant kgot > kd.txt || fail "kernels: lace differs from bloat-o-meter -t: $(head -5 kd.txt | tr '\n' ' ')"
-echo "kernels: $(head -1 kgot) ($(wc -l < kgot) lines, identical)"
+bloat_same "$O" "$N" kernels
 exit 0
