@@ -45,6 +45,8 @@ const struct lace_backend_option sim_backend_options[] = {
 	{ "top", 1, "N", "with --per-function: how many functions (default 20)" },
 	{ "hot-out", 1, "FILE", "write the hot set (name weight per line) for\n"
 				 "'lace diff --hot'" },
+	{ "window", 0, NULL, "count only inside the workload's measurement window\n"
+			     "(measure/lace_window.h marks), not its start-up" },
 	/* the qemu backend's (measure/backend_qemu.c): one table, so that
 	 * stat and ab offer every simulating backend's options */
 	{ "kernel", 1, "FILE", "--backend qemu: the kernel to boot (default: Debian's,\n"
@@ -60,6 +62,7 @@ struct sim_priv {
 	char *ovr_l1i, *ovr_itlb, *ovr_stlb, *ovr_page, *ovr_fetch;
 	struct sim_profile prof;
 	bool per_function;
+	bool window;          /* counts of the marked windows, not whole runs */
 	long top;
 	char *hot_out;
 	char vgdir[PATH_MAX];
@@ -225,12 +228,19 @@ static json_t *results_json(struct sim_priv *p, const struct sim_results *r)
 	json_object_set_new(o, "profile", json_string(p->prof.name));
 	json_object_set_new(o, "geometry", geometry_json(&p->prof.cfg));
 	json_object_set_new(o, "totals", totals_json(&r->total));
+	if (r->window_procs)
+		json_object_set_new(o, "window", totals_json(&r->window));
+	json_object_set_new(o, "counted", json_string(p->window ? "window" : "whole run"));
 	for (size_t i = 0; i < r->nprocs; i++) {
 		const struct sim_proc *sp = &r->procs[i];
 		json_t *j = json_pack("{s:i,s:i,s:i,s:s,s:s}", "pid", (int)sp->pid, "ppid",
 				      (int)sp->ppid, "image", sp->image, "exe", sp->exe, "end",
 				      sp->end);
 		json_object_set_new(j, "counts", totals_json(&sp->t));
+		if (sp->windows) {
+			json_object_set_new(j, "windows", json_integer(sp->windows));
+			json_object_set_new(j, "window", totals_json(&sp->window));
+		}
 		if (sp->forked_from) {
 			json_object_set_new(j, "forked_from", json_integer(sp->forked_from));
 			json_object_set_new(j, "inherited", totals_json(&sp->inherited));
@@ -291,11 +301,13 @@ static void dir_remove(const char *dir)
 static void fill_counts(struct sim_priv *p, const struct sim_results *r,
 			struct lace_run_result *res)
 {
+	const struct sim_totals *total = p->window ? &r->window : &r->total;
+
 	for (size_t i = 0; i < res->nevents && i < p->nevents; i++) {
 		int idx = p->event_idx[i];
 		if (idx < 0)
 			continue;
-		uint64_t v = sim_totals_get(&r->total, idx);
+		uint64_t v = sim_totals_get(total, idx);
 		res->counts[i].status = LACE_COUNT_OK;
 		res->counts[i].raw = v;
 		res->counts[i].value = (double)v;
@@ -312,7 +324,8 @@ static void fill_counts(struct sim_priv *p, const struct sim_results *r,
 		pr->values = xcalloc(res->nevents ? res->nevents : 1, sizeof(double));
 		for (size_t i = 0; i < res->nevents; i++) {
 			int idx = i < p->nevents ? p->event_idx[i] : -1;
-			pr->values[i] = idx < 0 ? NAN : (double)sim_totals_get(&r->procs[k].t, idx);
+			pr->values[i] = idx < 0 ? NAN
+				: (double)sim_totals_get(p->window ? &r->procs[k].window : &r->procs[k].t, idx);
 		}
 	}
 }
@@ -401,6 +414,13 @@ static int sim_run(struct lace_backend *be, char *const argv[], const struct lac
 		dir_remove(dir);
 		return 0;
 	}
+	if (p->window && !r.window_procs && res->fault == LACE_FAULT_NONE) {
+		/* counting everything instead would pass start-up off as the
+		 * window: a failed run, said as such */
+		res->fault = LACE_FAULT_START;
+		snprintf(res->fault_msg, sizeof(res->fault_msg),
+			 "--window: the workload marked no measurement window (measure/lace_window.h)");
+	}
 	fill_counts(p, &r, res);
 	res->extra = results_json(p, &r);
 	if (p->hot_out)
@@ -426,6 +446,8 @@ static const char *sim_describe(struct lace_backend *be)
 		strbuf_addf(&sb, ", page %s", p->ovr_page);
 	if (p->ovr_fetch)
 		strbuf_addf(&sb, ", fetch block %s", p->ovr_fetch);
+	if (p->window)   /* saved results must say what was counted */
+		strbuf_addstr(&sb, ", window only");
 	strbuf_addch(&sb, ')');
 	snprintf(p->describe, sizeof(p->describe), "%s", sb.buf);
 	strbuf_release(&sb);
@@ -492,6 +514,10 @@ static int sim_set_option(struct lace_backend *be, const char *name, const char 
 		return set_override(&p->ovr_fetch, value, sim_profile_set_fetch_block);
 	if (!strcmp(name, "per-function")) {
 		p->per_function = true;
+		return 0;
+	}
+	if (!strcmp(name, "window")) {
+		p->window = true;
 		return 0;
 	}
 	if (!strcmp(name, "top")) {

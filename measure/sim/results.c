@@ -143,6 +143,10 @@ static int proc_parse(const char *text, struct sim_proc *p)
 			p->forked_from = (pid_t)v;
 		else if (!strncmp(buf, "inherited-", 10) && (idx = sim_event_index(buf + 10)) >= 0)
 			*totals_field(&p->inherited, idx) = v;
+		else if (!strcmp(buf, "windows"))
+			p->windows = (unsigned)v;
+		else if (!strncmp(buf, "window-", 7) && (idx = sim_event_index(buf + 7)) >= 0)
+			*totals_field(&p->window, idx) = v;
 		else if ((idx = sim_event_index(buf)) >= 0)
 			*totals_field(&p->t, idx) = v;
 		/* other keys (page, fetch-block, future ones) are informative */
@@ -284,8 +288,13 @@ int sim_results_load(const char *dir, const char *prefix, struct sim_results *r)
 		return err;
 	}
 	qsort(r->procs, r->nprocs, sizeof(*r->procs), cmp_proc);
-	for (size_t i = 0; i < r->nprocs; i++)
+	for (size_t i = 0; i < r->nprocs; i++) {
 		totals_add(&r->total, &r->procs[i].t);
+		if (r->procs[i].windows) {
+			totals_add(&r->window, &r->procs[i].window);
+			r->window_procs++;
+		}
+	}
 	merge_fns(r);
 	return 0;
 }

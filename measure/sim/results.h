@@ -25,6 +25,8 @@ struct sim_proc {
 	pid_t forked_from;      /* 0 unless a forked child */
 	struct sim_totals t;
 	struct sim_totals inherited;   /* the parent's counts at fork (cachegrind keeps them) */
+	unsigned windows;              /* measurement windows the image opened */
+	struct sim_totals window;      /* the counts inside them */
 	struct sim_fn_result *fns;
 	size_t nfns;
 };
@@ -33,6 +35,8 @@ struct sim_results {
 	struct sim_proc *procs;   /* sorted by pid, then image */
 	size_t nprocs;
 	struct sim_totals total;  /* sum of the processes' own counts */
+	struct sim_totals window; /* sum of their counts inside windows */
+	size_t window_procs;      /* processes (images) that opened a window */
 	struct sim_fn_result *fns;   /* merged by name, most instructions first */
 	size_t nfns;
 };

@@ -21,6 +21,12 @@
  * <--lace-out>.<pid>.<n> with the first free n: at exit, and just before
  * an execve (the new image, run under --trace-children=yes, writes its own).
  *
+ * Window: a workload may mark the part it measures (measure/lace_window.h);
+ * the counts between its begin and end marks, summed over every window of
+ * the image, are written as window-* lines next to the whole image's.  The
+ * caches are simulated all along, so a window starts warm, as it would on
+ * the hardware.
+ *
  * Output format (text, one "key value" per line; fn lines last, the name
  * last so it may hold spaces): see doc/events.md. */
 #include "pub_tool_basics.h"
@@ -510,6 +516,31 @@ static IRSB *lace_instrument(VgCallbackClosure *closure, IRSB *sbIn,
 
 static struct sim_totals inherited;
 static Int inherited_from;
+
+/* the measurement window of this image */
+static UInt windows;                     /* begin marks seen */
+static Bool window_open;
+static struct sim_totals window_start;   /* model.t at the open mark */
+static struct sim_totals window_sum;     /* of the closed windows */
+
+/* sum += now - start, counter by counter (every field is a ULong) */
+static void totals_add_span(struct sim_totals *sum, const struct sim_totals *now,
+			    const struct sim_totals *start)
+{
+	ULong *s = (ULong *)sum;
+	const ULong *n = (const ULong *)now, *b = (const ULong *)start;
+	UInt i;
+
+	for (i = 0; i < sizeof(*sum) / sizeof(ULong); i++)
+		s[i] += n[i] - b[i];
+}
+
+static void window_reset(void)
+{
+	windows = 0;
+	window_open = False;
+	VG_(memset)(&window_sum, 0, sizeof(window_sum));
+}
 /* instructions executed by the ancestors of this process before it was
  * forked: the virtual clock keeps running across a fork */
 static ULong clock_base_instructions;
@@ -596,6 +627,13 @@ static void results_write(const HChar *why)
 		totals_print(o, "inherited-", &inherited);
 	}
 	totals_print(o, "", &model.t);
+	if (windows) {
+		struct sim_totals w = window_sum;
+		if (window_open)   /* still open at exit: it ends here */
+			totals_add_span(&w, &model.t, &window_start);
+		out_printf(o, "windows %u\n", windows);
+		totals_print(o, "window-", &w);
+	}
 	if (clo_per_function) {
 		/* functions still running (main, when exit() is called from it)
 		 * end here */
@@ -651,6 +689,17 @@ static void lace_atfork_child(ThreadId tid)
 	inherited_from = VG_(getppid)();
 	clock_base_instructions += model.t.instructions;
 	counts_reset();
+	/* the parent's windows are the parent's; a child forked inside an
+	 * open window goes on counting in its own */
+	{
+		Bool open = window_open;
+		window_reset();
+		if (open) {
+			windows = 1;
+			window_open = True;
+			window_start = model.t;
+		}
+	}
 }
 
 static void lace_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
@@ -661,6 +710,7 @@ static void lace_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 		results_write("exec");
 		inherited_from = 0;
 		counts_reset();
+		window_reset();
 	}
 }
 
@@ -676,6 +726,23 @@ static Bool lace_client_request(ThreadId tid, UWord *args, UWord *ret)
 	ULong ns;
 	Int clk;
 
+	if (args[0] == LACE_VG_USERREQ_WINDOW_BEGIN) {
+		if (!window_open) {
+			windows++;
+			window_open = True;
+			window_start = model.t;
+		}
+		*ret = 0;
+		return True;
+	}
+	if (args[0] == LACE_VG_USERREQ_WINDOW_END) {
+		if (window_open) {
+			totals_add_span(&window_sum, &model.t, &window_start);
+			window_open = False;
+		}
+		*ret = 0;
+		return True;
+	}
 	if (args[0] != LACE_VG_USERREQ_TIME)
 		return False;
 	clk = (Int)args[1];
