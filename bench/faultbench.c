@@ -28,6 +28,7 @@
 #include "bench/opts.h"
 #include "util/error.h"
 #include "util/strbuf.h"
+#include "measure/lace_window.h"
 
 static const char usage[] =
 	"usage: faultbench [options]\n"
@@ -126,10 +127,12 @@ int main(int argc, char **argv)
 	mmuctx_count_begin(mm);
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	lace_window_begin();   /* lace stat --window counts from here */
 	for (uint64_t p = 0; p < passes; p++)
 		for (uint64_t i = 0; i < pages; i++)
 			if (hashmmu_touch(mm, FAULTBENCH_BASE + i * page_bytes, access))
 				errors++;
+	lace_window_end();
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 

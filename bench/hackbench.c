@@ -39,6 +39,7 @@
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+#include "measure/lace_window.h"
 
 static const char usage[] =
 	"usage: hackbench [options]\n"
@@ -188,6 +189,22 @@ static void worker_begin(struct msgpath_worker *w, const struct task *t)
 			    mmuctx_page_bytes(opt.mmu.psize));
 }
 
+/* The measurement window (lace stat --window) is the message passing, as
+ * hackbench's own Time: in process mode each task marks its own (the
+ * parent only waits); in thread mode main() marks one around them all,
+ * since the window is the process's. */
+static void worker_window_begin(void)
+{
+	if (!opt.threads)
+		lace_window_begin();
+}
+
+static void worker_window_end(void)
+{
+	if (!opt.threads)
+		lace_window_end();
+}
+
 /* A sender sprays `loops` messages down each of its group's fds. */
 static void *sender(void *arg)
 {
@@ -199,6 +216,7 @@ static void *sender(void *arg)
 
 	worker_begin(&w, t);
 	ready(g->ready_out, g->wakefd);
+	worker_window_begin();
 	memset(data, '-', opt.datasize);
 	for (unsigned i = 0; i < opt.loops; i++) {
 		for (unsigned j = 0; j < g->nfds; j++) {
@@ -215,6 +233,7 @@ static void *sender(void *arg)
 			sent++;
 		}
 	}
+	worker_window_end();
 	free(data);
 	worker_done(&w, sent);
 	return NULL;
@@ -231,6 +250,7 @@ static void *receiver(void *arg)
 		close(t->in_fds[1]);
 	worker_begin(&w, t);
 	ready(t->ready_out, t->wakefd);
+	worker_window_begin();
 	for (unsigned i = 0; i < t->npackets; i++) {
 		size_t done = 0;
 
@@ -246,6 +266,7 @@ static void *receiver(void *arg)
 			done += (size_t)ret;
 		}
 	}
+	worker_window_end();
 	free(data);
 	worker_done(&w, 0);
 	return NULL;
@@ -519,9 +540,13 @@ int main(int argc, char **argv)
 		if (read(readyfds[0], &dummy, 1) != 1)
 			barf("reading readyfds");
 	gettimeofday(&start, NULL);
+	if (opt.threads)
+		lace_window_begin();
 	if (write(wakefds[1], &dummy, 1) != 1)
 		barf("writing to start senders");
 	bad = reap(tasks, ntasks);
+	if (opt.threads)
+		lace_window_end();
 	gettimeofday(&stop, NULL);
 	if (opt.threads)
 		mmuctx_count_end(mm, &counts, C_MODEL);

@@ -22,6 +22,7 @@
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+#include "measure/lace_window.h"
 
 static const char usage[] =
 	"usage: randaccess [options]\n"
@@ -135,6 +136,7 @@ int main(int argc, char **argv)
 	mmuctx_count_begin(mm);
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	lace_window_begin();   /* lace stat --window counts from here */
 	for (uint64_t a = 0; a < accesses; a++) {
 		uint64_t p = rng_below(&r, pages), w = rng_below(&r, LINE_WORDS);
 		uint64_t ea = RANDACCESS_BASE + p * page_bytes + w * sizeof(uint64_t);
@@ -146,6 +148,7 @@ int main(int argc, char **argv)
 		if (!load_only)
 			*word += a;
 	}
+	lace_window_end();
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 
