@@ -103,6 +103,14 @@ static void set_not_measured(json_t *o, const char *why)
 
 /* auto: hardware when the CPU counts both L1-icache-load-misses and
  * iTLB-load-misses, else the simulator. */
+/* The simulator counts each workload's measurement window only (the part
+ * it times, lace stat --window), so start-up is in no number; the
+ * hardware backend cannot honour the marks yet and counts whole runs. */
+static void record_window(struct study *s, json_t *info)
+{
+	json_object_set_new(info, "window", json_boolean(!strcmp(s->backend, "sim")));
+}
+
 static void choose_backend(struct study *s)
 {
 	const char *want = s->o->backend ? s->o->backend : "auto";
@@ -114,6 +122,7 @@ static void choose_backend(struct study *s)
 		s->backend = !strcmp(want, "hw") ? "hw" : "sim";
 		json_object_set_new(info, "used", json_string(s->backend));
 		json_object_set_new(info, "why", json_string("requested"));
+		record_window(s, info);
 		return;
 	}
 	const char *argv[] = { "stat", "--backend", "hw", "--json", "--output=null", "--no-results", "-e",
@@ -135,6 +144,7 @@ static void choose_backend(struct study *s)
 	json_object_set_new(info, "why", json_string(hw ? "this CPU counts L1-icache and iTLB events"
 		: "this CPU has no L1-icache/iTLB counters (perf_event_open: not supported); "
 		  "the numbers are simulated by lace-vg"));
+	record_window(s, info);
 }
 
 /* ---- build ------------------------------------------------------------- */

@@ -53,9 +53,13 @@ void study_jobs_add_stat(struct study_jobs *q, json_t *dest, const char *key, co
 		strvec_push(&j->argv, env);
 	}
 	const char *head[] = { selfexec_path(), "stat", "--json", "-o", j->out, "--output=null",
-			       "--no-results", "--backend", backend, "-r", rep, "-e", events, "--",
-			       NULL };
+			       "--no-results", "--backend", backend, "-r", rep, "-e", events, NULL };
 	strvec_pushv(&j->argv, head);
+	/* the simulator counts the workload's window, not its start-up
+	 * (record_window() in study.c says so in results.json) */
+	if (!strcmp(backend, "sim"))
+		strvec_push(&j->argv, "--window");
+	strvec_push(&j->argv, "--");
 	strvec_pushv(&j->argv, (const char **)cmd);
 }
 

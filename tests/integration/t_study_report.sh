@@ -26,14 +26,30 @@ diff -u "$F/summary.golden" out/summary.txt >&2 ||
   fail "the summary differs from tests/fixtures/study/summary.golden"
 python3 "$F/check_report.py" out/report.md out/report.html >&2 || fail "wording rules broken"
 
+# the simulator counted each workload's measurement window: the report says
+# so, and the fit over sizes shows what is left per run (nothing: 0 ± 0)
+expect_match 'They count each workload.s measurement window only' "$(cat out/report.md)"
+expect_match 'plus a fixed difference of 0 ± 0 instructions per run inside the measurement window' "$(cat out/report.md)"
+# results of whole runs (no "window" key, older studies) keep their wording
+mkdir -p whole
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); r["backend"].pop("window"); json.dump(r, open(sys.argv[2], "w"))' \
+  out/results.json whole/results.json || fail "cannot write the whole-run results"
+expect_exit 0 "$LACE" study --report-only --out whole
+expect_match 'They count the whole run of each workload, start-up included' "$(cat whole/report.md)"
+expect_match 'plus a fixed start-up difference of' "$(cat whole/report.md)"
+expect_nomatch 'measurement window' "$(cat whole/report.md)"
+
 # the rules can fail: a flipped word, a verdict from too few builds, a
 # baseline bar drawn outside its band
 sed '0,/, within the layout noise floor/s//, beyond the layout noise floor/' out/report.md > flip.md
 expect_exit 1 python3 "$F/check_report.py" flip.md
 expect_match "says '.*beyond the layout noise floor" "$OUT"
-sed "s/beyond every randomized build's difference, too few builds to decide (/more than every randomized build differs (/" \
+# (a spread of K < 19 builds turned into a verdict, counts made to agree)
+sed -E "0,/within the layout spread \(([0-9]+) of ([0-9]+) builds differ less, ([0-9]+) more/s//more than every randomized build differs (\2 of \2 builds differ less, 0 more/" \
   out/report.md > few.md
+cmp -s few.md out/report.md && fail "no rank phrase to turn into a verdict"
 expect_exit 1 python3 "$F/check_report.py" few.md
+expect_match 'verdict from [0-9]+ < 19 builds' "$OUT"
 sed -E '0,/data-label="baseline" data-value="[^"]+"/s//data-label="baseline" data-value="1e99"/' \
   out/report.html > band.html
 expect_exit 1 python3 "$F/check_report.py" out/report.md band.html
