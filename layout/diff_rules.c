@@ -222,6 +222,7 @@ void diff_run_rules(struct lace_diff *d)
 			size_t fam_old = 0, fam_new = 0;
 			if (region_is_noprobe(orn))
 				region_family_funcs(d, orn, &fam_old, &fam_new);
+			size_t before = f.n;
 			if (region_is_noprobe(orn) && !region_is_noprobe(nrn) && fam_new * 2 < fam_old)
 				findings_add(&f, rc, LACE_RULE_REGION_CHANGE, fd->name,
 					     "moved out of %s into %s (that text narrowed from %zu to %zu functions)", orn,
@@ -237,6 +238,9 @@ void diff_run_rules(struct lace_diff *d)
 			else
 				findings_add(&f, rc, LACE_RULE_REGION_CHANGE, fd->name, "moved from %s to %s",
 					     *orn ? orn : "(none)", *nrn ? nrn : "(none)");
+			/* what --expect entry=... covers */
+			if (f.n > before)
+				f.v[before].noprobe_move = region_is_noprobe(orn) != region_is_noprobe(nrn);
 		}
 		if (!fd->hot)
 			continue;
@@ -277,6 +281,10 @@ void diff_run_rules(struct lace_diff *d)
 			strbuf_release(&subj);
 		}
 	}
+	if (d->opts.expect) {
+		d->expect_matched = xcalloc(d->opts.expect->n + 1, sizeof(*d->expect_matched));
+		expect_apply(d->opts.expect, f.v, f.n, d->expect_matched);
+	}
 	findings_sort(f.v, f.n);
 	d->findings = f.v;
 	d->nfindings = f.n;
@@ -287,7 +295,7 @@ int diff_max_severity(const struct lace_diff *d)
 	int m = -1;
 
 	for (size_t i = 0; i < d->nfindings; i++)
-		if ((int)d->findings[i].severity > m)
+		if (!d->findings[i].expected && (int)d->findings[i].severity > m)
 			m = d->findings[i].severity;
 	return m;
 }
