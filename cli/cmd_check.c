@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/command.h"
+#include "layout/expect.h"
 #include "pipeline/check.h"
 #include "util/error.h"
 #include "util/fs.h"
@@ -14,7 +15,7 @@
 
 static struct check_opts o;
 static const char *md_file, *json_file, *config;
-static struct strvec sets, workloads;
+static struct strvec sets, workloads, expects;
 static bool quiet;
 
 static const struct lace_option check_options[] = {
@@ -23,9 +24,13 @@ static const struct lace_option check_options[] = {
 	OPT_STRING_LIST(0, "workload", &workloads, "CMD",
 			"a workload, {elf} standing for each build; repeatable\n"
 			"(adds to [workload] run = ... of the config)"),
+	OPT_STRING_LIST(0, "expect", &expects, "KIND=RE",
+			"a change the patch makes on purpose (lace diff --expect;\n"
+			"KIND: entry, move, align, straddle); repeatable (adds to\n"
+			"[diff] expect = ... of the config)"),
 	OPT_STRING(0, "config", &config, "FILE",
 		   "INI file: [check] fail_on, inconclusive, gate, backend;\n"
-		   "[diff] min_align, max_hot_growth, hot, rule.<id>;\n"
+		   "[diff] min_align, max_hot_growth, hot, rule.<id>, expect;\n"
 		   "[ab] rounds, max_runs, max_time, warmup, confidence,\n"
 		   "margin, events, seed, timeout; [margin] <event> = PCT;\n"
 		   "[workload] run (see doc/lace-check.ini)"),
@@ -98,6 +103,17 @@ static int cmd_check(int argc, char **argv)
 		}
 	}
 
+	for (size_t i = 0; i < expects.nr; i++) {
+		struct lace_expect_set es = { 0 };
+		int bad = expect_add(&es, expects.v[i]);
+		expect_release(&es);
+		if (bad < 0) {
+			rc = lace_usage_error("check", "--expect %s", lace_error_msg());
+			goto out;
+		}
+		check_config_set(&o.cfg, "diff", "expect", expects.v[i]);
+	}
+
 	json_t *rep = NULL;
 	enum check_decision d = check_run(&o, &rep);
 	struct strbuf md = STRBUF_INIT;
@@ -127,6 +143,7 @@ static int cmd_check(int argc, char **argv)
 out:
 	strvec_clear(&sets);
 	strvec_clear(&workloads);
+	strvec_clear(&expects);
 	check_config_release(&o.cfg);
 	return rc;
 }
@@ -134,7 +151,7 @@ out:
 LACE_COMMAND(check, .name = "check", .summary = "pre-merge gate: layout rules and A/B measurement, pass or fail",
 	     .usage = "usage: lace check --base B --head H [--workload 'CMD {elf} ARGS']... [--config FILE]\n"
 		      "                  [--set SECTION.KEY=VALUE]... [--md FILE] [--json FILE] [--svg FILE]\n"
-		      "                  [--results FILE] [--no-measure] [--variants DIR]\n"
+		      "                  [--expect KIND=RE]... [--results FILE] [--no-measure] [--variants DIR]\n"
 		      "\n"
 		      "The pre-merge gate for patches that move code: runs the layout rules of\n"
 		      "'lace diff' on B and H, then 'lace ab' on each workload, applies the\n"

@@ -18,10 +18,12 @@
 #include "util/parse_num.h"
 #include "util/parse_options.h"
 #include "util/strbuf.h"
+#include "util/strvec.h"
 
 static struct lace_diff_opts dopts;
 static struct lace_diff_print_opts po;
 static struct lace_rule_config rules;
+static struct strvec expects;
 static const char *svg, *hot;
 static int fail_on;
 static bool branches;
@@ -122,6 +124,10 @@ static const struct lace_option diff_options[] = {
 		     .choices = "info warning error never"),
 	OPT_CALLBACK(0, "rule", NULL, "ID=LEVEL",
 		     "set a rule's severity (info|warning|error|off); repeatable", rule_cb),
+	OPT_STRING_LIST(0, "expect", &expects, "KIND=RE",
+			"a change the patch makes on purpose (KIND: entry, move,\n"
+			"align, straddle; RE matches function names): its findings\n"
+			"become notes that fail nothing; repeatable"),
 	OPT_BOOLEAN(0, "all", &po.all, "also list functions that only shifted, and unchanged sites"),
 	OPT_SET_BOOL(0, "no-branches", &branches, false,
 		     "do not disassemble (no cross-region branch counts; faster)"),
@@ -158,15 +164,28 @@ static int cmd_diff(int argc, char **argv)
 	fmt = 0;
 	branches = true;
 	rule_config_init(&rules);
+	struct lace_expect_set es = { 0 };
+	struct lace_image *old = NULL, *new = NULL;
+	struct lace_diff *d = NULL;
+	int rc = LACE_EXIT_USAGE;
 	int first = lace_parse_options("diff", argc, argv, diff_options, 0);
 	if (first < 0)
-		return LACE_EXIT_USAGE;
-	if (argc - first != 2)
-		return lace_usage_error("diff", "wants two ELF files, OLD and NEW (got %d)", argc - first);
+		goto out;
+	if (argc - first != 2) {
+		rc = lace_usage_error("diff", "wants two ELF files, OLD and NEW (got %d)", argc - first);
+		goto out;
+	}
+	for (size_t i = 0; i < expects.nr; i++) {
+		if (expect_add(&es, expects.v[i]) < 0) {
+			rc = lace_usage_error("diff", "--expect %s", lace_error_msg());
+			goto out;
+		}
+	}
+	dopts.expect = &es;
 	if (hot) {
 		if (hotset_load(hot, &hs) < 0) {
 			lace_err(hot, "%s", lace_error_msg());
-			return LACE_EXIT_USAGE;
+			goto out;
 		}
 		dopts.hot = &hs;
 		po.hot_source = hot;
@@ -176,9 +195,8 @@ static int cmd_diff(int argc, char **argv)
 	if (fmt == 'b')
 		branches = false; /* symbol sizes only */
 	const char *opath = argv[first], *npath = argv[first + 1];
-	struct lace_image *old = load(opath, branches, 1), *new = old ? load(npath, branches, 2) : NULL;
-	struct lace_diff *d = NULL;
-	int rc = LACE_EXIT_USAGE;
+	old = load(opath, branches, 1);
+	new = old ? load(npath, branches, 2) : NULL;
 	if (!old || !new)
 		goto out;
 	if (diff_images(old, new, &dopts, &d) < 0) {
@@ -206,6 +224,10 @@ static int cmd_diff(int argc, char **argv)
 	}
 	fwrite(sb.buf, 1, sb.len, stdout);
 	strbuf_release(&sb);
+	/* a declaration that excuses nothing is stale, like an unused option */
+	for (size_t i = 0; i < es.n; i++)
+		if (!d->expect_matched[i])
+			lace_warn(NULL, "--expect %s matched no finding (a stale declaration?)", es.v[i].spec);
 	if (svg) {
 		diff_svg_render(d, &sb);
 		err = fs_write_file(svg, sb.buf, sb.len);
@@ -225,13 +247,15 @@ out:
 	if (old)
 		image_free(old);
 	hotset_free(&hs);
+	expect_release(&es);
+	strvec_clear(&expects);
 	return rc;
 }
 
 LACE_COMMAND(diff, .name = "diff", .summary = "what moved between two builds, what it costs the hot path, what is risky",
 	     .usage = "usage: lace diff [--json|--csv|--md|--bloat] [--svg FILE] [--hot FILE] [--min-align N]\n"
 		      "                 [--max-hot-growth PCT] [--fail-on LEVEL] [--rule ID=LEVEL]... [--all]\n"
-		      "                 [--page-size SIZE] [--no-branches] OLD NEW\n"
+		      "                 [--page-size SIZE] [--expect KIND=RE]... [--no-branches] OLD NEW\n"
 		      "\n"
 		      "Compares the code layout of two builds: functions matched by name (statics by file\n"
 		      "and order, compiler suffixes ignored) that changed region, size, alignment or page/\n"
@@ -243,5 +267,8 @@ LACE_COMMAND(diff, .name = "diff", .summary = "what moved between two builds, wh
 			   "rules: noprobe-region, hot-page-straddle, hot-align-drop, jump-slowpath-hot,\n"
 			   "       hot-footprint-growth, region-change, cross-region-branches, hot-layout-churn,\n"
 			   "       noprobe-enter\n"
-			   "exit: 0 ok, 1 a finding at or above --fail-on, 2 bad usage or input\n",
+			   "expect kinds: entry (into/out of no-probe text), move (any region change),\n"
+			   "       align (hot-align-drop), straddle (hot-page-straddle)\n"
+			   "exit: 0 ok, 1 a finding at or above --fail-on (expected ones never), 2 bad\n"
+			   "      usage or input\n",
 	     .run = cmd_diff, .order = 20);

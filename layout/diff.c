@@ -587,6 +587,7 @@ void diff_free(struct lace_diff *d)
 	free(d->jumps);
 	free(d->funcs);
 	findings_free(d->findings, d->nfindings);
+	free(d->expect_matched);
 	for (size_t i = 0; i < d->bloat.nrows; i++)
 		free(d->bloat.rows[i].name);
 	free(d->bloat.rows);

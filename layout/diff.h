@@ -13,6 +13,7 @@
 
 #include "layout/image.h"
 #include "layout/hotset.h"
+#include "layout/expect.h"
 #include "layout/findings.h"
 
 /* What changed about one function (bit set). */
@@ -119,8 +120,9 @@ struct lace_diff_opts {
 	double hot_min_share;      /* a weighted hot function this share of the total weight
 				    * is listed whatever it costs (0.01) */
 	size_t hot_list_max;       /* at most this many other hot-page-straddle findings (10) */
+	const struct lace_expect_set *expect; /* --expect declarations, or NULL */
 };
-#define LACE_DIFF_OPTS_DEFAULT { 16, 0.10, NULL, NULL, 0, 0.01, 10 }
+#define LACE_DIFF_OPTS_DEFAULT { 16, 0.10, NULL, NULL, 0, 0.01, 10, NULL }
 
 struct lace_diff {
 	const struct lace_image *old, *new;
@@ -141,6 +143,7 @@ struct lace_diff {
 	size_t straddle_gained, straddle_lost, straddle_listed;
 	struct lace_bloat bloat;
 	struct lace_finding *findings; size_t nfindings;
+	size_t *expect_matched;      /* per opts.expect declaration: findings it covered */
 	char **names;                /* owned strings (keys etc.) */
 	size_t nnames, anames;
 	int *old_to_delta, *new_to_delta; /* function index -> funcs[] index */
@@ -163,7 +166,8 @@ const char *region_name(const struct lace_image *img, int r);
 /* Fill d->bloat from d->old and d->new (layout/bloat.c). */
 void diff_bloat(struct lace_diff *d);
 
-/* Highest severity among the findings, or -1 when there are none. */
+/* Highest severity among the findings that are not expected (--expect),
+ * or -1 when there are none. */
 int diff_max_severity(const struct lace_diff *d);
 
 /* True for regions that kprobes refuse: entry text, irqentry, noinstr,

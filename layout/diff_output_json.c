@@ -165,10 +165,21 @@ int diff_output_json(const struct lace_diff *d, const struct lace_diff_print_opt
 	json_t *findings = json_array();
 	for (size_t i = 0; i < d->nfindings; i++) {
 		const struct lace_finding *f = &d->findings[i];
-		json_array_append_new(findings, json_pack("{s:s,s:s,s:o,s:o}", "rule", lace_rules[f->rule].id,
-			"severity", severity_name(f->severity), "subject", jstr(f->subject), "reason", jstr(f->reason)));
+		json_t *fo = json_pack("{s:s,s:s,s:o,s:o}", "rule", lace_rules[f->rule].id,
+			"severity", severity_name(f->severity), "subject", jstr(f->subject), "reason", jstr(f->reason));
+		/* only with --expect: the declaration, and the severity it lowered */
+		if (f->expected) {
+			json_object_set_new(fo, "expected", jstr(f->expected));
+			json_object_set_new(fo, "rule_severity", json_string(severity_name(f->rule_severity)));
+		}
+		json_array_append_new(findings, fo);
 	}
 	json_object_set_new(root, "findings", findings);
+	json_t *expect = json_array();
+	for (size_t i = 0; d->opts.expect && i < d->opts.expect->n; i++)
+		json_array_append_new(expect, json_pack("{s:o,s:I}", "declaration", jstr(d->opts.expect->v[i].spec),
+							"matched", (json_int_t)d->expect_matched[i]));
+	json_object_set_new(root, "expect", expect);
 	int ms = diff_max_severity(d);
 	json_object_set_new(root, "max_severity", ms < 0 ? json_null() : json_string(severity_name(ms)));
 

@@ -65,11 +65,23 @@ void diff_output_md(const struct lace_diff *d, const struct lace_diff_print_opts
 			strbuf_add_md_code(sb, f->subject, 0);
 			strbuf_addstr(sb, ": ");
 			strbuf_add_md(sb, f->reason);
+			if (f->expected) {
+				strbuf_addstr(sb, " (expected: ");
+				strbuf_add_md_code(sb, f->expected, 0);
+				strbuf_addch(sb, ')');
+			}
 			strbuf_addch(sb, '\n');
 		}
 		strbuf_addch(sb, '\n');
 	} else {
 		strbuf_addstr(sb, "No findings.\n\n");
+	}
+	for (size_t i = 0; d->opts.expect && i < d->opts.expect->n; i++) {
+		if (d->expect_matched[i])
+			continue;
+		strbuf_addstr(sb, "- note: ");
+		strbuf_add_md_code(sb, d->opts.expect->v[i].spec, 0);
+		strbuf_addstr(sb, " (`--expect`) matched no finding: a stale declaration?\n\n");
 	}
 
 	for (size_t i = 0; i < d->nfuncs; i++) {

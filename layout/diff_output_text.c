@@ -189,14 +189,27 @@ void diff_output_text(const struct lace_diff *d, const struct lace_diff_print_op
 	strbuf_addf(sb, "\njump-label sites: %zu old, %zu new; %zu changed (slow path region %zu, distance %zu)\n",
 		    d->old->njumps, d->new->njumps, jchanged, jregion, jdist);
 
-	for (size_t i = 0; i < d->nfindings; i++)
+	size_t nexpected = 0;
+	for (size_t i = 0; i < d->nfindings; i++) {
 		nsev[d->findings[i].severity]++;
-	strbuf_addf(sb, "\nfindings: %zu error, %zu warning, %zu info\n", nsev[2], nsev[1], nsev[0]);
+		nexpected += !!d->findings[i].expected;
+	}
+	strbuf_addf(sb, "\nfindings: %zu error, %zu warning, %zu info", nsev[2], nsev[1], nsev[0]);
+	if (nexpected)
+		strbuf_addf(sb, " (%zu of them expected)", nexpected);
+	strbuf_addch(sb, '\n');
 	for (size_t i = 0; i < d->nfindings; i++) {
 		const struct lace_finding *f = &d->findings[i];
-		strbuf_addf(sb, "  %-7s %-22s %s: %s\n", severity_name(f->severity), lace_rules[f->rule].id,
+		strbuf_addf(sb, "  %-7s %-22s %s: %s", severity_name(f->severity), lace_rules[f->rule].id,
 			    f->subject, f->reason);
+		if (f->expected)
+			strbuf_addf(sb, " (expected: %s)", f->expected);
+		strbuf_addch(sb, '\n');
 	}
+	for (size_t i = 0; d->opts.expect && i < d->opts.expect->n; i++)
+		if (!d->expect_matched[i])
+			strbuf_addf(sb, "  note: --expect %s matched no finding (a stale declaration?)\n",
+				    d->opts.expect->v[i].spec);
 
 	if (c->changed || (o->all && c->shifted)) {
 		strbuf_addstr(sb, "\nchanged functions:\n");

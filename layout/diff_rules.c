@@ -109,6 +109,18 @@ static size_t hot_units(const struct lace_diff *d, int s, uint64_t page)
 	return total;
 }
 
+/* "2M", "4K", "64K" (in buf): the page size as the findings name it */
+static const char *page_name(uint64_t page, char *buf, size_t len)
+{
+	if (page >= (1u << 20) && !(page & ((1u << 20) - 1)))
+		snprintf(buf, len, "%" PRIu64 "M", page >> 20);
+	else if (page >= 1024 && !(page & 1023))
+		snprintf(buf, len, "%" PRIu64 "K", page >> 10);
+	else
+		snprintf(buf, len, "%" PRIu64 "-byte", page);
+	return buf;
+}
+
 struct straddler {
 	size_t k;        /* delta index */
 	double weight;
@@ -169,7 +181,8 @@ static void straddle_rules(struct lace_diff *d, struct lace_findings *f)
 			cand[ncand++] = (struct straddler){ k, fd->weight, n->size, heavy };
 	}
 	qsort(cand, ncand, sizeof(*cand), cmp_straddler);
-	const char *pname = pn == 2u << 20 ? "2M" : pn == 4096 ? "4K" : "rule";
+	char pbuf[24];
+	const char *pname = page_name(pn, pbuf, sizeof(pbuf));
 	for (size_t i = 0; i < ncand; i++) {
 		/* the hot set grew by pages_new - pages_old pages: no more
 		 * functions than that can be the reason */
@@ -222,6 +235,7 @@ void diff_run_rules(struct lace_diff *d)
 			size_t fam_old = 0, fam_new = 0;
 			if (region_is_noprobe(orn))
 				region_family_funcs(d, orn, &fam_old, &fam_new);
+			size_t before = f.n;
 			if (region_is_noprobe(orn) && !region_is_noprobe(nrn) && fam_new * 2 < fam_old)
 				findings_add(&f, rc, LACE_RULE_REGION_CHANGE, fd->name,
 					     "moved out of %s into %s (that text narrowed from %zu to %zu functions)", orn,
@@ -237,6 +251,9 @@ void diff_run_rules(struct lace_diff *d)
 			else
 				findings_add(&f, rc, LACE_RULE_REGION_CHANGE, fd->name, "moved from %s to %s",
 					     *orn ? orn : "(none)", *nrn ? nrn : "(none)");
+			/* what --expect entry=... covers */
+			if (f.n > before)
+				f.v[before].noprobe_move = region_is_noprobe(orn) != region_is_noprobe(nrn);
 		}
 		if (!fd->hot)
 			continue;
@@ -259,12 +276,17 @@ void diff_run_rules(struct lace_diff *d)
 		strbuf_release(&subj);
 	}
 	straddle_rules(d, &f);
+	/* pages at the rule page, as the straddle rule counts them: x86-64
+	 * kernel text is mapped with 2 MiB pages, so its 4 KiB page count
+	 * costs no iTLB entry and its 2 MiB page count does */
 	const struct lace_footprint *ho = &d->hot_old, *hn = &d->hot_new;
 	double g = 1.0 + d->opts.max_hot_growth;
-	if ((double)hn->lines > (double)ho->lines * g || (double)hn->pages > (double)ho->pages * g)
+	size_t po = hot_units(d, 0, d->rule_page[0]), pn = hot_units(d, 1, d->rule_page[1]);
+	char pbuf[24];
+	if ((double)hn->lines > (double)ho->lines * g || (double)pn > (double)po * g)
 		findings_add(&f, rc, LACE_RULE_HOT_FOOTPRINT, "hot set",
-			     "lines %zu -> %zu, 4K pages %zu -> %zu (limit +%.4g%%)", ho->lines, hn->lines,
-			     ho->pages, hn->pages, d->opts.max_hot_growth * 100);
+			     "lines %zu -> %zu, %s pages %zu -> %zu (limit +%.4g%%)", ho->lines, hn->lines,
+			     page_name(d->rule_page[1], pbuf, sizeof(pbuf)), po, pn, d->opts.max_hot_growth * 100);
 	if (d->branches_old && d->branches_new) {
 		for (size_t k = 0; k < d->nxbranches; k++) {
 			const struct lace_xbranch *x = &d->xbranches[k];
@@ -277,6 +299,10 @@ void diff_run_rules(struct lace_diff *d)
 			strbuf_release(&subj);
 		}
 	}
+	if (d->opts.expect) {
+		d->expect_matched = xcalloc(d->opts.expect->n + 1, sizeof(*d->expect_matched));
+		expect_apply(d->opts.expect, f.v, f.n, d->expect_matched);
+	}
 	findings_sort(f.v, f.n);
 	d->findings = f.v;
 	d->nfindings = f.n;
@@ -287,7 +313,7 @@ int diff_max_severity(const struct lace_diff *d)
 	int m = -1;
 
 	for (size_t i = 0; i < d->nfindings; i++)
-		if ((int)d->findings[i].severity > m)
+		if (!d->findings[i].expected && (int)d->findings[i].severity > m)
 			m = d->findings[i].severity;
 	return m;
 }

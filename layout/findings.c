@@ -85,7 +85,8 @@ void findings_add(struct lace_findings *f, const struct lace_rule_config *rc, en
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
 	ALLOC_GROW(f->v, f->n + 1, f->alloc);
-	f->v[f->n++] = (struct lace_finding){ rule, sev, xstrdup(subject), strbuf_detach(&sb, NULL) };
+	f->v[f->n++] = (struct lace_finding){ .rule = rule, .severity = sev, .subject = xstrdup(subject),
+					      .reason = strbuf_detach(&sb, NULL), .rule_severity = sev };
 }
 
 static int cmp_finding(const void *a, const void *b)
@@ -94,6 +95,8 @@ static int cmp_finding(const void *a, const void *b)
 
 	if (x->severity != y->severity)
 		return x->severity > y->severity ? -1 : 1;
+	if (!x->expected != !y->expected)
+		return x->expected ? 1 : -1;
 	if (x->rule != y->rule)
 		return x->rule < y->rule ? -1 : 1;
 	return strcmp(x->subject, y->subject);
@@ -110,6 +113,7 @@ void findings_free(struct lace_finding *v, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		free(v[i].subject);
 		free(v[i].reason);
+		free(v[i].expected);
 	}
 	free(v);
 }

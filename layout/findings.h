@@ -55,6 +55,10 @@ struct lace_finding {
 	enum lace_severity severity;
 	char *subject;  /* function, site or region pair the finding is about */
 	char *reason;   /* one line */
+	enum lace_severity rule_severity; /* the rule's configured severity */
+	bool noprobe_move; /* a region change into or out of no-probe text */
+	char *expected; /* the --expect declaration that covers it (severity
+			 * is then info, and it fails nothing), or NULL */
 };
 
 struct lace_findings {
@@ -64,7 +68,8 @@ struct lace_findings {
 /* Add a finding unless its rule is off in rc (rc NULL: defaults). */
 void findings_add(struct lace_findings *f, const struct lace_rule_config *rc, enum lace_rule rule,
 		  const char *subject, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-/* Sort by severity (highest first), then rule, then subject. */
+/* Sort by severity (highest first), then rule, then subject; expected
+ * findings after the other info ones. */
 void findings_sort(struct lace_finding *v, size_t n);
 void findings_free(struct lace_finding *v, size_t n);
 

@@ -5,7 +5,10 @@
  * between regions left out.  A cell takes the colour of the region holding
  * most of its function bytes; pages touched by hot functions get a dark
  * outline; functions that changed region are linked from their old page to
- * their new one.  Every cell and link carries a <title> (tooltip). */
+ * their new one.  Where the page rules use a larger page (2 MiB: x86-64
+ * kernel text), a purple bar marks where a new one starts and a function
+ * crossing one is outlined in purple.  Every cell and link carries a
+ * <title> (tooltip). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +32,8 @@ struct strip {
 	size_t n;
 	int *colour;        /* palette slot per page, -1 none */
 	bool *hot;
+	bool *big;          /* a new rule page (2 MiB: kernel text) starts here */
+	uint64_t rule_page; /* the diff's rule page of this side, when larger than a drawn page, else 0 */
 	int x0, y0, cols, rows;
 };
 
@@ -118,6 +123,12 @@ static void strip_build(const struct lace_diff *d, struct strip *s, int side)
 	(void)alloc;
 	s->colour = xcalloc(k + 1, sizeof(int));
 	s->hot = xcalloc(k + 1, sizeof(bool));
+	s->big = xcalloc(k + 1, sizeof(bool));
+	/* x86-64 kernel text is mapped with 2 MiB pages (the diff's rule
+	 * page): mark where the drawn 4 KiB pages enter the next one */
+	s->rule_page = d->rule_page[side] > page ? d->rule_page[side] : 0;
+	for (size_t i = 1; s->rule_page && i < k; i++)
+		s->big[i] = s->pages[i] * page / s->rule_page != s->pages[i - 1] * page / s->rule_page;
 	size_t nr = d->nregions + 1; /* last slot: outside every region */
 	uint64_t *bytes = xcalloc((k + 1) * nr, sizeof(uint64_t));
 	for (size_t i = 0; i < img->nfuncs; i++) {
@@ -181,6 +192,10 @@ static void strip_draw(const struct lace_diff *d, const struct strip *s, int cel
 		if (i && s->pages[i] != s->pages[i - 1] + 1)
 			strbuf_addf(sb, "<rect x=\"%d\" y=\"%d\" width=\"2\" height=\"%d\" fill=\"#000\"/>\n", x - 1, y,
 				    cell - 1);
+		if (s->big[i])
+			strbuf_addf(sb, "<rect x=\"%d\" y=\"%d\" width=\"3\" height=\"%d\" class=\"big\"><title>%" PRIu64
+				    " KiB page boundary: 0x%" PRIx64 "</title></rect>\n", x - 2, y - 1, cell + 1,
+				    s->rule_page >> 10, s->pages[i] * page / s->rule_page * s->rule_page);
 	}
 	strbuf_addstr(sb, "</g>\n");
 	(void)d;
@@ -207,6 +222,7 @@ static void func_rects(const struct lace_diff *d, const struct strip *s, int sid
 		int slot = region_slot(d, img, f->region);
 		const char *fill = region_colour(d, slot);
 		bool hot = fd->hot && f->suffix != LACE_SUFFIX_COLD;
+		bool crosses = s->rule_page && f->addr / s->rule_page != func_last(f) / s->rule_page;
 		uint64_t first = f->addr / page, last = func_last(f) / page;
 		if (last < first || last - first >= DETAIL_MAX_PAGES)
 			last = first + DETAIL_MAX_PAGES - 1;
@@ -221,10 +237,13 @@ static void func_rects(const struct lace_diff *d, const struct strip *s, int sid
 			if (w < 1.5)
 				w = 1.5;
 			strbuf_addf(sb, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"%s><title>",
-				    x, y + 2, w, DH - 6, fill, hot ? " class=\"hot\"" : "");
+				    x, y + 2, w, DH - 6, fill,
+				    crosses ? " class=\"cross\"" : hot ? " class=\"hot\"" : "");
 			strbuf_add_xml(sb, f->name);
-			strbuf_addf(sb, " 0x%" PRIx64 " +%" PRIu64 "%s</title></rect>\n", f->addr, f->size,
-				    hot ? " (hot)" : "");
+			strbuf_addf(sb, " 0x%" PRIx64 " +%" PRIu64 "%s", f->addr, f->size, hot ? " (hot)" : "");
+			if (crosses)
+				strbuf_addf(sb, " crosses a %" PRIu64 " KiB page boundary", s->rule_page >> 10);
+			strbuf_addstr(sb, "</title></rect>\n");
 			/* a name label when it fits (about 6 px per character at 10 px) */
 			if (w >= 6.0 * (double)strlen(f->name) + 4) {
 				strbuf_addf(sb, "<text x=\"%.1f\" y=\"%d\" class=\"fn\">", x + 2, y + DH - 8);
@@ -233,6 +252,22 @@ static void func_rects(const struct lace_diff *d, const struct strip *s, int sid
 			}
 		}
 	}
+}
+
+/* The legend line of the large pages, when a side's rule page is larger
+ * than the drawn 4 KiB one (2 MiB for x86-64 kernel text). */
+static void big_legend(const struct lace_diff *d, const struct strip s[2], int x, int y, struct strbuf *sb)
+{
+	uint64_t rp = s[1].rule_page ? s[1].rule_page : s[0].rule_page;
+
+	if (!rp)
+		return;
+	strbuf_addf(sb, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"4\" class=\"big\"/>"
+		    "<text x=\"%d\" y=\"%d\" class=\"l\">%" PRIu64 " KiB page boundary (the page rules' page%s)",
+		    x, y + 5, x + 20, y + 12, rp >> 10, rp == 2u << 20 ? ": x86-64 kernel text is mapped with 2 MiB pages" : "");
+	if (rp == 2u << 20)
+		strbuf_addf(sb, "; hot 2 MiB pages %zu -> %zu", d->hot_old.hugepages, d->hot_new.hugepages);
+	strbuf_addstr(sb, "</text>\n");
 }
 
 static void render_detail(const struct lace_diff *d, struct strip s[2], struct strbuf *sb)
@@ -250,6 +285,7 @@ static void render_detail(const struct lace_diff *d, struct strip s[2], struct s
 		    "<style>.h{font-size:16px;font-weight:bold}.s{font-size:11px;fill:#444}"
 		    ".l{font-size:12px}.fn{font-size:10px;fill:#fff}.a{font-size:10px;fill:#444;font-family:monospace}"
 		    ".hot{stroke:#000;stroke-width:1.5}.pg{fill:#f4f4f4;stroke:#bbb;stroke-width:0.5}"
+		    ".big{fill:#9400d3}.cross{stroke:#9400d3;stroke-width:2.5}"
 		    ".ln{stroke:#d62728;stroke-width:1.4;fill:none;opacity:0.8}"
 		    ".lo{stroke:#ff7f0e;stroke-width:1;fill:none;opacity:0.7;stroke-dasharray:4 2}</style>\n"
 		    "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n", w, h, w, h);
@@ -290,6 +326,12 @@ static void render_detail(const struct lace_diff *d, struct strip s[2], struct s
 			strbuf_addf(sb, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" class=\"pg\"/>"
 				    "<text x=\"%d\" y=\"%d\" class=\"a\">0x%" PRIx64 "</text>\n",
 				    x[k], y + 1, DW, DH - 4, x[k] - label, y + DH - 8, s[k].pages[i] * page);
+			/* a 2 MiB page starts at (or, past a gap, before) this row */
+			if (s[k].big[i])
+				strbuf_addf(sb, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"3\" class=\"big\"><title>%"
+					    PRIu64 " KiB page boundary: 0x%" PRIx64 "</title></rect>\n", x[k] - label, y - 2,
+					    DW + label, s[k].rule_page >> 10,
+					    s[k].pages[i] * page / s[k].rule_page * s[k].rule_page);
 		}
 		func_rects(d, &s[k], k, x[k], top, sb);
 	}
@@ -307,9 +349,11 @@ static void render_detail(const struct lace_diff *d, struct strip s[2], struct s
 	}
 	ly += (int)((d->nregions + 3) / 4) * 20;
 	strbuf_addf(sb, "<text x=\"%d\" y=\"%d\" class=\"l\">%zu functions changed (%zu changed region); hot "
-		    "footprint %zu -> %zu lines, %zu -> %zu pages</text>\n</svg>\n", margin, ly + 12,
+		    "footprint %zu -> %zu lines, %zu -> %zu pages</text>\n", margin, ly + 12,
 		    d->counts.changed, d->counts.region, d->hot_old.lines, d->hot_new.lines, d->hot_old.pages,
 		    d->hot_new.pages);
+	big_legend(d, s, margin, ly + 20, sb);
+	strbuf_addstr(sb, "</svg>\n");
 }
 
 void diff_svg_render(const struct lace_diff *d, struct strbuf *sb)
@@ -342,7 +386,7 @@ void diff_svg_render(const struct lace_diff *d, struct strbuf *sb)
 		    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\""
 		    " font-family=\"DejaVu Sans, Arial, sans-serif\">\n"
 		    "<style>.h{font-size:16px;font-weight:bold}.s{font-size:11px;fill:#444}"
-		    ".l{font-size:12px}.hot{stroke:#000;stroke-width:1.5}"
+		    ".l{font-size:12px}.hot{stroke:#000;stroke-width:1.5}.big{fill:#9400d3}"
 		    ".ln{stroke:#d62728;stroke-width:1.2;fill:none;opacity:0.75}</style>\n"
 		    "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n", w, h, w, h);
 	strbuf_addf(sb, "<text x=\"%d\" y=\"24\" class=\"h\">lace diff layout map: 4 KiB pages, %d per row, "
@@ -398,11 +442,13 @@ void diff_svg_render(const struct lace_diff *d, struct strbuf *sb)
 		    margin + 20, ly + 12, d->hot_old.pages, d->hot_new.pages);
 	strbuf_addf(sb, "<text x=\"%d\" y=\"%d\" class=\"l\">%zu functions changed region%s</text>\n",
 		    margin + 260, ly + 12, d->counts.region, skipped ? " (first 400 linked)" : "");
+	big_legend(d, s, margin, ly + 20, sb);
 	strbuf_addstr(sb, "</svg>\n");
 out:
 	for (int k = 0; k < 2; k++) {
 		free(s[k].pages);
 		free(s[k].colour);
 		free(s[k].hot);
+		free(s[k].big);
 	}
 }

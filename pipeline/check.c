@@ -113,6 +113,10 @@ static json_t *run_diff(const struct check_opts *o, const char *base, const char
 		strvec_push(&argv, "--rule");
 		strvec_push(&argv, c->rules[i]);
 	}
+	for (size_t i = 0; i < c->nexpects; i++) {
+		strvec_push(&argv, "--expect");
+		strvec_push(&argv, c->expects[i]);
+	}
 	if (o->svg) {
 		strvec_push(&argv, "--svg");
 		strvec_push(&argv, o->svg);
@@ -275,11 +279,23 @@ enum check_decision check_run(const struct check_opts *o, json_t **report)
 		json_t *f;
 		json_array_foreach(json_object_get(diff, "findings"), i, f) {
 			const char *sev = json_string_value(json_object_get(f, "severity"));
+			/* what the patch declared it does is not a reason to fail */
+			if (json_object_get(f, "expected"))
+				continue;
 			if (severity_rank(sev) >= fail_rank && fail_rank <= 2)
 				add_reason(reasons, "finding", "[%s] %s: %s: %s",
 					   sev, json_string_value(json_object_get(f, "rule")),
 					   json_string_value(json_object_get(f, "subject")),
 					   json_string_value(json_object_get(f, "reason")));
+		}
+		json_array_foreach(json_object_get(diff, "expect"), i, f) {
+			if (json_integer_value(json_object_get(f, "matched")))
+				continue;
+			struct strbuf line = STRBUF_INIT;
+			strbuf_addf(&line, "stale declaration: --expect %s matched no finding",
+				    json_string_value(json_object_get(f, "declaration")));
+			json_array_append_new(notes, lace_json_string(line.buf));
+			strbuf_release(&line);
 		}
 		json_object_set_new(rep, "diff", diff);
 	}
@@ -336,6 +352,45 @@ static void md_item(struct strbuf *out, const char *text)
 	strbuf_addch(out, '\n');
 }
 
+/* The --expect declarations and what each covered: the findings a patch
+ * declared as its purpose, listed apart so a reviewer sees what was
+ * waved through and why. */
+static void expected_md(const json_t *diff, struct strbuf *out)
+{
+	const json_t *decls = json_object_get(diff, "expect");
+	size_t i, k;
+	json_t *x, *f;
+
+	if (!json_array_size(decls))
+		return;
+	strbuf_addstr(out, "**Expected** (declared with `--expect`; these fail nothing):\n\n");
+	json_array_foreach(decls, i, x) {
+		const char *decl = js(x, "declaration");
+		size_t n = 0;
+		strbuf_addstr(out, "- ");
+		strbuf_add_md_code(out, decl, 0);
+		strbuf_addstr(out, ": ");
+		json_array_foreach(json_object_get(diff, "findings"), k, f) {
+			if (strcmp(js(f, "expected"), decl))
+				continue;
+			/* a kernel's entry patch moves hundreds: the table has them all */
+			if (n++ >= 5)
+				continue;
+			strbuf_addf(out, "%s%s ", n > 1 ? ", " : "", js(f, "rule"));
+			strbuf_add_md_code(out, js(f, "subject"), 0);
+			strbuf_addf(out, " (was %s)", js(f, "rule_severity"));
+		}
+		if (n > 5)
+			strbuf_addf(out, " and %zu more", n - 5);
+		if (!n && json_integer_value(json_object_get(x, "matched")))
+			strbuf_addstr(out, "its findings are named under an earlier declaration");
+		else if (!n)
+			strbuf_addstr(out, "matched no finding (a stale declaration?)");
+		strbuf_addch(out, '\n');
+	}
+	strbuf_addch(out, '\n');
+}
+
 void check_render_md(const json_t *rep, struct strbuf *out)
 {
 	const char *d = js(rep, "decision");
@@ -371,16 +426,22 @@ void check_render_md(const json_t *rep, struct strbuf *out)
 		if (json_array_size(f)) {
 			strbuf_addstr(out, "| severity | rule | subject | reason |\n|---|---|---|---|\n");
 			json_array_foreach(f, i, x) {
-				strbuf_addf(out, "| %s | %s | ", js(x, "severity"), js(x, "rule"));
+				strbuf_addf(out, "| %s%s | %s | ", js(x, "severity"),
+					    json_object_get(x, "expected") ? " (expected)" : "", js(x, "rule"));
 				strbuf_add_md_code(out, js(x, "subject"), 1);
 				strbuf_addstr(out, " | ");
 				strbuf_add_md(out, js(x, "reason"));
+				if (json_object_get(x, "expected")) {
+					strbuf_addstr(out, "; expected: ");
+					strbuf_add_md_code(out, js(x, "expected"), 1);
+				}
 				strbuf_addstr(out, " |\n");
 			}
 			strbuf_addch(out, '\n');
 		} else {
 			strbuf_addstr(out, "No layout findings.\n\n");
 		}
+		expected_md(diff, out);
 		const json_t *hot = json_object_get(diff, "hot");
 		const json_t *ho = json_object_get(hot, "old"), *hn = json_object_get(hot, "new");
 		if (ho && hn) {

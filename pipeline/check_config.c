@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "layout/expect.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -32,6 +33,7 @@ void check_config_release(struct check_config *c)
 	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
 		free(*strs[i]);
 	free_list(c->rules, c->nrules);
+	free_list(c->expects, c->nexpects);
 	free_list(c->workloads, c->nworkloads);
 	for (size_t i = 0; i < c->nmargins; i++)
 		free(c->margins[i].event);
@@ -115,6 +117,14 @@ int check_config_set(struct check_config *c, const char *section, const char *ke
 		strbuf_addf(&rule, "%s=%s", key + 5, v);
 		push(&c->rules, &c->nrules, rule.buf);
 		strbuf_release(&rule);
+	} else if (KEY("diff", "expect")) {
+		/* checked here, so a typo is a config error, not lace diff's */
+		struct lace_expect_set es = { 0 };
+		int rc = expect_add(&es, v);
+		expect_release(&es);
+		if (rc < 0)
+			return lace_error_set(EINVAL, "diff.expect: %s", lace_error_msg());
+		push(&c->expects, &c->nexpects, v);
 	} else if (KEY("ab", "rounds")) {
 		set_str(&c->rounds, v);
 	} else if (KEY("ab", "max_runs")) {

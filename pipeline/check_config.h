@@ -4,7 +4,8 @@
  *              inconclusive = pass|fail            an undecided gated event
  *              gate = EV,EV...                      events whose "slower" fails
  *              backend = auto|hw|sim
- *   [diff]     min_align, max_hot_growth, hot = FILE, rule.<id> = LEVEL
+ *   [diff]     min_align, max_hot_growth, hot = FILE, rule.<id> = LEVEL,
+ *              expect = KIND=REGEX                 repeatable (lace diff --expect)
  *   [ab]       rounds = N|auto, max_runs, max_time, warmup, confidence, margin,
  *              events = EV,EV..., seed, timeout
  *   [margin]   <event> = PCT                        per-event margins
@@ -31,6 +32,7 @@ struct check_config {
 	/* [diff] */
 	char *min_align, *max_hot_growth, *hot;
 	char **rules; size_t nrules;           /* "id=level" */
+	char **expects; size_t nexpects;       /* "kind=regex", checked when set */
 	/* [ab] */
 	char *rounds, *max_runs, *max_time, *warmup, *confidence, *seed, *timeout;
 	double margin;        /* default margin, fraction */

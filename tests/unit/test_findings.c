@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "layout/diff.h"
+#include "layout/expect.h"
 #include "layout/findings.h"
 
 static void test_rule_config(void **state)
@@ -68,12 +69,79 @@ static void test_noprobe_names(void **state)
 	assert_false(region_is_noprobe(NULL));
 }
 
+static void test_expect_parse(void **state)
+{
+	struct lace_expect_set es = { 0 };
+
+	assert_int_equal(expect_add(&es, "entry=^do_syscall_64$"), 0);
+	assert_int_equal(expect_add(&es, "move=a|b"), 0);
+	assert_int_equal(expect_add(&es, "align=x{1,3}"), 0); /* commas belong to the regex */
+	assert_int_equal(expect_add(&es, "straddle=hot"), 0);
+	assert_int_equal(es.n, 4);
+	assert_int_equal(es.v[0].kind, LACE_EXPECT_ENTRY);
+	assert_string_equal(es.v[1].spec, "move=a|b");
+	assert_true(expect_add(&es, "entry") < 0);        /* no '=' */
+	assert_true(expect_add(&es, "bogus=x") < 0);      /* unknown kind */
+	assert_true(expect_add(&es, "ent=x") < 0);        /* prefixes are not kinds */
+	assert_true(expect_add(&es, "entry=") < 0);       /* empty regex */
+	assert_true(expect_add(&es, "entry=(") < 0);      /* bad regex */
+	assert_int_equal(es.n, 4);
+	expect_release(&es);
+	assert_int_equal(es.n, 0);
+}
+
+static void test_expect_apply(void **state)
+{
+	struct lace_findings f = { 0 };
+	struct lace_rule_config rc;
+	struct lace_expect_set es = { 0 };
+	size_t matched[4] = { 0 };
+
+	rule_config_init(&rc);
+	rule_config_set(&rc, "noprobe-region=error");
+	findings_add(&f, &rc, LACE_RULE_NOPROBE_REGION, "do_work", "moved out");
+	findings_add(&f, &rc, LACE_RULE_REGION_CHANGE, "narrowed", "moved out, text narrowed");
+	f.v[1].noprobe_move = true;
+	findings_add(&f, &rc, LACE_RULE_REGION_CHANGE, "plain", "moved from .text to cold");
+	findings_add(&f, &rc, LACE_RULE_HOT_ALIGN_DROP, "do_work", "alignment dropped");
+	findings_add(&f, &rc, LACE_RULE_HOT_FOOTPRINT, "hot set", "grew");
+	assert_int_equal(expect_add(&es, "entry=^do_work$|^narrowed$"), 0);
+	assert_int_equal(expect_add(&es, "move=^do_work$"), 0);
+	assert_int_equal(expect_add(&es, "align=^nothing$"), 0);
+	assert_int_equal(expect_add(&es, "entry=^plain$"), 0); /* a plain region change is no entry move */
+	expect_apply(&es, f.v, f.n, matched);
+	/* entry covers the move out of no-probe text and the narrowed leaver */
+	assert_string_equal(f.v[0].expected, "entry=^do_work$|^narrowed$");
+	assert_int_equal(f.v[0].severity, LACE_SEV_INFO);
+	assert_int_equal(f.v[0].rule_severity, LACE_SEV_ERROR);
+	assert_string_equal(f.v[1].expected, "entry=^do_work$|^narrowed$");
+	assert_null(f.v[2].expected);
+	/* a move declaration does not excuse an alignment drop */
+	assert_null(f.v[3].expected);
+	assert_int_equal(f.v[3].severity, LACE_SEV_WARNING);
+	assert_null(f.v[4].expected);
+	assert_int_equal(matched[0], 2);
+	assert_int_equal(matched[1], 1); /* covered do_work too: not stale */
+	assert_int_equal(matched[2], 0);
+	assert_int_equal(matched[3], 0);
+	/* expected findings sort after the other info ones */
+	findings_sort(f.v, f.n);
+	assert_int_equal(f.v[0].rule, LACE_RULE_HOT_FOOTPRINT);
+	assert_null(f.v[2].expected);
+	assert_non_null(f.v[3].expected);
+	assert_non_null(f.v[4].expected);
+	findings_free(f.v, f.n);
+	expect_release(&es);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rule_config),
 		cmocka_unit_test(test_add_and_sort),
 		cmocka_unit_test(test_noprobe_names),
+		cmocka_unit_test(test_expect_parse),
+		cmocka_unit_test(test_expect_apply),
 	};
 	return cmocka_run_group_tests_name("findings", tests, NULL, NULL);
 }
