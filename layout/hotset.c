@@ -84,7 +84,17 @@ int hotset_load(const char *path, struct lace_hotset *hs)
 		strbuf_release(&sb);
 		return lace_error_set(EINVAL, "hot file is not text");
 	}
-	err = hotset_parse(sb.buf, hs);
+	switch (hotset_detect(sb.buf)) {
+	case HOT_PERF_REPORT:
+		err = hotset_parse_perf_report(sb.buf, hs);
+		break;
+	case HOT_PERF_SCRIPT:
+		err = hotset_parse_perf_script(sb.buf, hs);
+		break;
+	default:
+		err = hotset_parse(sb.buf, hs);
+		break;
+	}
 	strbuf_release(&sb);
 	return err;
 }

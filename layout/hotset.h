@@ -21,7 +21,17 @@ struct lace_hotset {
 
 /* Parse hot-file text.  Returns 0, or -EINVAL with "line N: ..." set. */
 int hotset_parse(const char *text, struct lace_hotset *hs);
-/* Read and parse path; the message names the line, not the path. */
+
+/* Profiles as hot sets (layout/hotset_perf.c): the functions that took
+ * samples, weighted by their share -- `perf report --stdio` (Self column)
+ * and `perf script` (leaf frames, by period). */
+enum hot_format { HOT_LIST, HOT_PERF_REPORT, HOT_PERF_SCRIPT };
+enum hot_format hotset_detect(const char *text);
+int hotset_parse_perf_report(const char *text, struct lace_hotset *hs);
+int hotset_parse_perf_script(const char *text, struct lace_hotset *hs);
+
+/* Read and parse path, in whichever of the formats above it is; the
+ * message names the line, not the path. */
 int hotset_load(const char *path, struct lace_hotset *hs);
 void hotset_free(struct lace_hotset *hs);
 /* Position in hs->names of name (or of base when name is absent), or -1. */
