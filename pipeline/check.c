@@ -229,6 +229,14 @@ static void judge_events(const struct check_opts *o, json_t *ab, const char *wor
 		double p_adj = jnum(ev, "p_holm");
 		if (isnan(p_adj))
 			p_adj = r.p;
+		/* a simulated count that repeats exactly (lace ab gives it no
+		 * CI): its B/A is exact, so the margin alone decides -- beyond
+		 * it is a real change of this build pair, inside it equivalent */
+		bool exact = json_is_true(json_object_get(ev, "deterministic"));
+		if (exact) {
+			r.ci_low = r.ci_high = r.ratio;
+			p_adj = 0;
+		}
 		enum lace_verdict v = stats_verdict(&r, p_adj, conf, margin);
 		bool gated = check_config_gated(c, name);
 		json_object_set_new(ev, "check_margin", json_real(margin));
@@ -237,7 +245,11 @@ static void judge_events(const struct check_opts *o, json_t *ab, const char *wor
 		if (!gated)
 			continue;
 		double pct = (r.ratio - 1) * 100, lo = (r.ci_low - 1) * 100, hi = (r.ci_high - 1) * 100;
-		if (v == LACE_VERDICT_SLOWER)
+		if (v == LACE_VERDICT_SLOWER && exact)
+			add_reason(reasons, "slower",
+				   "%s on '%s': %+.2f%% (exact: a deterministic simulated count), beyond the %.3g%% margin",
+				   name, workload, pct, margin * 100);
+		else if (v == LACE_VERDICT_SLOWER)
 			add_reason(reasons, "slower",
 				   "%s on '%s': %+.2f%% (CI %+.2f%% .. %+.2f%%), beyond the %.3g%% margin",
 				   name, workload, pct, lo, hi, margin * 100);
@@ -469,10 +481,15 @@ void check_render_md(const json_t *rep, struct strbuf *out)
 			double r = jnum(ev, "ratio"), lo = jnum(ev, "ci_low"), hi = jnum(ev, "ci_high");
 			strbuf_addstr(out, "| ");
 			strbuf_add_md(out, js(ev, "name"));
-			strbuf_addf(out, "%s | %.6g | %.6g | %+.2f%% | %+.2f%% .. %+.2f%% | ±%.3g%% | %s%s |\n",
+			strbuf_addf(out, "%s | %.6g | %.6g | %+.2f%% | ",
 				    json_is_true(json_object_get(ev, "simulated")) ? " (sim)" : "",
-				    jnum(ev, "a_mean"), jnum(ev, "b_mean"), (r - 1) * 100, (lo - 1) * 100,
-				    (hi - 1) * 100, jnum(ev, "check_margin") * 100, js(ev, "check_verdict"),
+				    jnum(ev, "a_mean"), jnum(ev, "b_mean"), (r - 1) * 100);
+			if (json_is_true(json_object_get(ev, "deterministic")))
+				strbuf_addstr(out, "exact (deterministic)");
+			else
+				strbuf_addf(out, "%+.2f%% .. %+.2f%%", (lo - 1) * 100, (hi - 1) * 100);
+			strbuf_addf(out, " | ±%.3g%% | %s%s |\n", jnum(ev, "check_margin") * 100,
+				    js(ev, "check_verdict"),
 				    json_is_true(json_object_get(ev, "gated")) ? "" : " (not gated)");
 		}
 		strbuf_addch(out, '\n');
