@@ -42,6 +42,22 @@ bool geom_valid(const struct lace_geometry *g)
 	return pow2(g->line) && pow2(g->page) && pow2(g->fetch) && g->line <= g->page;
 }
 
+/* In a relocatable file lace chose the section's address, aligned to
+ * sh_addralign and no more: the linker promises nothing beyond it, so a
+ * function at offset 0 of a 16-aligned .text is 16-aligned, not 4096. */
+static uint64_t function_align_cap(const struct lace_image *img, const struct lace_function *f)
+{
+	uint64_t cap = img->geom.page;
+
+	if (img->relocatable && f->section >= 0) {
+		unsigned pw = img->sections[f->section].align_pow;
+		uint64_t sa = (uint64_t)1 << (pw < 32 ? pw : 32);
+		if (sa < cap)
+			cap = sa;
+	}
+	return cap;
+}
+
 void geometry_compute(struct lace_image *img)
 {
 	const struct lace_geometry *g = &img->geom;
@@ -53,7 +69,7 @@ void geometry_compute(struct lace_image *img)
 	for (size_t i = 0; i < img->nfuncs; i++) {
 		struct lace_function *f = &img->funcs[i];
 
-		f->alignment = geom_alignment(f->addr, g->page);
+		f->alignment = geom_alignment(f->addr, function_align_cap(img, f));
 		f->lines = geom_span(f->addr, f->size, g->line);
 		f->pages = geom_span(f->addr, f->size, g->page);
 		f->straddles_line = geom_straddles(f->addr, f->size, g->line);

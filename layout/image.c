@@ -143,9 +143,10 @@ static int elf_check(struct lace_image *img)
 		break;
 	case EM_PPC64:
 		img->arch = p->big_endian ? LACE_ARCH_PPC64 : LACE_ARCH_PPC64LE;
-		if ((eh.e_flags & EF_PPC64_ABI) == 1 || (p->big_endian && (eh.e_flags & EF_PPC64_ABI) == 0))
-			image_warn(img, "ppc64 ELFv1: function symbols name descriptors in .opd; "
-				   "code is found through dot-symbols (.name) only");
+		/* e_flags ABI 0 (unspecified) is ELFv1 on big-endian, where
+		 * old toolchains left it unset */
+		p->ppc64_elfv1 = (eh.e_flags & EF_PPC64_ABI) == 1 ||
+				 (p->big_endian && (eh.e_flags & EF_PPC64_ABI) == 0);
 		break;
 	default:
 		img->arch = LACE_ARCH_OTHER;
@@ -323,6 +324,7 @@ void image_free(struct lace_image *img)
 		free(p->elf_to_sec);
 		free(p->syms);
 		free(p->rmap);
+		free(p->opd);
 		free(p->bfd_syms);
 		if (p->abfd)
 			bfd_close(p->abfd);

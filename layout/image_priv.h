@@ -39,6 +39,12 @@ struct image_priv {
 	int *elf_to_sec;        /* ELF section index -> img->sections index or -1 */
 	size_t nelf_sections;
 	struct image_symbol *syms; size_t nsyms;
+	/* ppc64 ELFv1 (ppc64_opd.c): function symbols name .opd descriptors */
+	bool ppc64_elfv1;
+	size_t opd_index;       /* ELF index of .opd, 0 when none */
+	GElf_Shdr opd_sh;
+	struct opd_entry { uint64_t off, code; int sec; } *opd; /* ET_REL, by off */
+	size_t nopd;
 	/* disjoint address intervals, sorted, each with its innermost region */
 	struct region_span { uint64_t start, end; int region; } *rmap;
 	size_t nrmap;
@@ -77,6 +83,11 @@ void geometry_compute(struct lace_image *img);      /* geometry.c */
 int jump_tables_load(struct lace_image *img);       /* jumptable.c */
 int sdt_probes_load(struct lace_image *img);        /* sdt.c */
 int image_dwarf_load(struct lace_image *img);       /* dwarf.c (libdw) */
+/* ppc64_opd.c: find .opd (and for ET_REL read .rela.opd), once, before the
+ * symbols; then the code entry and its section of the descriptor a symbol
+ * (ELF section shndx, st_value) names, or false when it names none. */
+void ppc64_opd_load(struct lace_image *img);
+bool ppc64_opd_entry(struct lace_image *img, size_t shndx, uint64_t value, uint64_t *code, int *sec);
 
 void image_warn(struct lace_image *img, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Section of img holding addr (allocated sections only), or -1. */

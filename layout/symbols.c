@@ -67,8 +67,8 @@ static int rank_of(const struct image_symbol *s)
 		r += 4; /* an asm label with a size loses to a real function */
 	if (s->bind == STB_LOCAL)
 		r += 2; /* of aliases, report the global name */
-	if (s->name[0] == '_')
-		r += 1; /* memcpy before __memcpy */
+	if (s->name[0] == '_' || s->name[0] == '.')
+		r += 1; /* memcpy before __memcpy; ppc64 ELFv1 foo before .foo */
 	return r;
 }
 
@@ -113,6 +113,8 @@ int symbols_load(struct lace_image *img)
 	}
 	if (!symscn)
 		return 0;
+	if (p->ppc64_elfv1)
+		ppc64_opd_load(img);
 	scn = NULL;
 	while ((scn = elf_nextscn(p->elf, scn))) {
 		GElf_Shdr sh;
@@ -155,9 +157,21 @@ int symbols_load(struct lace_image *img)
 				continue; /* absolute or unknown: no place in our layout */
 			addr += img->sections[sec].addr;
 		}
+		/* ppc64 ELFv1: foo names its descriptor; the function is the
+		 * code the descriptor points at (objdump's synthetic .foo).
+		 * nm still calls foo data (D), and so does the t/T list. */
+		int nm_sec = sec;
+		if (p->ppc64_elfv1 && type == STT_FUNC && sec >= 0) {
+			uint64_t code;
+			int csec;
+			if (ppc64_opd_entry(img, shndx, sym.st_value, &code, &csec)) {
+				addr = code;
+				sec = csec;
+			}
+		}
 		/* nm's t/T: sized, defined in a code section, global or local
 		 * (weak is W, ifunc i, unique u, absolute A) */
-		if (!dynamic && sym.st_size && sec >= 0 && img->sections[sec].code && sym.st_shndx != SHN_ABS &&
+		if (!dynamic && sym.st_size && nm_sec >= 0 && img->sections[nm_sec].code && sym.st_shndx != SHN_ABS &&
 		    (bind == STB_GLOBAL || bind == STB_LOCAL) && type != STT_GNU_IFUNC) {
 			ALLOC_GROW(img->text_syms, img->ntext_syms + 1, text_alloc);
 			img->text_syms[img->ntext_syms++] = (struct lace_text_symbol){ name, sym.st_size };
