@@ -60,8 +60,10 @@ static int load_side(struct compare_side *s, const struct strvec *files)
 {
 	s->batches = xcalloc(files->nr, sizeof(*s->batches));
 	for (size_t i = 0; i < files->nr; i++) {
-		if (load(&s->batches[i], files->v[i]))
+		if (load(&s->batches[i], files->v[i])) {
+			import_release(&s->batches[i]); /* what it read before the error */
 			return -1;
+		}
 		s->nbatches++;
 	}
 	return 0;

@@ -18,43 +18,64 @@ struct batch_moments {
 	double mean, sd;
 };
 
-/* n, mean, sd of one batch's event: from its runs, or from perf's mean
- * and relative SEM with the given N (sd = sem * sqrt(N)). */
-static void moments(const struct lace_import *im, const struct lace_import_event *e,
-		    struct batch_moments *m)
+/* n, mean, sd of values[0..n) */
+static void moments_of(const double *v, size_t n, struct batch_moments *m)
+{
+	struct lace_summary s;
+
+	stats_summary(v, n, &s);
+	m->n = n;
+	m->mean = s.mean;
+	m->sd = s.sd;
+}
+
+/* A batch's segments: its first and second half of runs (in the order
+ * they ran) when it has at least 4, else the whole batch; a perf -r N
+ * summary is one segment, from its mean and relative SEM with the given N
+ * (sd = sem * sqrt(N)).  Halves let one batch per side show drift within
+ * its session (a neighbour's load, a warming machine), which the runs'
+ * spread alone would hide.  Returns the segments written (1 or 2). */
+static size_t segments(const struct lace_import *im, const struct lace_import_event *e,
+		       struct batch_moments *m)
 {
 	if (e->summary) {
 		m->n = im->runs;
 		m->mean = e->mean;
 		m->sd = fabs(e->rel_sem * e->mean) * sqrt((double)im->runs);
-		return;
+		return 1;
 	}
-	struct lace_summary s;
-	stats_summary(e->values, e->n, &s);
-	m->n = e->n;
-	m->mean = s.mean;
-	m->sd = s.sd;
+	if (e->n < 4) {
+		moments_of(e->values, e->n, m);
+		return 1;
+	}
+	moments_of(e->values, e->n / 2, &m[0]);
+	moments_of(e->values + e->n / 2, e->n - e->n / 2, &m[1]);
+	return 2;
 }
 
-/* Pool a side's batches: grand mean, the within- and between-batch sums
- * of squares, and the F test of the batch means. */
+/* Pool a side's batches: grand mean, the within- and between-segment
+ * sums of squares, and the F test of the segment means. */
 static void side_pool(const struct compare_side *side, const char *name, double confidence,
 		      struct compare_side_stats *st)
 {
-	size_t k = side->nbatches, N = 0;
-	struct batch_moments *m = xcalloc(k, sizeof(*m));
+	size_t k = 0, N = 0;
+	struct batch_moments *m = xcalloc(2 * side->nbatches, sizeof(*m));
 	double sum = 0, ssw = 0, ssb = 0;
 
 	memset(st, 0, sizeof(*st));
 	st->drift_f = st->drift_p = NAN;
-	for (size_t i = 0; i < k; i++) {
+	for (size_t i = 0; i < side->nbatches; i++) {
 		const struct lace_import_event *e = import_find(&side->batches[i], name);
-		moments(&side->batches[i], e, &m[i]);
+		size_t ns = segments(&side->batches[i], e, &m[k]);
 		st->from_summary |= e->summary;
-		N += m[i].n;
-		sum += m[i].mean * (double)m[i].n;
+		for (size_t j = k; j < k + ns; j++) {
+			N += m[j].n;
+			sum += m[j].mean * (double)m[j].n;
+		}
+		k += ns;
 	}
-	st->batches = k;
+	st->segments = k;
+	st->batches = side->nbatches;
 	st->n = N;
 	st->mean = N ? sum / (double)N : NAN;
 	for (size_t i = 0; i < k; i++) {
@@ -75,7 +96,7 @@ static void side_pool(const struct compare_side *side, const char *name, double 
 		}
 		st->drift = st->drift_p < 1 - confidence;
 		if (st->drift) {
-			/* the batches are the units: the spread of their means */
+			/* the segments are the units: the spread of their means */
 			double mm = 0, v = 0;
 			for (size_t i = 0; i < k; i++)
 				mm += m[i].mean / (double)k;
@@ -256,6 +277,12 @@ static bool sides_share(const struct compare *c, size_t off, const char **which)
 void compare_session_notes(const struct compare *c, struct strbuf *sb)
 {
 	const char *w;
+
+	/* one session per side: its load, boot and layout differ from the
+	 * other's by more than the kernel, and nothing here measures that */
+	if (c->a.nbatches == 1 || c->b.nbatches == 1)
+		strbuf_addstr(sb, "one batch on a side: a difference between two sessions may be the sessions' "
+				  "(load, boot), not the kernels'; alternate A B A B and give every batch\n");
 
 	if (sides_share(c, offsetof(struct lace_kernel_id, boot_id), &w))
 		strbuf_addf(sb, "A and B share a boot (boot id %s): not a cross-reboot comparison\n", w);

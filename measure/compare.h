@@ -8,10 +8,11 @@
  * SEMs add in quadrature, Welch-Satterthwaite degrees of freedom), and
  * the verdict is lace ab's (stats_verdict, Holm over the events).
  *
- * Drift: with several batches on a side, a one-way F test asks whether
- * the batch means differ more than their runs do (a warm cache, a
+ * Drift: a one-way F test asks whether a side's segments -- the first
+ * and second half of each batch's runs, a perf -r N summary whole --
+ * differ more than their runs do (a neighbour's load, a warm cache, a
  * different boot's layout).  When they do, the side's uncertainty is the
- * spread of its batch means (n = batches), not of its runs, so a drift
+ * spread of its segment means (n = segments), not of its runs, so drift
  * never passes for a difference between A and B. */
 #ifndef LACE_MEASURE_COMPARE_H
 #define LACE_MEASURE_COMPARE_H
@@ -32,6 +33,7 @@ struct compare_side {
 
 struct compare_side_stats {
 	size_t batches, n;       /* runs pooled */
+	size_t segments;         /* batch halves (>= 4 runs) and summaries */
 	double mean, sd, sem, df;
 	bool from_summary;       /* some batch gave only mean and SEM */
 	double drift_f, drift_p; /* NaN with one batch */
@@ -61,8 +63,9 @@ struct compare {
 int compare_analyze(struct compare *c);
 void compare_release(struct compare *c);
 
-/* The notes on the sessions: same boot on both sides, same kernel build
- * on both sides; "" when none.  Each is one line ending in \n. */
+/* The notes on the sessions: one batch on a side (no measure of the
+ * sessions' own difference), same boot on both sides, same kernel build on
+ * both sides; "" when none.  Each is one line ending in \n. */
 void compare_session_notes(const struct compare *c, struct strbuf *sb);
 
 void compare_render_text(FILE *out, const struct compare *c);

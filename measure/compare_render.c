@@ -107,14 +107,15 @@ void compare_render_text(FILE *out, const struct compare *c)
 		strbuf_release(&v);
 	}
 	if (drift) {
-		fputs("\n drift between batches of one side (batch means differ more than their runs do):\n", out);
+		fputs("\n drift within a side: its segments (each batch's first and second half of runs,\n"
+		      " a perf -r N summary whole) differ more than their runs do:\n", out);
 		for (size_t e = 0; e < c->nevents; e++) {
 			const struct compare_event *x = &c->events[e];
 			const struct compare_side_stats *s[2] = { &x->a, &x->b };
 			for (int i = 0; i < 2; i++)
 				if (s[i]->drift)
-					fprintf(out, "  %-26s %c: F = %.3g, p = %.2g; its error is the spread of its %zu batch means\n",
-						x->name, i ? 'B' : 'A', s[i]->drift_f, s[i]->drift_p, s[i]->batches);
+					fprintf(out, "  %-26s %c: F = %.3g, p = %.2g; its error is the spread of its %zu segment means\n",
+						x->name, i ? 'B' : 'A', s[i]->drift_f, s[i]->drift_p, s[i]->segments);
 		}
 	}
 	compare_session_notes(c, &notes);
@@ -149,6 +150,7 @@ static json_t *side_stats_json(const struct compare_side_stats *s)
 
 	json_object_set_new(j, "batches", json_integer((json_int_t)s->batches));
 	json_object_set_new(j, "runs", json_integer((json_int_t)s->n));
+	json_object_set_new(j, "segments", json_integer((json_int_t)s->segments));
 	json_object_set_new(j, "mean", num(s->mean));
 	json_object_set_new(j, "stddev", num(s->sd));
 	json_object_set_new(j, "sem", num(s->sem));

@@ -137,9 +137,10 @@ static int from_lace(struct lace_import *im, const char *path)
 	if (err)
 		return err;
 	if (strcmp(b.kind, "stat")) {
+		err = lace_error_set(EINVAL, "%s: a lace %s batch; lace compare takes lace stat batches",
+				     path, b.kind);
 		batch_release(&b);
-		return lace_error_set(EINVAL, "%s: a lace %s batch; lace compare takes lace stat batches",
-				      path, b.kind);
+		return err;
 	}
 	im->format = "lace stat";
 	im->command = b.command ? xstrdup(b.command) : NULL;

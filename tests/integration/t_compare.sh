@@ -67,6 +67,7 @@ expect_exit 0 "$LACE" compare b.csv a.csv
 expect_match '^  task-clock +msec .* faster$' "$OUT"
 expect_match '^  page-faults .* slower$' "$OUT"
 expect_match '^  cycles +<not supported>$' "$OUT"
+expect_match '^ note: one batch on a side: ' "$OUT"
 gen 9 2.0 1000 10 1 >as.csv
 gen 10 2.4 800 10 1 >bs.csv
 expect_exit 0 "$LACE" compare as.csv@10 bs.csv@10
@@ -82,7 +83,16 @@ gen 14 2.1 1000 10 >b2.csv
 expect_exit 0 "$LACE" compare -A a1.csv -B b1.csv -A a2.csv -B b2.csv
 expect_match '^ lace compare: 2 batches A, 2 batches B' "$OUT"
 expect_match '^   A2: a2\.csv \(perf stat -x, 10 runs\)' "$OUT"
-expect_match '^  task-clock +A: F = .*spread of its 2 batch means' "$OUT"
+expect_match '^  task-clock +A: F = .*spread of its 4 segment means' "$OUT"
+expect_match '^  task-clock +msec .* inconclusive$' "$OUT"
+expect_nomatch 'one batch on a side' "$OUT"
+
+# drift within one batch (its second half 20% higher): named, and the
+# side's error comes from its halves, so no verdict rests on the runs
+{ gen 21 2.0 1000 5; gen 22 2.4 1000 5; } >ad.csv
+gen 23 2.4 1000 10 >bd.csv
+expect_exit 0 "$LACE" compare ad.csv bd.csv
+expect_match '^  task-clock +A: F = .*spread of its 2 segment means' "$OUT"
 expect_match '^  task-clock +msec .* inconclusive$' "$OUT"
 
 # (1) two lace stat batches of the same command: a deterministic simulated
@@ -147,4 +157,8 @@ expect_exit 2 "$LACE" compare as.csv bs.csv
 expect_match 'give it with --runs N or as\.csv@N' "$ERR"
 expect_exit 2 "$LACE" compare a.csv other.csv
 expect_match 'page-faults' "$ERR"
+# a lace ab batch is not one side's batch
+echo '{"lace_results":1,"kind":"ab","command":"A: a / B: b","a":"a","b":"b","margin":0.01,"confidence":0.95,"events":[{"name":"page-faults","unit":"","scale":1}]}' >ab.jsonl
+expect_exit 2 "$LACE" compare ab.jsonl a.csv
+expect_eq "$ERR" "lace: compare: ab.jsonl: a lace ab batch; lace compare takes lace stat batches"
 exit 0
