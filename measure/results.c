@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "measure/kernel_id.h"
 #include "util/error.h"
 #include "util/json.h"
 #include "util/strbuf.h"
@@ -66,6 +67,10 @@ void batch_describe_machine(struct lace_batch *b)
 	free(b->machine);
 	b->machine = strbuf_detach(&sb, NULL);
 	strbuf_release(&cpu);
+	/* which kernel, exactly: lace compare tells reboots and builds apart */
+	struct lace_kernel_id k;
+	kernel_id_read(&k);
+	json_object_set_new(b->header, "kernel", kernel_id_json(&k));
 }
 
 static int write_line(struct lace_batch *b, json_t *obj)

@@ -57,6 +57,22 @@ struct lace_ratio {
 int stats_ratio_ci(const double *a, const double *b, size_t n, double confidence, double margin,
 		   struct lace_ratio *r);
 
+/* One side of an unpaired comparison: its mean, the standard error of
+ * that mean and the error's degrees of freedom (n - 1 for n runs). */
+struct lace_side_mean {
+	size_t n;
+	double mean, sem, df;
+};
+
+/* The ratio b/a of two independent means (lace compare: two sessions, no
+ * pairing): Welch on the log scale by the delta method, SE of ln(b/a) =
+ * sqrt((sem_a/mean_a)^2 + (sem_b/mean_b)^2), Welch-Satterthwaite df; p of
+ * ratio == 1 and the TOST p of the ratio within [1-margin, 1+margin].
+ * No spread on either side gives the exact ratio (zero-width CI).  r->n
+ * is the smaller n.  -EDOM when a mean is <= 0, -EINVAL when a df < 1. */
+int stats_ratio_unpaired(const struct lace_side_mean *a, const struct lace_side_mean *b,
+			 double confidence, double margin, struct lace_ratio *r);
+
 enum lace_verdict {
 	LACE_VERDICT_INCONCLUSIVE = 0,
 	LACE_VERDICT_SLOWER,     /* B is more than margin above A, significantly */

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Every JSON document lace writes names its schema and schema version
 # (util/json_schema.h, doc/lace.1), so a script can refuse a revision it
-# does not know: layout, diff, stat, ab and report of both kinds of batch.
+# does not know: layout, diff, stat, ab, report of both kinds of batch and
+# compare.
 # (lace check's report is checked in t_check, the build manifest in
 # t_build_variants.)
 . "$SRC/tests/integration/lib.sh"
@@ -26,6 +27,10 @@ expect_exit 0 "$LACE" report --json s.jsonl
 has_schema stat "$OUT"
 expect_exit 0 "$LACE" report --json a.jsonl
 has_schema ab "$OUT"
+"$LACE" stat -r 2 -e task-clock --results s2.jsonl --output null -- true >/dev/null 2>&1 ||
+  fail "second lace stat batch failed"
+expect_exit 0 "$LACE" compare --json s.jsonl s2.jsonl
+has_schema compare "$OUT"
 # -o FILE carries the same document
 expect_exit 0 "$LACE" stat -r 2 -e task-clock --no-results --json -o s.json -- true
 expect_eq "$OUT" "" "stdout with -o"
