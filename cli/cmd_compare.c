@@ -18,7 +18,7 @@
 
 static struct strvec side_a, side_b;
 static long runs;
-static double margin, confidence;
+static double margin, confidence, session_noise;
 static const char *sep;
 static bool json;
 
@@ -31,6 +31,8 @@ static const struct lace_option compare_options[] = {
 	OPT_PERCENT(0, "margin", &margin, 0, 100, "PCT", "equivalence margin in percent (default 1)"),
 	OPT_PERCENT(0, "confidence", &confidence, 50, 100, "PCT",
 		    "confidence level in percent (default 95)"),
+	OPT_PERCENT(0, "session-noise", &session_noise, 0, 100, "PCT",
+		    "with one batch a side: how much two sessions may differ\nby themselves (a verdict must clear it)"),
 	OPT_BOOLEAN(0, "json", &json, "one JSON object (schema lace-compare)"),
 	OPT_END(),
 };
@@ -86,6 +88,7 @@ static int compare_main(int argc, char **argv)
 		return lace_usage_error("compare", "need batches of both sides: A B, or -A FILE ... -B FILE ...");
 	c.margin = margin;
 	c.confidence = confidence;
+	c.session_noise = session_noise;
 	if (load_side(&c.a, &side_a) || load_side(&c.b, &side_b) || compare_analyze(&c)) {
 		fprintf(stderr, "lace: compare: %s\n", lace_error_msg());
 		compare_release(&c);
@@ -114,6 +117,7 @@ static int cmd_compare(int argc, char **argv)
 	runs = 0;
 	margin = 0.01;
 	confidence = 0.95;
+	session_noise = 0;
 	sep = NULL;
 	json = false;
 	int rc = compare_main(argc, argv);

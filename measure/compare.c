@@ -180,6 +180,27 @@ static void event_analyze(struct compare *c, struct compare_event *ev)
 			  "compare with randomized-layout builds (lace study)";
 }
 
+/* One batch on a side is one session: its runs show how a session varies
+ * inside itself, not how two sessions differ (another boot's layout, the
+ * machine's load: 10-30 % batch to batch on a shared VM, where back-to-back
+ * batches of `true` were called faster by the runs alone).  With >= 2
+ * batches a side the pooling above measures that; with one, a verdict
+ * needs the user's bound on it, and its interval must clear the bound
+ * (symmetric on the log scale). */
+static void session_cap(const struct compare *c, struct compare_event *ev)
+{
+	double bound = 1 + c->session_noise;
+
+	if (ev->exact || (ev->verdict != LACE_VERDICT_SLOWER && ev->verdict != LACE_VERDICT_FASTER))
+		return;
+	if (c->a.nbatches > 1 && c->b.nbatches > 1)
+		return;
+	if (c->session_noise > 0 && (ev->r.ci_low > bound || ev->r.ci_high < 1 / bound))
+		return;
+	ev->verdict = LACE_VERDICT_INCONCLUSIVE;
+	ev->session_capped = true;
+}
+
 int compare_analyze(struct compare *c)
 {
 	const struct lace_import *first = &c->a.batches[0];
@@ -226,6 +247,7 @@ int compare_analyze(struct compare *c)
 			continue;
 		ev->p_adj = ev->exact ? ev->r.p : p[e];
 		ev->verdict = stats_verdict(&ev->r, ev->p_adj, c->confidence, c->margin);
+		session_cap(c, ev);
 	}
 	free(p);
 	return 0;
@@ -280,9 +302,21 @@ void compare_session_notes(const struct compare *c, struct strbuf *sb)
 
 	/* one session per side: its load, boot and layout differ from the
 	 * other's by more than the kernel, and nothing here measures that */
-	if (c->a.nbatches == 1 || c->b.nbatches == 1)
+	if (c->a.nbatches == 1 || c->b.nbatches == 1) {
 		strbuf_addstr(sb, "one batch on a side: a difference between two sessions may be the sessions' "
 				  "(load, boot), not the kernels'; alternate A B A B and give every batch\n");
+		for (size_t e = 0; e < c->nevents; e++)
+			if (c->events[e].session_capped) {
+				if (c->session_noise > 0)
+					strbuf_addf(sb, "inconclusive*: the interval does not clear --session-noise %.3g%%\n",
+						    c->session_noise * 100);
+				else
+					strbuf_addstr(sb, "inconclusive*: significant within the sessions' runs, but "
+							  "the sessions' own difference is unmeasured; give >= 2 batches "
+							  "a side, or bound it with --session-noise PCT\n");
+				break;
+			}
+	}
 
 	if (sides_share(c, offsetof(struct lace_kernel_id, boot_id), &w))
 		strbuf_addf(sb, "A and B share a boot (boot id %s): not a cross-reboot comparison\n", w);

@@ -13,7 +13,12 @@
  * differ more than their runs do (a neighbour's load, a warm cache, a
  * different boot's layout).  When they do, the side's uncertainty is the
  * spread of its segment means (n = segments), not of its runs, so drift
- * never passes for a difference between A and B. */
+ * never passes for a difference between A and B.
+ *
+ * Sessions: with one batch on a side, nothing measures how much two
+ * sessions differ by themselves, so a slower/faster verdict there stands
+ * only when its interval clears the user's --session-noise bound; without
+ * one it is inconclusive, and the note says what would decide it. */
 #ifndef LACE_MEASURE_COMPARE_H
 #define LACE_MEASURE_COMPARE_H
 
@@ -48,12 +53,14 @@ struct compare_event {
 	double p_adj;
 	enum lace_verdict verdict;
 	bool exact;              /* no spread on either side: the exact ratio */
+	bool session_capped;     /* slower/faster made inconclusive: one batch a side */
 	const char *why;         /* why there is no verdict */
 };
 
 struct compare {
 	struct compare_side a, b;
 	double margin, confidence;
+	double session_noise;    /* the user's bound on session drift; 0: none */
 	size_t nevents;
 	struct compare_event *events;
 };

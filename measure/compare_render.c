@@ -62,6 +62,8 @@ static void verdict_text(struct strbuf *v, const struct compare_event *x)
 		return;
 	}
 	strbuf_addstr(v, stats_verdict_name(x->verdict));
+	if (x->session_capped)
+		strbuf_addch(v, '*');
 	if (x->exact)
 		strbuf_addstr(v, " (the same count every run)");
 }
@@ -182,6 +184,10 @@ static json_t *event_json(const struct compare_event *x)
 							      : stats_verdict_name(x->verdict)));
 	if (x->why)
 		json_object_set_new(j, "note", json_string(x->why));
+	else if (x->session_capped)
+		json_object_set_new(j, "note", json_string("one batch on a side: significant within the sessions' "
+							   "runs, not beyond their own difference"));
+	json_object_set_new(j, "session_capped", json_boolean(x->session_capped));
 	return j;
 }
 
