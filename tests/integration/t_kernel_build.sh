@@ -81,14 +81,17 @@ fsize() { # VMLINUX FUNCTION -> size
 }
 if [ -f "$K/ppc64le-baseline/vmlinux" ]; then
   expect_eq "$(site "$K/ppc64le-baseline/vmlinux")" "hash_page_mm hash_page_mm" "ppc64le baseline: site"
-  # cold-slowpaths: the slow path (the trace call) is out of line in a
-  # cold function with its own site; hash_page_mm keeps the static-key
-  # test and a call, so it shrinks.  (GCC 12 for ppc64le does not split
-  # functions into .cold parts: Debian's ppc64le vmlinux has none, and
-  # -freorder-blocks-and-partition with asm goto crashes the compiler, so
-  # the site's own target stays a call stub inside hash_page_mm.)
+  # cold-slowpaths: hash_page_mm keeps only the jump site; its target is
+  # a stub outside it, in the cold text grouped between __cold_text_start
+  # and _end, which calls the slow path (its own tracepoint site there).
+  # (GCC 12 for ppc64le makes no .cold parts of its own: Debian's ppc64le
+  # vmlinux has none, and -freorder-blocks-and-partition with asm goto
+  # crashes it, so the patch writes the partition by hand.)
   expect_eq "$(site "$K/ppc64le-cold-slowpaths/vmlinux")" "hash_fault_trace_slow hash_fault_trace_slow
-hash_page_mm hash_page_mm" "cold-slowpaths: sites"
+hash_page_mm hash_fault_cold_stub" "cold-slowpaths: sites"
+  expect_eq "$("$LACE" layout --jumps --csv --no-dwarf "$K/ppc64le-cold-slowpaths/vmlinux" |
+    awk -F, '$9 ~ /^__tracepoint_hash_fault/ { print $4 "->" $6 }' | sort | tr '\n' ' ')" \
+    ".text->cold cold->cold " "cold-slowpaths: regions of the sites and their targets"
   b=$(fsize "$K/ppc64le-baseline/vmlinux" hash_page_mm)
   c=$(fsize "$K/ppc64le-cold-slowpaths/vmlinux" hash_page_mm)
   [ "$c" -lt "$b" ] || fail "cold-slowpaths: hash_page_mm is $c bytes, baseline $b"
@@ -102,10 +105,15 @@ else
 fi
 
 # boot each variant: a static /init that writes through the syscall entry
-# and prints the MMU line of /proc/cpuinfo
+# and prints the MMU line of /proc/cpuinfo; where the kernel has the
+# powerpc:hash_fault tracepoint it enables it, touches 256 fresh 64 KiB
+# pages and counts the events -- so the enabled path (in cold-slowpaths
+# the branch to the cold stub and back) runs, 256 times at least
 cat > init.c <<'C'
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
@@ -126,6 +134,26 @@ int main(void)
 			write(1, l, strlen(l));
 			write(1, "\n", 1);
 		}
+	mkdir("/t", 0755);
+	mount("tracefs", "/t", "tracefs", 0, NULL);
+	if ((fd = open("/t/events/powerpc/hash_fault/enable", O_WRONLY)) >= 0) {
+		size_t pages = 256, pg = 65536;
+		char *m = mmap(NULL, pages * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		FILE *f;
+		long c = 0;
+		write(fd, "1", 1);
+		for (size_t i = 0; m != MAP_FAILED && i < pages; i++)
+			m[i * pg] = 1;
+		write(fd, "0", 1);
+		close(fd);
+		if ((f = fopen("/t/trace", "r")))
+			while (fgets(buf, sizeof(buf), f))
+				c += strstr(buf, "hash_fault:") != NULL;
+		printf("hash_fault events: %ld\n", c);
+		fflush(stdout);
+	} else {
+		write(1, "no hash_fault event\n", 20);  /* x86-64 */
+	}
 	write(1, "lace-init-ok\n", 13);
 	sync();
 	reboot(RB_POWER_OFF);
@@ -170,6 +198,15 @@ if [ -f "$K/ppc64le-baseline/vmlinux" ] && command -v qemu-system-ppc64 >/dev/nu
     boot "$(basename "$d")" boot.log qemu-system-ppc64 -M pseries,x-vof=on -cpu POWER8 \
       -kernel "$d/vmlinux" -initrd initrd-ppc.cpio -append "console=hvc0 panic=-1"
     expect_match 'MMU.*: Hash' "$(cat boot.log)"
+    # no-tracepoint keeps the event's definition, not its call: 0 events
+    ev=$(tr -d '\r' < boot.log | sed -n 's/^hash_fault events: //p')
+    echo "$(basename "$d"): ${ev:-no} hash_fault events for 256 touched pages"
+    if [ "$(basename "$d")" = ppc64le-no-tracepoint ]; then
+      expect_eq "$ev" 0 "no-tracepoint: hash_fault events"
+    else
+      [ -n "$ev" ] && [ "$ev" -ge 256 ] ||
+        fail "$(basename "$d"): ${ev:-no} hash_fault events for 256 touched pages"
+    fi
   done
 elif [ -f "$K/ppc64le-baseline/vmlinux" ]; then
   echo "note: qemu-system-ppc64 or powerpc64le-linux-gnu-gcc missing: ppc64le boots not checked"
