@@ -6,12 +6,8 @@
 # timeout: 600
 . "$SRC/tests/integration/lib.sh"
 command -v gcc >/dev/null && command -v nm >/dev/null || skip "gcc/nm missing"
-cache="${LACE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lace}"
-BOM=
-for c in "$cache"/src/linux-source-*/scripts/bloat-o-meter /usr/src/linux-source-*/scripts/bloat-o-meter; do
-  [ -f "$c" ] && BOM=$c && break
-done
-[ -n "$BOM" ] || skip "no scripts/bloat-o-meter (a linux-source tree under $cache/src or /usr/src)"
+BOM=$("$SRC/scripts/fetch-bloat-o-meter.sh" 2>"$T/fetch.err") ||
+  skip "no scripts/bloat-o-meter: $(tail -n 1 "$T/fetch.err")"
 
 # two versions of a module-like object
 for v in 1 2; do
