@@ -2,10 +2,12 @@
  * lace-vg Valgrind tool with the geometry of a CPU profile and turns the
  * per-process result files into counts.
  *
- * The tool folder (VALGRIND_LIB) is found next to lace: $LACE_VG_LIB,
- * <lace dir>/vg (the build tree), <lace dir>/../vg (unit tests in
- * build/tests), <lace dir>/../lib/lace/vg (installed).
- * Without it `--backend sim` says the simulator is not built. */
+ * The tool folder is found next to lace: $LACE_VG_LIB, <lace dir>/vg (the
+ * build tree), <lace dir>/../vg (unit tests in build/tests),
+ * <lace dir>/../lib/lace/vg (installed).  Its launcher (lace-valgrind)
+ * starts the tool without VALGRIND_LIB, so the workload sees the
+ * environment it sees under cachegrind and the counts are cachegrind's.
+ * Without the tool `--backend sim` says the simulator is not built. */
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -47,6 +49,9 @@ const struct lace_backend_option sim_backend_options[] = {
 				 "'lace diff --hot'" },
 	{ "window", 0, NULL, "count only inside the workload's measurement window\n"
 			     "(measure/lace_window.h marks), not its start-up" },
+	{ "virtual-clock", 0, NULL, "give the workload a clock of 1 ns per simulated\n"
+				    "instruction, so that programs printing their own\n"
+				    "timings count the same in every run" },
 	/* the qemu backend's (measure/backend_qemu.c): one table, so that
 	 * stat and ab offer every simulating backend's options */
 	{ "kernel", 1, "FILE", "--backend qemu: the kernel to boot (default: Debian's,\n"
@@ -63,6 +68,7 @@ struct sim_priv {
 	struct sim_profile prof;
 	bool per_function;
 	bool window;          /* counts of the marked windows, not whole runs */
+	bool virtual_clock;   /* preload vgpreload_time: same counts for self-timing programs */
 	long top;
 	char *hot_out;
 	char vgdir[PATH_MAX];
@@ -122,11 +128,22 @@ static bool in_path(const char *prog)
 	return false;
 }
 
-static const char *valgrind_prog(void)
+/* The command that starts the tool, into prog; true when it needs
+ * VALGRIND_LIB (valgrind's own launcher: $LACE_VALGRIND, or a tool folder
+ * without lace's launcher), which the client then sees too. */
+static bool valgrind_prog(const struct sim_priv *p, char *prog, size_t len)
 {
 	const char *env = getenv("LACE_VALGRIND");
 
-	return env && *env ? env : "valgrind";
+	if (env && *env) {
+		snprintf(prog, len, "%s", env);
+		return true;
+	}
+	snprintf(prog, len, "%s/lace-valgrind", p->vgdir);
+	if (!access(prog, X_OK))
+		return false;
+	snprintf(prog, len, "valgrind");
+	return true;
 }
 
 /* Load the profile and apply the overrides, in a fixed order whatever the
@@ -231,6 +248,7 @@ static json_t *results_json(struct sim_priv *p, const struct sim_results *r)
 	if (r->window_procs)
 		json_object_set_new(o, "window", totals_json(&r->window));
 	json_object_set_new(o, "counted", json_string(p->window ? "window" : "whole run"));
+	json_object_set_new(o, "virtual_clock", json_boolean(p->virtual_clock));
 	for (size_t i = 0; i < r->nprocs; i++) {
 		const struct sim_proc *sp = &r->procs[i];
 		json_t *j = json_pack("{s:i,s:i,s:i,s:s,s:s}", "pid", (int)sp->pid, "ppid",
@@ -335,11 +353,12 @@ static int sim_run(struct lace_backend *be, char *const argv[], const struct lac
 {
 	struct sim_priv *p = be->priv;
 	const struct sim_config *c = &p->prof.cfg;
-	char dir[PATH_MAX], out[PATH_MAX + 32], envlib[PATH_MAX + 16];
+	char dir[PATH_MAX], out[PATH_MAX + 32], envlib[PATH_MAX + 16], prog[PATH_MAX + 16];
 	struct strbuf preload = STRBUF_INIT;
 	char a_l1i[96], a_itlb[64], a_stlb[64], a_page[48], a_fetch[48], a_prof[96];
 	const char *tmp = getenv("TMPDIR");
-	const char *env[] = { envlib, NULL, NULL };
+	const char *env[3] = { NULL, NULL, NULL };
+	size_t nenv = 0;
 	struct sim_results r;
 	struct lace_child child;
 	struct strvec vargv = STRVEC_INIT;
@@ -351,16 +370,27 @@ static int sim_run(struct lace_backend *be, char *const argv[], const struct lac
 	if (!mkdtemp(dir))
 		return lace_error_set(errno, "%s: %s", dir, strerror(errno));
 	snprintf(out, sizeof(out), "--lace-out=%s/r", dir);
-	snprintf(envlib, sizeof(envlib), "VALGRIND_LIB=%s", p->vgdir);
+	if (valgrind_prog(p, prog, sizeof(prog))) {
+		snprintf(envlib, sizeof(envlib), "VALGRIND_LIB=%s", p->vgdir);
+		env[nenv++] = envlib;
+	}
 	/* the virtual clock (vg/preload/vgpreload_time.c): programs that time
-	 * themselves print the same numbers in every run */
-	strbuf_addf(&preload, "%s/" VG_TIME_FILE, p->vgdir);
-	if (file_exists(preload.buf)) {
+	 * themselves print the same numbers in every run.  Asked for, never
+	 * by default: loading one more library costs the workload's start-up
+	 * about 8,000 instructions that cachegrind does not count. */
+	if (p->virtual_clock) {
 		const char *old = getenv("LD_PRELOAD");
+		strbuf_addf(&preload, "%s/" VG_TIME_FILE, p->vgdir);
+		if (!file_exists(preload.buf)) {
+			err = lace_error_set(ENOENT, "--virtual-clock: %s is not built", preload.buf);
+			strbuf_release(&preload);
+			dir_remove(dir);
+			return err;
+		}
 		strbuf_reset(&preload);
 		strbuf_addf(&preload, "LD_PRELOAD=%s/" VG_TIME_FILE "%s%s", p->vgdir,
 			    old && *old ? ":" : "", old && *old ? old : "");
-		env[1] = preload.buf;
+		env[nenv++] = preload.buf;
 	}
 	snprintf(a_prof, sizeof(a_prof), "--lace-profile=%s", p->prof.name);
 	snprintf(a_l1i, sizeof(a_l1i), "--lace-l1i=%llu,%u,%u", (unsigned long long)c->l1i_size,
@@ -371,7 +401,7 @@ static int sim_run(struct lace_backend *be, char *const argv[], const struct lac
 	snprintf(a_fetch, sizeof(a_fetch), "--lace-fetch-block=%u", c->fetch_block);
 
 	strvec_pushv(&vargv, (const char *[]){
-		valgrind_prog(), "--tool=lace-vg", "-q",
+		prog, "--tool=lace-vg", "-q",
 		opts->follow_children ? "--trace-children=yes" : "--trace-children=no",
 		out, a_prof, a_l1i, a_itlb, a_stlb, a_page, a_fetch,
 		(p->per_function || p->hot_out) ? "--lace-per-function=yes" : "--lace-per-function=no",
@@ -448,6 +478,8 @@ static const char *sim_describe(struct lace_backend *be)
 		strbuf_addf(&sb, ", fetch block %s", p->ovr_fetch);
 	if (p->window)   /* saved results must say what was counted */
 		strbuf_addstr(&sb, ", window only");
+	if (p->virtual_clock)
+		strbuf_addstr(&sb, ", virtual clock");
 	strbuf_addch(&sb, ')');
 	snprintf(p->describe, sizeof(p->describe), "%s", sb.buf);
 	strbuf_release(&sb);
@@ -518,6 +550,10 @@ static int sim_set_option(struct lace_backend *be, const char *name, const char 
 	}
 	if (!strcmp(name, "window")) {
 		p->window = true;
+		return 0;
+	}
+	if (!strcmp(name, "virtual-clock")) {
+		p->virtual_clock = true;
 		return 0;
 	}
 	if (!strcmp(name, "top")) {
@@ -622,9 +658,13 @@ const char *sim_backend_unavailable(void)
 				 sim_exe_dir() ? sim_exe_dir() : "?");
 		return why;
 	}
-	if (!in_path(valgrind_prog())) {
+	/* lace's launcher runs valgrind's core, and that comes with valgrind */
+	const char *vg = getenv("LACE_VALGRIND");
+	if (!vg || !*vg)
+		vg = "valgrind";
+	if (!in_path(vg)) {
 		snprintf(why, sizeof(why), "the simulator needs valgrind (%s), which is not "
-			 "installed: apt-get install valgrind", valgrind_prog());
+			 "installed: apt-get install valgrind", vg);
 		return why;
 	}
 	return NULL;

@@ -176,6 +176,10 @@ static json_t *run_ab(const struct check_opts *o, const char *base, const char *
 	}
 	if (!o->results)
 		strvec_push(&argv, "--no-results");
+	/* where the simulator measures, workloads that time themselves count
+	 * the same in every round only on its virtual clock */
+	if (!c->backend || !strcmp(c->backend, "sim") || !strcmp(c->backend, "auto"))
+		strvec_push(&argv, "--virtual-clock");
 
 	struct selfexec_result r;
 	json_t *j = NULL;

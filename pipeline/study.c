@@ -580,8 +580,9 @@ static void q3_path_length(struct study *s, const struct sizes *z)
 		workload_args(&a, &z->faultbench, z->faultbench.sizes[0]);
 		strbuf_addf(&a, " --page-size %s", sizes[k]);
 		struct strvec argv = STRVEC_INIT;
-		strvec_pushv(&argv, (const char *[]){ "stat", "--backend", "sim", "--per-function",
-						      "--top", "100000", "-e", "instructions", "--results",
+		strvec_pushv(&argv, (const char *[]){ "stat", "--backend", "sim", "--virtual-clock",
+						      "--per-function", "--top", "100000", "-e",
+						      "instructions", "--results",
 						      res.buf, "--json", "--output=null", "--", NULL });
 		split_args(&argv, bin, a.buf);
 		unlink(res.buf);

@@ -56,9 +56,10 @@ void study_jobs_add_stat(struct study_jobs *q, json_t *dest, const char *key, co
 			       "--no-results", "--backend", backend, "-r", rep, "-e", events, NULL };
 	strvec_pushv(&j->argv, head);
 	/* the simulator counts the workload's window, not its start-up
-	 * (record_window() in study.c says so in results.json) */
+	 * (record_window() in study.c says so in results.json), and gives
+	 * the workloads, which time themselves, its virtual clock */
 	if (!strcmp(backend, "sim"))
-		strvec_push(&j->argv, "--window");
+		strvec_pushv(&j->argv, (const char *[]){ "--window", "--virtual-clock", NULL });
 	strvec_push(&j->argv, "--");
 	strvec_pushv(&j->argv, (const char **)cmd);
 }

@@ -63,12 +63,32 @@ $(VG_TIME_SO): measure/sim/vg/preload/vgpreload_time.c measure/sim/vg/lace_vg_ti
 		-fpic -shared -nostdlib -fno-builtin -fno-stack-protector \
 		-Wl,-soname,$(notdir $@) -Wl,-z,noexecstack -o $@ $<
 
-sim-tool: $(VG_TOOL) $(VG_STAMP) $(VG_TIME_SO)
-ALL_TARGETS += $(VG_TOOL) $(VG_STAMP) $(VG_TIME_SO)
+# The launcher (vg/launcher/lace-valgrind.c): starts the tool without
+# VALGRIND_LIB, which the core would pass on to the client.  Plain flags,
+# never the sanitizers': it only execs the tool.  lace-valgrind is Debian's
+# wrapper script where there is one (it runs "$$0.bin"), so the client's
+# environment is what `valgrind --tool=cachegrind` gives its client.
+VG_LAUNCHER     := $(VG_DIR)/lace-valgrind.bin
+VG_LAUNCH_LINK  := $(VG_DIR)/lace-valgrind
+VG_WRAPPER      := $(firstword $(wildcard /usr/bin/valgrind))
+$(VG_LAUNCHER): measure/sim/vg/launcher/lace-valgrind.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC [vg] $@")
+	$(Q)$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
+
+$(VG_LAUNCH_LINK): $(VG_LAUNCHER)
+	$(Q)if [ -n "$(VG_WRAPPER)" ] && head -c 2 "$(VG_WRAPPER)" | grep -q '^#!' && \
+	    grep -q 'exec $$0.bin' "$(VG_WRAPPER)"; then \
+	  ln -sfn "$(VG_WRAPPER)" $@; else ln -sfn $(notdir $(VG_LAUNCHER)) $@; fi
+
+sim-tool: $(VG_TOOL) $(VG_STAMP) $(VG_TIME_SO) $(VG_LAUNCH_LINK)
+ALL_TARGETS += $(VG_TOOL) $(VG_STAMP) $(VG_TIME_SO) $(VG_LAUNCHER) $(VG_LAUNCH_LINK)
 
 sim-install: $(VG_TOOL) $(VG_TIME_SO)
 	install -D -m 0755 $(VG_TOOL) $(DESTDIR)$(PREFIX)/lib/lace/vg/lace-vg-amd64-linux
 	install -D -m 0755 $(VG_TIME_SO) $(DESTDIR)$(PREFIX)/lib/lace/vg/$(notdir $(VG_TIME_SO))
+	install -D -m 0755 $(VG_LAUNCHER) $(DESTDIR)$(PREFIX)/lib/lace/vg/$(notdir $(VG_LAUNCHER))
+	cp -P $(VG_LAUNCH_LINK) $(DESTDIR)$(PREFIX)/lib/lace/vg/
 	for f in $(VG_LIBEXEC)/*; do ln -sfn "$$f" $(DESTDIR)$(PREFIX)/lib/lace/vg/; done
 INSTALL_HOOKS += sim-install
 else ifneq ($(filter-out $(SETUP_FIRST_GOALS),$(or $(MAKECMDGOALS),all)),)
