@@ -6,6 +6,10 @@
 # `dpkg-deb -x`.  Prints the cache folder on stdout.
 #
 #   scripts/fetch-guest.sh [KERNEL-PACKAGE]
+#   scripts/fetch-guest.sh --arch ppc64le [KERNEL-PACKAGE]
+#
+# --arch ppc64le hands over to fetch-guest-ppc64le.sh (Debian's powerpc64le
+# kernel and ppc64el busybox, cache folder guest/ppc64le).
 #
 # Debian's System.map in the image package is a one-line placeholder ("the
 # real System.map is in the -dbg package"), so the map is made with `nm -n`
@@ -14,6 +18,13 @@
 # KERNEL-PACKAGE defaults to linux-image-6.1.0-57-cloud-amd64, the kernel
 # the design notes were verified with.
 set -eu
+if [ "${1:-}" = --arch ]; then
+  case "${2:-}" in
+    x86_64|amd64) shift 2 ;;
+    ppc64le|ppc64el) shift 2; exec "$(dirname "$0")/fetch-guest-ppc64le.sh" "$@" ;;
+    *) echo "fetch-guest: unknown --arch '${2:-}' (x86_64, ppc64le)" >&2; exit 2 ;;
+  esac
+fi
 pkg="${1:-linux-image-6.1.0-57-cloud-amd64}"
 cache="${LACE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lace}/guest/x86_64"
 here=$(cd "$(dirname "$0")" && pwd)
