@@ -31,3 +31,19 @@ expect_one_line() {
 expect_eq() {
   [ "$1" = "$2" ] || fail "${3:-values differ}: got '$1', expected '$2'"
 }
+
+# mkcpio INIT-BINARY OUT: a newc initramfs holding /dev and /init, for the
+# tests that boot a kernel (no cpio(1) needed)
+mkcpio() {
+  python3 - "$1" "$2" <<'PY' || fail "cannot build the initramfs $2"
+import sys
+def ent(name, mode, data=b"", ino=1):
+    h = "070701" + "".join("%08x" % x for x in (ino, mode, 0, 0, 1, 0, len(data), 0, 0, 0, 0, len(name) + 1, 0))
+    b = h.encode() + name.encode() + b"\0"
+    b += b"\0" * (-len(b) % 4) + data
+    return b + b"\0" * (-len(b) % 4)
+d = open(sys.argv[1], "rb").read()
+out = ent("dev", 0o40755, ino=1) + ent("init", 0o100755, d, ino=2) + ent("TRAILER!!!", 0, ino=0)
+open(sys.argv[2], "wb").write(out)
+PY
+}

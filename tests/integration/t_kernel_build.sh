@@ -160,19 +160,6 @@ int main(void)
 	return 0;
 }
 C
-mkcpio() { # INIT-BINARY OUT
-  python3 - "$1" "$2" <<'PY' || fail "cpio"
-import sys
-def ent(name, mode, data=b"", ino=1):
-    h = "070701" + "".join("%08x" % x for x in (ino, mode, 0, 0, 1, 0, len(data), 0, 0, 0, 0, len(name) + 1, 0))
-    b = h.encode() + name.encode() + b"\0"
-    b += b"\0" * (-len(b) % 4) + data
-    return b + b"\0" * (-len(b) % 4)
-d = open(sys.argv[1], "rb").read()
-out = ent("dev", 0o40755, ino=1) + ent("init", 0o100755, d, ino=2) + ent("TRAILER!!!", 0, ino=0)
-open(sys.argv[2], "wb").write(out)
-PY
-}
 boot() { # NAME LOG QEMU-ARGS...
   local name=$1 log=$2; shift 2
   timeout 300 "$@" -m 512 -nographic -no-reboot > "$log" 2>&1 < /dev/null

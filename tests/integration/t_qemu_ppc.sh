@@ -22,18 +22,7 @@ cd "$T" || exit 1
 N=512
 powerpc64le-linux-gnu-gcc -static -O2 -DPAGES=$N -o init \
   "$SRC/tests/fixtures/qemu/ppc_touch_init.c" || fail "cross cc -static init"
-# a newc archive holding /dev and /init (the test needs no cpio(1))
-python3 - init initrd.cpio <<'PY' || fail "initramfs"
-import sys
-def ent(name, mode, data=b"", ino=1):
-    h = "070701" + "".join("%08x" % x for x in (ino, mode, 0, 0, 1, 0, len(data), 0, 0, 0, 0, len(name) + 1, 0))
-    b = h.encode() + name.encode() + b"\0"
-    b += b"\0" * (-len(b) % 4) + data
-    return b + b"\0" * (-len(b) % 4)
-d = open(sys.argv[1], "rb").read()
-out = ent("dev", 0o40755, ino=1) + ent("init", 0o100755, d, ino=2) + ent("TRAILER!!!", 0, ino=0)
-open(sys.argv[2], "wb").write(out)
-PY
+mkcpio init initrd.cpio
 t0=$(date +%s.%N)
 timeout 240 qemu-system-ppc64 -M pseries,x-vof=on -cpu POWER8 -m 512 \
   -icount shift=0,sleep=off -rtc base=2020-01-01T00:00:00,clock=vm \
