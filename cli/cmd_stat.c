@@ -64,6 +64,8 @@ static int cmd_stat(int argc, char **argv)
 	session_cli_run_end();
 
 	FILE *out = session_cli_report_begin();
+	session_cli.rdr.backend_data = plan.extras;
+	session_cli.rdr.nbackend_data = plan.nextras;
 	stat_render(out, &s->batch, &session_cli.rdr);
 	if (plan.nextras && s->set.sim && s->set.sim->print_extra && session_cli.rdr.fmt == LACE_FMT_TEXT)
 		s->set.sim->print_extra(s->set.sim, out, plan.extras, plan.nextras);

@@ -80,6 +80,12 @@ int backend_select(struct lace_backend_set *set, enum lace_backend_mode mode,
 			ev->simulated = true;
 			continue;
 		}
+		if (ev->host_missing) {
+			err = lace_error_set(ENOENT, "%s: no such tracepoint in this machine's kernel%s "
+					     "(a guest kernel's tracepoints: --backend qemu)", ev->name,
+					     events_tracefs() ? "" : " (tracefs is not mounted)");
+			goto out;
+		}
 		if (ev->kind == LACE_EV_SIM_ONLY && !sim_ok) {
 			err = lace_error_set(ENOENT, "%s: unknown event (see 'perf list' and doc/events.md)%s",
 					     ev->name, sim_built() || mode == LACE_BACKEND_HW ? ""

@@ -61,6 +61,8 @@ struct lace_event_spec {
 	bool hardware;       /* needs a PMU (hardware, cache, raw, pmu, native) */
 	bool simulated;      /* counted by the simulator, labelled so in output */
 	struct lace_backend *backend; /* who counts it in a run */
+	bool host_missing;   /* a tracepoint this machine's kernel lacks: only a
+			      * guest kernel (--backend qemu) can count it */
 	bool by_default;     /* from the default list, not asked for: with
 			      * --backend auto it is not sent to the simulator
 			      * (a default `lace stat` must not run valgrind) */

@@ -7,10 +7,19 @@
  * System.map and busybox come from lace's cache (scripts/fetch-guest.sh)
  * unless --kernel / --system-map name others.
  *
+ * Guests: x86-64 (qemu-system-x86_64 -M pc, bzImage or vmlinuz) and
+ * ppc64le (qemu-system-ppc64 -M pseries,x-vof=on -cpu POWER8: the hash
+ * MMU, booting the ELF vmlinux), told apart by the kernel file's header.
+ *
  * Determinism: one vCPU, `-icount shift=0,sleep=off` (the virtual clock
- * advances by instructions, not host time), a fixed RTC, `nokaslr` and
- * `random.trust_cpu=off`: the same kernel and workload give identical
- * counts run after run. */
+ * advances by instructions, not host time), a fixed RTC, `-seed 1` (the
+ * random seed QEMU gives the guest), `nokaslr` and `random.trust_cpu=off`:
+ * the same kernel and workload give identical
+ * counts run after run.
+ *
+ * Tracepoints (-e SYS:NAME) are counted by the guest kernel's own
+ * tracing, around the window (lace-guest-run --trace); their counts and
+ * the workload's status come back on the console. */
 #include "measure/backend.h"
 
 #include <errno.h>
@@ -22,6 +31,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "measure/backend_qemu_report.h"
 #include "measure/qemu/guest.h"
 #include "measure/qemu/symmap.h"
 #include "measure/qemu/tcg_core.h"
@@ -34,10 +44,41 @@
 #include "util/xalloc.h"
 
 #define QEMU_PROG "qemu-system-x86_64"
-#define QEMU_CONTEXT_SWITCH "__switch_to_asm"
+
+/* what differs between the guest architectures */
+struct qemu_arch {
+	const char *prog, *package;
+	const char *kernel_prefix;     /* Debian's kernel file in the cache */
+	const char *context_switch;    /* where the guest changes address space */
+	const char *const *machine;    /* QEMU's machine arguments */
+	const char *append;            /* the kernel command line */
+	const char *runner;            /* lace-guest-run, relative to the tool folder */
+};
+
+static const char *const machine_x86[] = {
+	"-M", "pc", "-cpu", "qemu64", "-m", "512",
+	"-device", "isa-debug-exit,iobase=0xf4,iosize=0x04", NULL };
+static const char *const machine_ppc[] = {
+	/* TCG has none of the spectre workarounds the machine asks for by
+	 * default: say so instead of four warnings per boot */
+	"-M", "pseries,x-vof=on,cap-cfpc=broken,cap-sbbc=broken,cap-ibs=broken,cap-ccf-assist=off",
+	"-cpu", "POWER8", "-m", "1024", NULL };
+
+static const struct qemu_arch qemu_arches[] = {
+	[GUEST_X86_64] = { "qemu-system-x86_64", "qemu-system-x86", "vmlinuz", "__switch_to_asm",
+			   machine_x86, "console=ttyS0 quiet panic=-1 nokaslr random.trust_cpu=off",
+			   "lace-guest-run" },
+	[GUEST_PPC64LE] = { "qemu-system-ppc64", "qemu-system-ppc", "vmlinux", "_switch",
+			    machine_ppc, "console=hvc0 quiet panic=-1 random.trust_cpu=off",
+			    "ppc64le/lace-guest-run" },
+};
 
 struct qemu_priv {
 	char *kernel, *sysmap;         /* --kernel, --system-map */
+	enum guest_arch arch;          /* from the kernel, or --guest-arch */
+	struct strvec paths;           /* --path-length */
+	struct strbuf trace;           /* the tracepoints asked for, SYS:NAME,... */
+	int *trace_idx;                /* per event: which of them, or -1 */
 	unsigned loops;                /* --qemu-loops */
 	bool per_function;
 	long top;
@@ -115,23 +156,34 @@ const char *qemu_backend_unavailable(void)
 	return NULL;
 }
 
-/* ~/.cache/lace/guest/x86_64, as scripts/fetch-guest.sh fills it */
-static void guest_cache(char *out, size_t len)
+/* ~/.cache/lace/guest/<arch>, as scripts/fetch-guest.sh fills it */
+static void guest_cache(char *out, size_t len, enum guest_arch arch)
 {
 	const char *c = getenv("LACE_CACHE"), *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
+	const char *a = guest_arch_name(arch);
 
 	if (c && *c)
-		snprintf(out, len, "%s/guest/x86_64", c);
+		snprintf(out, len, "%s/guest/%s", c, a);
 	else if (x && *x)
-		snprintf(out, len, "%s/lace/guest/x86_64", x);
+		snprintf(out, len, "%s/lace/guest/%s", x, a);
 	else
-		snprintf(out, len, "%s/.cache/lace/guest/x86_64", h ? h : "");
+		snprintf(out, len, "%s/.cache/lace/guest/%s", h ? h : "", a);
+}
+
+static bool is_guest_tracepoint(const struct lace_event_spec *ev)
+{
+	/* uprobes and SDT probes are the host's */
+	return ev->kind == LACE_EV_TRACEPOINT && strncmp(ev->base, "probe", 5) &&
+	       strncmp(ev->base, "sdt_", 4) && strchr(ev->base, ':');
 }
 
 static bool qemu_supports(struct lace_backend *be, const struct lace_event_spec *ev,
 			  const char **why)
 {
 	int idx = sim_event_index(ev->base);
+
+	if (is_guest_tracepoint(ev))
+		return true;
 
 	/* fetch-late-entries needs per-fetch timing the split does not keep */
 	if (idx < 0 || !strcmp(ev->base, "fetch-late-entries")) {
@@ -145,10 +197,21 @@ static int resolve_files(struct qemu_priv *p)
 {
 	char cache[PATH_MAX], abi[128] = "", tools[PATH_MAX];
 	struct strbuf sb = STRBUF_INIT;
+	const struct qemu_arch *qa;
 	struct symmap map;
 	int err;
 
-	guest_cache(cache, sizeof(cache));
+	if (p->kernel) {
+		int a = guest_kernel_arch(p->kernel);
+		if (a < 0)
+			return -ENOEXEC;
+		p->arch = (enum guest_arch)a;
+	}
+	qa = &qemu_arches[p->arch];
+	if (!in_path(qa->prog))
+		return lace_error_set(ENOENT, "a %s guest needs %s (apt-get install %s)",
+				      guest_arch_name(p->arch), qa->prog, qa->package);
+	guest_cache(cache, sizeof(cache), p->arch);
 	snprintf(tools, sizeof(tools), "%.3900s/kernel.abi", cache);
 	if (!strbuf_read_file(&sb, tools)) {
 		strbuf_rtrim(&sb);
@@ -158,37 +221,51 @@ static int resolve_files(struct qemu_priv *p)
 	if (p->kernel)
 		snprintf(p->kernel_path, sizeof(p->kernel_path), "%s", p->kernel);
 	else
-		snprintf(p->kernel_path, sizeof(p->kernel_path), "%.3900s/vmlinuz-%.120s", cache, abi);
+		snprintf(p->kernel_path, sizeof(p->kernel_path), "%.3900s/%s-%.120s", cache,
+			 qa->kernel_prefix, abi);
 	if (p->sysmap)
 		snprintf(p->map_path, sizeof(p->map_path), "%s", p->sysmap);
 	else
 		snprintf(p->map_path, sizeof(p->map_path), "%.3900s/System.map-%.120s", cache, abi);
 	snprintf(p->busybox, sizeof(p->busybox), "%.3900s/busybox", cache);
 	if (!is_file(p->kernel_path))
-		return lace_error_set(ENOENT, "%s: no kernel to boot (scripts/fetch-guest.sh fetches "
-				      "Debian's into the cache, or give --kernel)", p->kernel_path);
+		return lace_error_set(ENOENT, "%s: no kernel to boot (scripts/fetch-guest.sh%s fetches "
+				      "Debian's into the cache, or give --kernel)", p->kernel_path,
+				      p->arch == GUEST_PPC64LE ? " --arch ppc64le" : "");
 	if (!is_file(p->map_path))
 		return lace_error_set(ENOENT, "%s: no System.map for the kernel (scripts/fetch-guest.sh, "
 				      "or give --system-map)", p->map_path);
 	if (!is_file(p->busybox))
-		return lace_error_set(ENOENT, "%s: no busybox for the guest (scripts/fetch-guest.sh)",
-				      p->busybox);
+		return lace_error_set(ENOENT, "%s: no busybox for the guest (scripts/fetch-guest.sh%s)",
+				      p->busybox, p->arch == GUEST_PPC64LE ? " --arch ppc64le" : "");
 	if (!tool_dir(tools, sizeof(tools)))
 		return lace_error_set(ENOENT, "%s", qemu_backend_unavailable());
 	snprintf(p->plugin, sizeof(p->plugin), "%.3900s/liblace-tcg.so", tools);
-	snprintf(p->runner, sizeof(p->runner), "%.3900s/lace-guest-run", tools);
+	snprintf(p->runner, sizeof(p->runner), "%.3900s/%s", tools, qa->runner);
+	if (!is_file(p->runner))
+		return lace_error_set(ENOENT, "%s: no guest runner for %s (make builds it when "
+				      "powerpc64le-linux-gnu-gcc is installed: 'make setup-kernel')",
+				      p->runner, guest_arch_name(p->arch));
 	err = symmap_load(&map, p->map_path);
 	if (err)
 		return err;
-	p->switch_addr = symmap_addr(&map, QEMU_CONTEXT_SWITCH);
+	p->switch_addr = symmap_addr(&map, qa->context_switch);
+	for (size_t i = 0; i < p->paths.nr; i++)
+		if (!symmap_addr(&map, p->paths.v[i]) && !err)
+			err = lace_error_set(ENOENT, "--path-length %s: no such function in %s",
+					     p->paths.v[i], p->map_path);
 	symmap_free(&map);
-	return 0;
+	return err;
 }
 
 /* "QEMU emulator version 7.2.x (Debian ...)", the first line of --version */
-static void version_read(char *out, size_t len)
+static void version_read(const char *prog, char *out, size_t len)
 {
-	FILE *f = popen(QEMU_PROG " --version 2>/dev/null", "r");
+	char cmd[128];
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "%s --version 2>/dev/null", prog);
+	f = popen(cmd, "r");
 
 	out[0] = '\0';
 	if (!f)
@@ -207,11 +284,13 @@ static int qemu_prepare(struct lace_backend *be, struct lace_event_spec *evs, si
 	err = resolve_files(p);
 	if (err)
 		return err;
-	err = sim_profile_load(p->profile_name, &p->prof);
+	/* the front end of the guest's kind of CPU unless told otherwise */
+	err = sim_profile_load(p->profile_name[0] ? p->profile_name
+			       : p->arch == GUEST_PPC64LE ? "power9" : SIM_PROFILE_DEFAULT, &p->prof);
 	if (err)
 		return err;
 	if (!p->qemu_version[0])
-		version_read(p->qemu_version, sizeof(p->qemu_version));
+		version_read(qemu_arches[p->arch].prog, p->qemu_version, sizeof(p->qemu_version));
 	if (!p->dir[0]) {
 		snprintf(p->dir, sizeof(p->dir), "%s/lace-qemu.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 		if (!mkdtemp(p->dir)) {
@@ -227,8 +306,20 @@ static int qemu_prepare(struct lace_backend *be, struct lace_event_spec *evs, si
 	free(p->excl_kernel);
 	p->excl_user = xcalloc(nevents ? nevents : 1, sizeof(bool));
 	p->excl_kernel = xcalloc(nevents ? nevents : 1, sizeof(bool));
-	for (size_t i = 0; i < nevents; i++) {
-		p->event_idx[i] = evs[i].backend == be ? sim_event_index(evs[i].base) : -1;
+	free(p->trace_idx);
+	p->trace_idx = xcalloc(nevents ? nevents : 1, sizeof(*p->trace_idx));
+	strbuf_reset(&p->trace);
+	for (size_t i = 0, ntp = 0; i < nevents; i++) {
+		bool mine = evs[i].backend == be;
+
+		p->event_idx[i] = mine ? sim_event_index(evs[i].base) : -1;
+		p->trace_idx[i] = -1;
+		if (mine && is_guest_tracepoint(&evs[i])) {
+			if (p->trace.len)
+				strbuf_addch(&p->trace, ',');
+			strbuf_addstr(&p->trace, evs[i].base);
+			p->trace_idx[i] = (int)ntp++;
+		}
 		p->excl_user[i] = evs[i].exclude_user;
 		p->excl_kernel[i] = evs[i].exclude_kernel;
 	}
@@ -239,9 +330,11 @@ static int qemu_prepare(struct lace_backend *be, struct lace_event_spec *evs, si
 static int initrd_ensure(struct qemu_priv *p, char *const argv[], char *path, size_t len)
 {
 	struct strbuf key = STRBUF_INIT;
-	struct guest_spec g = { p->busybox, p->runner, argv, p->loops };
+	struct guest_spec g = { p->arch, p->busybox, p->runner, argv, p->loops,
+				p->trace.len ? p->trace.buf : NULL };
 	int err = 0;
 
+	strbuf_addf(&key, "%s\n", p->trace.buf);
 	for (size_t i = 0; argv[i]; i++) {
 		strbuf_addstr(&key, argv[i]);
 		strbuf_addch(&key, '\n');
@@ -254,76 +347,6 @@ static int initrd_ensure(struct qemu_priv *p, char *const argv[], char *path, si
 	}
 	strbuf_release(&key);
 	return err;
-}
-
-/* the window line and the function lines of the plugin's file */
-static int read_plugin_out(const char *path, struct tcg_split *w, unsigned *nwin, json_t **fns)
-{
-	FILE *f = fopen(path, "r");
-	char line[1024];
-	bool end = false;
-
-	*nwin = 0;
-	*fns = json_array();
-	if (!f)
-		return lace_error_set(errno, "%s: %s", path, strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
-		unsigned n;
-		struct tcg_split one;
-		char name[256];
-		unsigned long long ins, l1, it, st, calls;
-
-		if (!tcg_split_parse(line, &n, &one)) {
-			*w = one;
-			(*nwin)++;
-		} else if (sscanf(line,
-				  "fn %255s instructions=%llu l1i_misses=%llu itlb_misses=%llu "
-				  "stlb_misses=%llu calls=%llu",
-				  name, &ins, &l1, &it, &st, &calls) == 6) {
-			json_array_append_new(*fns, json_pack("{s:s,s:I,s:I,s:I,s:I,s:I}", "name", name,
-							      "instructions", (json_int_t)ins,
-							      "l1i_misses", (json_int_t)l1,
-							      "itlb_misses", (json_int_t)it,
-							      "stlb_misses", (json_int_t)st,
-							      "calls", (json_int_t)calls));
-		} else if (!strncmp(line, "end ", 4)) {
-			end = true;
-		}
-	}
-	fclose(f);
-	return end ? 0 : lace_error_set(EIO, "%s: cut short (QEMU did not exit normally)", path);
-}
-
-static int by_instructions(const void *a, const void *b)
-{
-	json_int_t x = json_integer_value(json_object_get(*(json_t *const *)a, "instructions"));
-	json_int_t y = json_integer_value(json_object_get(*(json_t *const *)b, "instructions"));
-
-	return x < y ? 1 : x > y ? -1 : 0;
-}
-
-static json_t *top_functions(json_t *fns, size_t top)
-{
-	size_t n = json_array_size(fns), i;
-	json_t **v = xcalloc(n ? n : 1, sizeof(*v)), *out = json_array();
-
-	for (i = 0; i < n; i++)
-		v[i] = json_array_get(fns, i);
-	qsort(v, n, sizeof(*v), by_instructions);
-	for (i = 0; i < n && i < top; i++)
-		json_array_append(out, v[i]);
-	free(v);
-	return out;
-}
-
-static json_t *split_json(const struct sim_totals *t)
-{
-	return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "instructions",
-			 (json_int_t)t->instructions, "L1-icache-loads", (json_int_t)t->l1i_loads,
-			 "L1-icache-load-misses", (json_int_t)t->l1i_misses, "iTLB-loads",
-			 (json_int_t)t->itlb_loads, "iTLB-load-misses", (json_int_t)t->itlb_misses,
-			 "stlb-loads", (json_int_t)t->stlb_loads, "stlb-misses",
-			 (json_int_t)t->stlb_misses, "fetch-blocks", (json_int_t)t->fetch_blocks);
 }
 
 /* the last lines of the guest's console, for a fault message */
@@ -343,17 +366,33 @@ static void console_tail(const char *path, char *out, size_t len)
 	strbuf_release(&sb);
 }
 
+/* the t-th tracepoint's count, from the guest's report */
+static void guest_report_event(const struct guest_report *r, int t, struct lace_count *c)
+{
+	if ((size_t)t >= r->nevents || !r->ev[t].ok) {
+		c->status = LACE_COUNT_NOT_COUNTED;
+		return;
+	}
+	c->status = LACE_COUNT_OK;
+	c->raw = r->ev[t].count;
+	c->value = (double)r->ev[t].count;
+	c->time_enabled = c->time_running = 1;
+}
+
 static int qemu_run(struct lace_backend *be, char *const argv[], const struct lace_run_opts *opts,
 		    struct lace_run_result *res)
 {
 	struct qemu_priv *p = be->priv;
 	const struct sim_config *c = &p->prof.cfg;
 	char initrd[PATH_MAX + 32], out[PATH_MAX + 32], console[PATH_MAX + 48], tail[96];
+	const struct qemu_arch *qa = &qemu_arches[p->arch];
 	struct strvec qargv = STRVEC_INIT;
+	struct strbuf plug = STRBUF_INIT;
+	struct guest_report rep;
 	struct lace_child child;
 	struct tcg_split w;
 	unsigned nwin;
-	json_t *fns = NULL;
+	json_t *fns = NULL, *paths = NULL;
 	int err, status;
 
 	if (!p->event_idx)
@@ -364,14 +403,15 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 	p->nrun++;
 	snprintf(out, sizeof(out), "%s/tcg.%u", p->dir, p->nrun);
 	snprintf(console, sizeof(console), "%s/console.%u", p->dir, p->nrun);
-	strvec_push(&qargv, QEMU_PROG);
-	strvec_pushv(&qargv, (const char *[]){ "-accel", "tcg", "-M", "pc", "-cpu", "qemu64",
-					       "-smp", "1", "-m", "512", "-display", "none",
+	strvec_push(&qargv, qa->prog);
+	strvec_pushv(&qargv, (const char *[]){ "-accel", "tcg", "-smp", "1", "-display", "none",
 					       "-monitor", "none", "-no-reboot",
 					       "-icount", "shift=0,sleep=off",
 					       "-rtc", "base=2020-01-01T00:00:00,clock=vm",
-					       "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
-					       NULL });
+					       /* the random bytes QEMU hands the guest
+						* (the device tree's rng-seed) */
+					       "-seed", "1", NULL });
+	strvec_pushv(&qargv, (const char **)qa->machine);
 	strvec_push(&qargv, "-serial");
 	strvec_pushf(&qargv, "file:%s", console);
 	strvec_push(&qargv, "-kernel");
@@ -379,15 +419,19 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 	strvec_push(&qargv, "-initrd");
 	strvec_push(&qargv, initrd);
 	strvec_push(&qargv, "-append");
-	strvec_push(&qargv, "console=ttyS0 quiet panic=-1 nokaslr random.trust_cpu=off");
+	strvec_push(&qargv, qa->append);
 	strvec_push(&qargv, "-plugin");
-	strvec_pushf(&qargv,
-		     "%s,out=%s,map=%s,switch=0x%" PRIx64 ",l1i_size=%" PRIu64
-		     ",l1i_ways=%u,l1i_line=%u,itlb_entries=%u,itlb_ways=%u"
-		     ",stlb_entries=%u,stlb_ways=%u,page=%" PRIu64 ",fetch_block=%u",
-		     p->plugin, out, p->map_path, p->switch_addr, c->l1i_size, c->l1i_ways,
-		     c->l1i_line, c->itlb_entries, c->itlb_ways, c->stlb_entries, c->stlb_ways,
-		     c->page, c->fetch_block);
+	strbuf_addf(&plug,
+		    "%s,out=%s,map=%s,switch=0x%" PRIx64 ",l1i_size=%" PRIu64
+		    ",l1i_ways=%u,l1i_line=%u,itlb_entries=%u,itlb_ways=%u"
+		    ",stlb_entries=%u,stlb_ways=%u,page=%" PRIu64 ",fetch_block=%u",
+		    p->plugin, out, p->map_path, p->switch_addr, c->l1i_size, c->l1i_ways,
+		    c->l1i_line, c->itlb_entries, c->itlb_ways, c->stlb_entries, c->stlb_ways,
+		    c->page, c->fetch_block);
+	for (size_t i = 0; i < p->paths.nr; i++)
+		strbuf_addf(&plug, ",path=%s", p->paths.v[i]);
+	strvec_push(&qargv, plug.buf);
+	strbuf_release(&plug);
 
 	err = runner_start(&child, (char *const *)qargv.v, NULL, opts);
 	if (!err) {
@@ -401,9 +445,13 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 	if (err)
 		return err;
 
-	/* QEMU's status carries the workload's (isa-debug-exit) */
+	/* the guest reports the workload's status on the console (and on x86
+	 * in QEMU's own, through isa-debug-exit) */
+	guest_report_read(console, &rep);
 	if (res->fault == LACE_FAULT_EXIT || res->fault == LACE_FAULT_NONE) {
 		status = res->fault == LACE_FAULT_EXIT ? guest_status_from_exit(res->exit_status) : -1;
+		if (status < 0 && rep.has_status)
+			status = rep.status;
 		res->exit_status = status;
 		if (status == 0) {
 			res->fault = LACE_FAULT_NONE;
@@ -420,19 +468,24 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 				 "the guest ended without reporting: %.90s", tail);
 		}
 	}
-	if (read_plugin_out(out, &w, &nwin, &fns) || nwin != 1) {
+	if (qemu_report_read(out, &w, &nwin, &fns, &paths) || nwin != 1) {
 		if (res->fault == LACE_FAULT_NONE) {
 			res->fault = LACE_FAULT_START;
 			snprintf(res->fault_msg, sizeof(res->fault_msg),
 				 "the guest opened %u measurement windows, not 1", nwin);
 		}
 		json_decref(fns);
+		json_decref(paths);
 		return 0;
 	}
 	for (size_t i = 0; i < res->nevents && i < p->nevents; i++) {
-		int idx = p->event_idx[i];
+		int idx = p->event_idx[i], t = p->trace_idx[i];
 		uint64_t v = 0;
 
+		if (t >= 0) {
+			guest_report_event(&rep, t, &res->counts[i]);
+			continue;
+		}
 		if (idx < 0)
 			continue;
 		if (!p->excl_user[i])
@@ -452,9 +505,11 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 	json_object_set_new(res->extra, "system_map", json_string(p->map_path));
 	json_object_set_new(res->extra, "qemu", json_string(p->qemu_version));
 	json_object_set_new(res->extra, "loops", json_integer(p->loops));
-	json_object_set_new(res->extra, "user", split_json(&w.u));
-	json_object_set_new(res->extra, "kernel_counts", split_json(&w.k));
-	json_object_set_new(res->extra, "functions", top_functions(fns, (size_t)p->top));
+	json_object_set_new(res->extra, "user", qemu_report_split_json(&w.u));
+	json_object_set_new(res->extra, "kernel_counts", qemu_report_split_json(&w.k));
+	json_object_set_new(res->extra, "functions", qemu_report_top(fns, (size_t)p->top));
+	json_object_set_new(res->extra, "paths", paths);
+	json_object_set_new(res->extra, "guest_arch", json_string(guest_arch_name(p->arch)));
 	json_decref(fns);
 	unlink(out);
 	unlink(console);
@@ -466,9 +521,9 @@ static const char *qemu_describe(struct lace_backend *be)
 	struct qemu_priv *p = be->priv;
 	const char *k = strrchr(p->kernel_path, '/');
 
-	snprintf(p->describe, sizeof(p->describe), "qemu (%.100s, %.100s, %u run%s per boot)",
-		 k ? k + 1 : p->kernel_path[0] ? p->kernel_path : "kernel",
-		 p->prof.name[0] ? p->prof.name : p->profile_name, p->loops,
+	snprintf(p->describe, sizeof(p->describe), "qemu (%s, %.100s, %.100s, %u run%s per boot)",
+		 guest_arch_name(p->arch), k ? k + 1 : p->kernel_path[0] ? p->kernel_path : "kernel",
+		 p->prof.name[0] ? p->prof.name : p->profile_name[0] ? p->profile_name : "default", p->loops,
 		 p->loops == 1 ? "" : "s");
 	return p->describe;
 }
@@ -503,6 +558,35 @@ static int qemu_set_option(struct lace_backend *be, const char *name, const char
 		snprintf(p->profile_name, sizeof(p->profile_name), "%s", value);
 		return 0;
 	}
+	if (!strcmp(name, "guest-arch")) {
+		if (value && !strcmp(value, "x86_64"))
+			p->arch = GUEST_X86_64;
+		else if (value && !strcmp(value, "ppc64le"))
+			p->arch = GUEST_PPC64LE;
+		else
+			return lace_error_set(EINVAL, "--guest-arch wants x86_64 or ppc64le, not '%s'",
+					      value ? value : "");
+		return 0;
+	}
+	if (!strcmp(name, "path-length")) {
+		struct strvec v = STRVEC_INIT;
+
+		if (value)
+			for (const char *q = value; *q;) {
+				size_t l = strcspn(q, ",");
+				if (l)
+					strvec_pushf(&v, "%.*s", (int)l, q);
+				q += l + (q[l] == ',');
+			}
+		if (!v.nr) {
+			strvec_clear(&v);
+			return lace_error_set(EINVAL, "--path-length wants FUNCTION[,FUNCTION...]");
+		}
+		for (size_t i = 0; i < v.nr; i++)
+			strvec_push(&p->paths, v.v[i]);
+		strvec_clear(&v);
+		return 0;
+	}
 	if (!strcmp(name, "per-function")) {
 		p->per_function = true;
 		return 0;
@@ -518,50 +602,12 @@ static int qemu_set_option(struct lace_backend *be, const char *name, const char
 	return -ENOENT;
 }
 
-/* The kernel functions of the last run (runs of one kernel and workload
- * are identical under -icount; lace says when they are not). */
 static void qemu_print_extra(struct lace_backend *be, FILE *out, json_t *const *extra,
 			     size_t nruns)
 {
 	struct qemu_priv *p = be->priv;
-	json_t *last = NULL, *fns, *fn;
-	bool same = true;
-	size_t i, nvalid = 0;
 
-	if (!p->per_function)
-		return;
-	for (i = 0; i < nruns; i++) {
-		if (!extra[i] || !json_object_get(extra[i], "functions"))
-			continue;
-		if (last && !json_equal(json_object_get(last, "kernel_counts"),
-					json_object_get(extra[i], "kernel_counts")))
-			same = false;
-		last = extra[i];
-		nvalid++;
-	}
-	if (!last)
-		return;
-	fns = json_object_get(last, "functions");
-	fprintf(out, "\n Hottest kernel functions (qemu, %s; %s):\n\n",
-		json_string_value(json_object_get(last, "profile")),
-		nvalid < 2 ? "one run" : same ? "identical in every run" : "runs differ: last run shown");
-	fprintf(out, " %14s %10s %12s %10s %10s %10s  %s\n", "instructions", "calls", "instr/call",
-		"L1i-miss", "iTLB-miss", "STLB-miss", "function");
-	json_array_foreach(fns, i, fn) {
-		json_int_t ins = json_integer_value(json_object_get(fn, "instructions"));
-		json_int_t calls = json_integer_value(json_object_get(fn, "calls"));
-		char per[32] = "-";
-
-		if (calls)
-			snprintf(per, sizeof(per), "%.1f", (double)ins / (double)calls);
-		fprintf(out, " %14" JSON_INTEGER_FORMAT " %10" JSON_INTEGER_FORMAT " %12s %10"
-			JSON_INTEGER_FORMAT " %10" JSON_INTEGER_FORMAT " %10" JSON_INTEGER_FORMAT
-			"  %s\n", ins, calls, per,
-			json_integer_value(json_object_get(fn, "l1i_misses")),
-			json_integer_value(json_object_get(fn, "itlb_misses")),
-			json_integer_value(json_object_get(fn, "stlb_misses")),
-			json_string_value(json_object_get(fn, "name")));
-	}
+	qemu_report_print(out, extra, nruns, p->per_function);
 }
 
 static void remove_dir(const char *dir)
@@ -588,8 +634,11 @@ static void qemu_free(struct lace_backend *be)
 	free(p->sysmap);
 	free(p->initrd_for);
 	free(p->event_idx);
+	free(p->trace_idx);
 	free(p->excl_user);
 	free(p->excl_kernel);
+	strvec_clear(&p->paths);
+	strbuf_release(&p->trace);
 	free(p);
 	free(be);
 }
@@ -605,7 +654,8 @@ struct lace_backend *qemu_backend_new(void)
 	p = xcalloc(1, sizeof(*p));
 	p->loops = 1;
 	p->top = 20;
-	snprintf(p->profile_name, sizeof(p->profile_name), "%s", SIM_PROFILE_DEFAULT);
+	strvec_init(&p->paths);
+	strbuf_init(&p->trace, 0);
 	be->name = "qemu";
 	be->priv = p;
 	be->supports = qemu_supports;

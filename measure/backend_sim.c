@@ -59,6 +59,10 @@ const struct lace_backend_option sim_backend_options[] = {
 	{ "system-map", 1, "FILE", "--backend qemu: the kernel's System.map" },
 	{ "qemu-loops", 1, "N", "--backend qemu: runs of the workload per boot, in one\n"
 				"window (default 1)" },
+	{ "guest-arch", 1, "ARCH", "--backend qemu without --kernel: boot Debian's\n"
+				   "x86_64 (default) or ppc64le kernel from the cache" },
+	{ "path-length", 1, "FN,...", "--backend qemu: calls and instructions per call\n"
+				      "(callees included) of these kernel functions" },
 	{ NULL, 0, NULL, NULL },
 };
 

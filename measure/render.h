@@ -19,6 +19,10 @@ struct lace_render_opts {
 	const char *sep;   /* CSV separator (-x): any string, as perf takes it;
 			    * "\\t" is a tab (perf's spelling); NULL: "," */
 	bool verbose;      /* -v: min / median / max */
+	json_t *const *backend_data;   /* per run, what the simulating backend
+					* kept (its functions, path lengths):
+					* "backend_data" in --json */
+	size_t nbackend_data;
 };
 
 /* Where a batch's elapsed (wall) time comes from: the simulator's runs

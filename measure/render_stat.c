@@ -605,6 +605,12 @@ void stat_render(FILE *out, const struct lace_batch *b, const struct lace_render
 		break;
 	case LACE_FMT_JSON: {
 		json_t *j = stat_json(b);
+		if (o->nbackend_data) {
+			json_t *a = json_array();
+			for (size_t k = 0; k < o->nbackend_data; k++)
+				json_array_append(a, o->backend_data[k]);
+			json_object_set_new(j, "backend_data", a);
+		}
 		json_dumpf(j, out, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
 		fputc('\n', out);
 		json_decref(j);

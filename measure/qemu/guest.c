@@ -3,6 +3,8 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,33 +116,98 @@ static int add_libraries(struct cpio *c, struct strvec *dirs, struct strvec *fil
 	return err;
 }
 
+/* busybox and the shell link; the other applets are linked at boot */
 static int add_busybox(struct cpio *c, const char *busybox)
 {
-	struct strbuf cmd = STRBUF_INIT;
-	char applet[128], name[192];
-	FILE *p;
 	int err = cpio_add_file(c, "lace/bin/busybox", busybox, 0755);
 
-	strbuf_addstr(&cmd, "");
-	shell_quote(&cmd, busybox);
-	strbuf_addstr(&cmd, " --list 2>/dev/null");
-	p = err ? NULL : popen(cmd.buf, "r");
-	strbuf_release(&cmd);
+	return err ? err : cpio_add(c, "lace/bin/sh", S_IFLNK | 0777, "busybox", 7);
+}
+
+struct elf_facts {
+	unsigned machine;   /* e_machine */
+	bool is_elf, big_endian, interp;
+};
+
+static uint64_t elf_uint(const unsigned char *p, int n, bool be)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < n; i++)
+		v = v << 8 | p[be ? i : n - 1 - i];
+	return v;
+}
+
+/* the ELF header and whether a PT_INTERP program header exists; 0 or -errno */
+static int elf_facts_read(const char *path, struct elf_facts *ef)
+{
+	unsigned char h[64], ph[56];
+	FILE *f = fopen(path, "rb");
+
+	memset(ef, 0, sizeof(*ef));
+	if (!f)
+		return lace_error_set(errno, "%s: %s", path, strerror(errno));
+	if (fread(h, 1, sizeof(h), f) == sizeof(h) && !memcmp(h, "\177ELF", 4) && h[4] == 2) {
+		bool be = h[5] == 2;
+		uint64_t phoff = elf_uint(h + 32, 8, be);
+		unsigned phentsize = (unsigned)elf_uint(h + 54, 2, be);
+		unsigned phnum = (unsigned)elf_uint(h + 56, 2, be);
+
+		ef->is_elf = true;
+		ef->big_endian = be;
+		ef->machine = (unsigned)elf_uint(h + 18, 2, be);
+		for (unsigned i = 0; i < phnum && phentsize >= sizeof(ph); i++) {
+			if (fseeko(f, (off_t)(phoff + (uint64_t)i * phentsize), SEEK_SET) ||
+			    fread(ph, 1, sizeof(ph), f) != sizeof(ph))
+				break;
+			ef->interp |= elf_uint(ph, 4, be) == 3;   /* PT_INTERP */
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+#define EM_X86_64_ 62
+#define EM_PPC64_  21
+
+int guest_kernel_arch(const char *path)
+{
+	struct elf_facts ef;
+
+	if (elf_facts_read(path, &ef))
+		return -1;
+	if (!ef.is_elf || ef.machine == EM_X86_64_)
+		return GUEST_X86_64;
+	if (ef.machine == EM_PPC64_ && !ef.big_endian)
+		return GUEST_PPC64LE;
+	lace_error_set(ENOEXEC, "%s: an ELF kernel for machine %u%s: the qemu backend boots x86-64 "
+		       "and ppc64le kernels", path, ef.machine, ef.big_endian ? " (big-endian)" : "");
+	return -1;
+}
+
+const char *guest_arch_name(enum guest_arch arch)
+{
+	return arch == GUEST_PPC64LE ? "ppc64le" : "x86_64";
+}
+
+/* a ppc64le guest runs static ppc64le programs only (no libraries to copy) */
+static int check_program(const struct guest_spec *g, const char *prog)
+{
+	struct elf_facts ef;
+
+	if (g->arch != GUEST_PPC64LE)
+		return 0;
+	int err = elf_facts_read(prog, &ef);
+
 	if (err)
 		return err;
-	if (!p)
-		return lace_error_set(errno, "%s --list: %s", busybox, strerror(errno));
-	while (!err && fgets(applet, sizeof(applet), p)) {
-		applet[strcspn(applet, "\n")] = '\0';
-		if (!*applet || strchr(applet, '/') || !strcmp(applet, "busybox"))
-			continue;
-		snprintf(name, sizeof(name), "lace/bin/%s", applet);
-		err = cpio_add(c, name, S_IFLNK | 0777, "busybox", 7);
-	}
-	if (pclose(p) && !err)
-		err = lace_error_set(ENOEXEC, "%s --list failed (not a busybox for this machine?)",
-				     busybox);
-	return err;
+	if (!ef.is_elf || ef.machine != EM_PPC64_ || ef.big_endian)
+		return lace_error_set(ENOEXEC, "%s: not a ppc64le program: a ppc64le guest runs "
+				      "ppc64le programs (powerpc64le-linux-gnu-gcc -static)", prog);
+	if (ef.interp)
+		return lace_error_set(ENOEXEC, "%s: dynamically linked: a ppc64le guest has no "
+				      "libraries (build it with -static)", prog);
+	return 0;
 }
 
 int guest_initramfs_build(const struct guest_spec *g, const char *out)
@@ -152,6 +219,8 @@ int guest_initramfs_build(const struct guest_spec *g, const char *out)
 	int err;
 
 	err = find_program(g->argv[0], prog, sizeof(prog));
+	if (!err)
+		err = check_program(g, prog);
 	if (err)
 		return err;
 	err = cpio_open(&c, out);
@@ -169,12 +238,13 @@ int guest_initramfs_build(const struct guest_spec *g, const char *out)
 		err = cpio_add_file(&c, "lace/bin/lace-guest-run", g->runner, 0755);
 	if (!err)
 		err = add_host_file(&c, &dirs, &files, prog, 0755);
-	if (!err)
+	if (!err && g->arch == GUEST_X86_64)
 		err = add_libraries(&c, &dirs, &files, prog);
 
 	/* errors of the guest's own setup go to the console (a file lace keeps) */
 	strbuf_addf(&init,
 		    "#!/lace/bin/sh\n"
+		    "/lace/bin/busybox --install -s /lace/bin\n"
 		    "export PATH=/lace/bin HOME=/tmp\n"
 		    "mount -t proc proc /proc\n"
 		    "mount -t sysfs sysfs /sys\n"
@@ -182,13 +252,19 @@ int guest_initramfs_build(const struct guest_spec *g, const char *out)
 		    /* no tmpfs on /tmp: the root is one already, and a
 		     * workload copied from the host's /tmp lives there */
 		    "cd /tmp\n"
-		    "/lace/bin/lace-guest-run --exit-port %u ", g->loops);
+		    "/lace/bin/lace-guest-run%s ", g->arch == GUEST_X86_64 ? " --exit-port" : "");
+	if (g->trace) {
+		strbuf_addstr(&init, "--trace ");
+		shell_quote(&init, g->trace);
+		strbuf_addch(&init, ' ');
+	}
+	strbuf_addf(&init, "%u ", g->loops);
 	shell_quote(&init, prog);
 	for (size_t i = 1; g->argv[i]; i++) {
 		strbuf_addch(&init, ' ');
 		shell_quote(&init, g->argv[i]);
 	}
-	strbuf_addstr(&init, "\necho \"lace-guest: no exit port, status $?\"\npoweroff -f\n");
+	strbuf_addstr(&init, "\npoweroff -f\n");
 	if (!err)
 		err = cpio_add(&c, "init", S_IFREG | 0755, init.buf, init.len);
 	strbuf_release(&init);
@@ -200,4 +276,39 @@ int guest_initramfs_build(const struct guest_spec *g, const char *out)
 		return err;
 	}
 	return cpio_close(&c);
+}
+
+void guest_report_read(const char *console, struct guest_report *r)
+{
+	FILE *f = fopen(console, "r");
+	char line[512];
+
+	memset(r, 0, sizeof(*r));
+	while (f && fgets(line, sizeof(line), f)) {
+		char *s = strstr(line, "lace-guest: "), name[160], rest[128];
+		unsigned long long n;
+		int st;
+
+		if (!s)
+			continue;
+		s += 12;
+		s[strcspn(s, "\r\n")] = '\0';
+		if (sscanf(s, "status %d", &st) == 1) {
+			r->has_status = true;
+			r->status = st;
+		} else if (r->nevents < GUEST_MAX_TRACE &&
+			   sscanf(s, "event %159s %127[^\n]", name, rest) == 2) {
+			char *end;
+
+			n = strtoull(rest, &end, 10);
+			r->ev[r->nevents].ok = end != rest && !*end;
+			r->ev[r->nevents].count = n;
+			if (!r->ev[r->nevents].ok)
+				snprintf(r->ev[r->nevents].why, sizeof(r->ev[0].why), "%.95s",
+					 strncmp(rest, "error ", 6) ? rest : rest + 6);
+			r->nevents++;
+		}
+	}
+	if (f)
+		fclose(f);
 }

@@ -1,23 +1,64 @@
 /* The guest of the qemu backend: an initramfs lace builds itself from
- * Debian's busybox-static (the shell and tools), lace's window runner
- * (build/qemu/lace-guest-run), the workload (a host program, copied with
- * the shared libraries `ldd` names, at the same paths) and an init script
- * that mounts /proc, /sys and /dev, runs the workload LOOPS times in
- * one measurement window and ends QEMU with the workload's status (the
- * isa-debug-exit port).  Nothing here reads ELF: ldd does. */
+ * Debian's busybox-static of the guest's architecture (the shell and
+ * tools, installed as links by busybox itself at boot: the host cannot
+ * run a foreign busybox to list them), lace's window runner
+ * (lace-guest-run, built for that architecture), the workload and an
+ * init script that mounts /proc, /sys and /dev, runs the workload LOOPS
+ * times in one measurement window, prints its status on the console and
+ * powers off (x86: the isa-debug-exit port ends QEMU with the status at
+ * once).  An x86-64 workload is a host program, copied with the shared
+ * libraries `ldd` names, at the same paths; a ppc64le one must be static.
+ * Only the ELF header is read here (the machine and whether there is an
+ * interpreter). */
 #ifndef LACE_QEMU_GUEST_H
 #define LACE_QEMU_GUEST_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
+enum guest_arch {
+	GUEST_X86_64 = 0,
+	GUEST_PPC64LE,
+};
+
 struct guest_spec {
+	enum guest_arch arch;
 	const char *busybox;     /* host path of a static busybox for the guest */
 	const char *runner;      /* host path of lace-guest-run */
 	char *const *argv;       /* the workload; argv[0] looked up in PATH */
 	unsigned loops;          /* runs of the workload per window */
+	const char *trace;       /* SYS:NAME,... counted in the guest, or NULL */
 };
+
+/* The architecture of a kernel to boot: a ppc64 ELF (vmlinux) is
+ * GUEST_PPC64LE; anything else (bzImage, vmlinuz) GUEST_X86_64.  -1 with
+ * the message set when path cannot be read, or is an ELF of neither. */
+int guest_kernel_arch(const char *path);
+/* "x86_64" / "ppc64le": the cache folder and the user's word. */
+const char *guest_arch_name(enum guest_arch arch);
 
 /* Write the initramfs (uncompressed newc cpio) to out.  0 or -errno with
  * the message set. */
 int guest_initramfs_build(const struct guest_spec *g, const char *out);
+
+/* What the guest printed on its console about the window: the
+ * workload's status and the tracepoint counts, in the order of
+ * guest_spec.trace ("lace-guest: status N", "lace-guest: event SYS:NAME
+ * COUNT" or "... error WHY"). */
+#define GUEST_MAX_TRACE 16
+struct guest_report {
+	bool has_status;
+	int status;
+	size_t nevents;
+	struct {
+		bool ok;
+		unsigned long long count;
+		char why[96];
+	} ev[GUEST_MAX_TRACE];
+};
+
+/* Read the console file; a missing file or line leaves the fields unset. */
+void guest_report_read(const char *console, struct guest_report *r);
 
 /* The status QEMU exits with when the guest reports workload status st
  * through isa-debug-exit ((st << 1) | 1), and back: -1 when code is not

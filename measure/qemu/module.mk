@@ -4,7 +4,8 @@
 # plugin build/qemu/liblace-tcg.so (those parts plus measure/sim's models,
 # compiled position-independent: the same sources as the Valgrind tool's,
 # not a copy) and the guest's window runner build/qemu/lace-guest-run
-# (static: the guest has no libc).  Only when QEMU is installed: otherwise
+# (static: the guest has no libc), also for ppc64le guests when the cross
+# compiler is installed.  Only when QEMU is installed: otherwise
 # make says so and lace still builds.
 
 QEMU_SYSTEM ?= /usr/bin/qemu-system-x86_64
@@ -33,8 +34,22 @@ $(QEMU_RUNNER): measure/qemu/guest/lace_guest_run.c measure/qemu/tcg_core.h
 	@$(if $(Q),echo "  CC [guest] $@")
 	$(Q)$(CC) -std=gnu11 $(WARN) -O2 -I. -static -o $@ $<
 
-qemu-plugin: $(QEMU_PLUGIN) $(QEMU_RUNNER)
-ALL_TARGETS += $(QEMU_PLUGIN) $(QEMU_RUNNER)
+# The ppc64le guest's runner, cross-built (static) when Debian's cross
+# compiler is there (setup's kernel group installs it).
+PPC64LE_CC     ?= powerpc64le-linux-gnu-gcc
+QEMU_RUNNER_PPC := $(QEMU_DIR)/ppc64le/lace-guest-run
+ifneq ($(shell command -v $(PPC64LE_CC) 2>/dev/null),)
+$(QEMU_RUNNER_PPC): measure/qemu/guest/lace_guest_run.c measure/qemu/tcg_core.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC [guest ppc64le] $@")
+	$(Q)$(PPC64LE_CC) -std=gnu11 $(WARN) -O2 -I. -static -o $@ $<
+QEMU_RUNNERS := $(QEMU_RUNNER) $(QEMU_RUNNER_PPC)
+else
+QEMU_RUNNERS := $(QEMU_RUNNER)
+endif
+
+qemu-plugin: $(QEMU_PLUGIN) $(QEMU_RUNNERS)
+ALL_TARGETS += $(QEMU_PLUGIN) $(QEMU_RUNNERS)
 else ifneq ($(filter-out $(SETUP_FIRST_GOALS),$(or $(MAKECMDGOALS),all)),)
 $(warning lace: not building the TCG plugin $(QEMU_PLUGIN): $(QEMU_SYSTEM) is missing \
   (Debian package qemu-system-x86: 'make setup' as root installs it); \

@@ -20,6 +20,126 @@ enum tcg_mark tcg_mark_kind(const uint8_t *bytes, size_t len)
 	return TCG_MARK_NONE;
 }
 
+int tcg_arch_from_target(const char *t)
+{
+	if (!t)
+		return -1;
+	if (!strcmp(t, "x86_64"))
+		return TCG_ARCH_X86_64;
+	if (!strcmp(t, "ppc64"))
+		return TCG_ARCH_PPC64;
+	return -1;
+}
+
+static uint32_t le32(const uint8_t *b)
+{
+	return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+enum tcg_mark tcg_mark_kind_ppc64(const uint8_t *insn, const uint8_t *next)
+{
+	uint32_t a, b;
+
+	if (!insn || !next)
+		return TCG_MARK_NONE;
+	a = le32(insn);
+	b = le32(next);
+	if (a != b)
+		return TCG_MARK_NONE;
+	return a == TCG_PPC_MARK_OPEN ? TCG_MARK_OPEN
+	       : a == TCG_PPC_MARK_CLOSE ? TCG_MARK_CLOSE : TCG_MARK_NONE;
+}
+
+static int x86_is_prefix(uint8_t b)
+{
+	switch (b) {
+	case 0x26: case 0x2e: case 0x36: case 0x3e: case 0x64: case 0x65:   /* segment */
+	case 0x66: case 0x67: case 0xf2: case 0xf3:                         /* size, repeat */
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int x86_is_call(const uint8_t *b, size_t len)
+{
+	size_t i = 0;
+
+	/* legacy prefixes, then REX */
+	while (i < len && x86_is_prefix(b[i]))
+		i++;
+	if (i < len && (b[i] & 0xf0) == 0x40)
+		i++;
+	if (i >= len)
+		return 0;
+	if (b[i] == 0xe8)
+		return 1;
+	/* ff /2 (call near indirect), ff /3 (far) */
+	return b[i] == 0xff && i + 1 < len && ((b[i + 1] >> 3) & 7) >= 2 && ((b[i + 1] >> 3) & 7) <= 3;
+}
+
+static int ppc64_is_call(uint32_t w)
+{
+	uint32_t op = w >> 26, xo = (w >> 1) & 0x3ff;
+
+	if (!(w & 1))
+		return 0;   /* LK clear: no return address */
+	if (op == 18)
+		return 1;   /* bl, bla */
+	if (op == 16)
+		return w != 0x429f0005u;   /* bcl, except bcl 20,31,$+4 */
+	return op == 19 && (xo == 16 || xo == 528 || xo == 560);   /* bclrl, bcctrl, bctarl */
+}
+
+int tcg_insn_is_call(enum tcg_arch arch, const uint8_t *bytes, size_t len)
+{
+	if (!bytes)
+		return 0;
+	if (arch == TCG_ARCH_PPC64)
+		return len == 4 && ppc64_is_call(le32(bytes));
+	return x86_is_call(bytes, len);
+}
+
+int tcg_ppc64_has_local_entry(const uint8_t *first8)
+{
+	/* addis r2,r12,HI (0x3c4c....) then addi r2,r2,LO (0x3842....) */
+	return first8 && (le32(first8) >> 16) == 0x3c4c && (le32(first8 + 4) >> 16) == 0x3842;
+}
+
+static void path_pop(struct tcg_paths *p, uint64_t now)
+{
+	struct tcg_path_fn *f = &p->fn[p->stack[--p->depth].fn];
+
+	if (--f->active == 0)
+		f->inclusive += now - p->stack[p->depth].start;
+}
+
+void tcg_paths_block(struct tcg_paths *p, uint64_t vaddr, long entry_fn, uint64_t call_ret,
+		     uint64_t now)
+{
+	/* a return to a frame's call site ends it and every frame above it
+	 * (those returned without being seen: longjmp-like exits) */
+	for (size_t i = p->depth; i-- > 0;) {
+		if (p->stack[i].ret != vaddr)
+			continue;
+		while (p->depth > i)
+			path_pop(p, now);
+		break;
+	}
+	if (entry_fn >= 0 && (size_t)entry_fn < p->n && p->pending_ret &&
+	    p->depth < TCG_PATH_DEPTH) {
+		struct tcg_path_fn *f = &p->fn[entry_fn];
+
+		p->stack[p->depth].fn = (uint32_t)entry_fn;
+		p->stack[p->depth].start = now;
+		p->stack[p->depth].ret = p->pending_ret;
+		p->depth++;
+		f->active++;
+		f->calls++;
+	}
+	p->pending_ret = call_ret;
+}
+
 #define FIELDS(X) X(instructions) X(l1i_loads) X(l1i_misses) X(itlb_loads) \
 	X(itlb_misses) X(stlb_loads) X(stlb_misses) X(fetch_blocks)
 

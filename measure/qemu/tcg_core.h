@@ -8,7 +8,11 @@
  * QEMU translates it (no device, no hypercall, nothing the kernel must
  * know about).  On x86-64 it is a 7-byte nop with a magic displacement:
  *   open   0f 1f 80 4f 43 41 4c   nopl 0x4c41434f(%rax)   ("OCAL")
- *   close  0f 1f 80 43 43 41 4c   nopl 0x4c414343(%rax)   ("CCAL") */
+ *   close  0f 1f 80 43 43 41 4c   nopl 0x4c414343(%rax)   ("CCAL")
+ * On ppc64 no single instruction is both a no-op and free of meaning to
+ * some POWER core (or r,r,r and ori r,r,0 are hints and barriers), so a
+ * marker is a pair of identical `xori r0,r0,K` (r0 ^ K ^ K == r0, no CR
+ * change), K = 0x4f43 ("OC") to open and 0x4343 ("CC") to close. */
 #ifndef LACE_QEMU_TCG_CORE_H
 #define LACE_QEMU_TCG_CORE_H
 
@@ -30,6 +34,31 @@ extern const uint8_t tcg_mark_close_x86[TCG_MARK_LEN];
 
 /* What the instruction bytes[0..len) is: a marker or not. */
 enum tcg_mark tcg_mark_kind(const uint8_t *bytes, size_t len);
+
+/* The guest architectures the plugin knows (QEMU's target_name). */
+enum tcg_arch {
+	TCG_ARCH_X86_64 = 0,
+	TCG_ARCH_PPC64,      /* little-endian ppc64 (ppc64le guests) */
+};
+/* "x86_64" or "ppc64"; -1 for a target the plugin does not know. */
+int tcg_arch_from_target(const char *target_name);
+
+#define TCG_PPC_MARK_OPEN  0x68004f43u   /* xori r0,r0,0x4f43 */
+#define TCG_PPC_MARK_CLOSE 0x68004343u   /* xori r0,r0,0x4343 */
+/* ppc64: the marker a 4-byte instruction and the one after it make (next
+ * NULL when the block ends there: no marker). */
+enum tcg_mark tcg_mark_kind_ppc64(const uint8_t *insn, const uint8_t *next);
+
+/* Whether the instruction leaves a return address for a callee: x86 call
+ * (direct or indirect), ppc64 bl/bcl/bctrl/blrl/bctarl (the link bit set;
+ * not `bcl 20,31,$+4`, the idiom that only reads the program counter). */
+int tcg_insn_is_call(enum tcg_arch arch, const uint8_t *bytes, size_t len);
+
+/* ppc64 ELFv2: a function that sets up its TOC pointer starts with
+ * `addis r2,r12,HI; addi r2,r2,LO` and callers in the same object enter it
+ * 8 bytes in (the local entry point), which System.map does not say.
+ * first8 is the function's first 8 bytes. */
+int tcg_ppc64_has_local_entry(const uint8_t *first8);
 
 /* Kernel code lives in the upper half of the address space on x86-64
  * (0xffff8...) and ppc64 (0xc000...): the top bit says which side an
@@ -69,5 +98,37 @@ void tcg_split_account(struct tcg_split *w, int kernel, const struct sim_totals 
 int tcg_split_format(char *buf, size_t size, unsigned window, const struct tcg_split *w);
 /* 0 on a well-formed line, -1 otherwise. */
 int tcg_split_parse(const char *line, unsigned *window, struct tcg_split *w);
+
+/* Inclusive path length of named functions without registers (QEMU's
+ * plugin API 1 shows none): a frame opens when a block starts at a named
+ * function's entry right after a block that ended in a call, remembering
+ * the address after that call; it closes when a block starts at that
+ * return address.  Tail calls out of the function are covered (the callee
+ * returns to the same address); interrupts taken inside it count towards
+ * it, as they do on real hardware's "instructions between entry and
+ * return".  A recursive function counts its outermost frame only. */
+struct tcg_path_fn {
+	const char *name;
+	uint64_t calls, inclusive;
+	unsigned active;
+};
+
+#define TCG_PATH_DEPTH 64
+struct tcg_paths {
+	struct tcg_path_fn *fn;
+	size_t n;
+	struct {
+		uint32_t fn;
+		uint64_t start, ret;
+	} stack[TCG_PATH_DEPTH];
+	size_t depth;
+	uint64_t pending_ret;   /* the previous block ended in a call returning here */
+};
+
+/* One executed block: it starts at vaddr, is the entry of path function
+ * entry_fn (-1: none), ends in a call returning to call_ret (0: it does
+ * not); now is the instruction count before it ran. */
+void tcg_paths_block(struct tcg_paths *p, uint64_t vaddr, long entry_fn, uint64_t call_ret,
+		     uint64_t now);
 
 #endif

@@ -165,6 +165,116 @@ static void test_exit_status(void **state)
 	assert_int_equal(guest_status_from_exit(2), -1);
 }
 
+static void le(uint8_t *b, uint32_t w)
+{
+	b[0] = (uint8_t)w;
+	b[1] = (uint8_t)(w >> 8);
+	b[2] = (uint8_t)(w >> 16);
+	b[3] = (uint8_t)(w >> 24);
+}
+
+static void test_ppc64_markers(void **state)
+{
+	uint8_t open[4], close[4], other[4];
+
+	le(open, TCG_PPC_MARK_OPEN);
+	le(close, TCG_PPC_MARK_CLOSE);
+	le(other, 0x60000000);   /* nop */
+	assert_int_equal(tcg_mark_kind_ppc64(open, open), TCG_MARK_OPEN);
+	assert_int_equal(tcg_mark_kind_ppc64(close, close), TCG_MARK_CLOSE);
+	/* one xori alone is an ordinary (if odd) instruction */
+	assert_int_equal(tcg_mark_kind_ppc64(open, other), TCG_MARK_NONE);
+	assert_int_equal(tcg_mark_kind_ppc64(open, close), TCG_MARK_NONE);
+	assert_int_equal(tcg_mark_kind_ppc64(open, NULL), TCG_MARK_NONE);
+	assert_int_equal(tcg_arch_from_target("ppc64"), TCG_ARCH_PPC64);
+	assert_int_equal(tcg_arch_from_target("x86_64"), TCG_ARCH_X86_64);
+	assert_int_equal(tcg_arch_from_target("aarch64"), -1);
+}
+
+static void test_calls(void **state)
+{
+	uint8_t w[8];
+	const uint8_t call[5] = { 0xe8, 0, 0, 0, 0 }, jmp[5] = { 0xe9, 0, 0, 0, 0 };
+	const uint8_t call_rax[2] = { 0xff, 0xd0 }, jmp_rax[2] = { 0xff, 0xe0 };
+	const uint8_t call_r11[3] = { 0x41, 0xff, 0xd3 };
+
+	assert_true(tcg_insn_is_call(TCG_ARCH_X86_64, call, 5));
+	assert_false(tcg_insn_is_call(TCG_ARCH_X86_64, jmp, 5));
+	assert_true(tcg_insn_is_call(TCG_ARCH_X86_64, call_rax, 2));
+	assert_false(tcg_insn_is_call(TCG_ARCH_X86_64, jmp_rax, 2));
+	assert_true(tcg_insn_is_call(TCG_ARCH_X86_64, call_r11, 3));
+	le(w, 0x48000011);   /* bl +0x10 */
+	assert_true(tcg_insn_is_call(TCG_ARCH_PPC64, w, 4));
+	le(w, 0x48000010);   /* b +0x10 */
+	assert_false(tcg_insn_is_call(TCG_ARCH_PPC64, w, 4));
+	le(w, 0x4e800421);   /* bctrl */
+	assert_true(tcg_insn_is_call(TCG_ARCH_PPC64, w, 4));
+	le(w, 0x4e800020);   /* blr */
+	assert_false(tcg_insn_is_call(TCG_ARCH_PPC64, w, 4));
+	le(w, 0x429f0005);   /* bcl 20,31,$+4: reads the PC, calls nothing */
+	assert_false(tcg_insn_is_call(TCG_ARCH_PPC64, w, 4));
+	/* addis r2,r12,1; addi r2,r2,-0x100: a global entry point */
+	le(w, 0x3c4c0001);
+	le(w + 4, 0x3842ff00);
+	assert_true(tcg_ppc64_has_local_entry(w));
+	le(w, 0x7c0802a6);   /* mflr r0 */
+	assert_false(tcg_ppc64_has_local_entry(w));
+}
+
+static void test_paths(void **state)
+{
+	struct tcg_path_fn fn[2] = { { .name = "outer" }, { .name = "inner" } };
+	struct tcg_paths p = { .fn = fn, .n = 2 };
+
+	/* caller block ends in a call returning to 0x110 */
+	tcg_paths_block(&p, 0x100, -1, 0x110, 0);
+	tcg_paths_block(&p, 0x1000, 0, 0x1010, 10);    /* outer runs, calls inner */
+	tcg_paths_block(&p, 0x2000, 1, 0, 15);         /* inner */
+	tcg_paths_block(&p, 0x1010, -1, 0, 40);        /* back in outer */
+	tcg_paths_block(&p, 0x110, -1, 0, 52);         /* back in the caller */
+	assert_int_equal(fn[0].calls, 1);
+	assert_int_equal(fn[0].inclusive, 42);
+	assert_int_equal(fn[1].calls, 1);
+	assert_int_equal(fn[1].inclusive, 25);
+	assert_int_equal(p.depth, 0);
+	/* reached by a jump, not a call: no frame */
+	tcg_paths_block(&p, 0x1000, 0, 0, 60);
+	assert_int_equal(fn[0].calls, 1);
+	/* a tail call out of outer: the callee returns straight to the caller */
+	tcg_paths_block(&p, 0x300, -1, 0x310, 70);
+	tcg_paths_block(&p, 0x1000, 0, 0, 71);
+	tcg_paths_block(&p, 0x5000, -1, 0, 80);
+	tcg_paths_block(&p, 0x310, -1, 0, 91);
+	assert_int_equal(fn[0].calls, 2);
+	assert_int_equal(fn[0].inclusive, 42 + 20);
+	assert_int_equal(p.depth, 0);
+}
+
+static void test_guest_report(void **state)
+{
+	char path[] = "/tmp/lace-test-console.XXXXXX";
+	int fd = mkstemp(path);
+	const char text[] = "boot noise\r\nlace-guest: event powerpc:hash_fault 548\r\n"
+			    "lace-guest: event sched:nope error no such tracepoint in this kernel\r\n"
+			    "workload output\nlace-guest: status 3\r\n";
+	struct guest_report r;
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, sizeof(text) - 1), (ssize_t)sizeof(text) - 1);
+	close(fd);
+	guest_report_read(path, &r);
+	unlink(path);
+	assert_true(r.has_status);
+	assert_int_equal(r.status, 3);
+	assert_int_equal(r.nevents, 2);
+	assert_true(r.ev[0].ok);
+	assert_int_equal(r.ev[0].count, 548);
+	assert_false(r.ev[1].ok);
+	assert_string_equal(r.ev[1].why, "no such tracepoint in this kernel");
+	guest_report_read("/nonexistent/console", &r);
+	assert_false(r.has_status);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -175,6 +285,10 @@ int main(void)
 		cmocka_unit_test(test_flush_below_keeps_kernel_lru),
 		cmocka_unit_test(test_cpio_newc),
 		cmocka_unit_test(test_exit_status),
+		cmocka_unit_test(test_ppc64_markers),
+		cmocka_unit_test(test_calls),
+		cmocka_unit_test(test_paths),
+		cmocka_unit_test(test_guest_report),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,7 +4,7 @@
  * windows the guest opens and closes (tcg_core.h), counts split user/kernel.
  *
  *   -plugin liblace-tcg.so,out=FILE[,map=System.map][,switch=0xADDR]
- *           [,l1i_size=N,l1i_ways=N,l1i_line=N,itlb_entries=N,itlb_ways=N,
+ *           [,path=FUNCTION]...[,l1i_size=N,l1i_ways=N,l1i_line=N,itlb_entries=N,itlb_ways=N,
  *            stlb_entries=N,stlb_ways=N,page=N,fetch_block=N]
  *
  * Each translation block is compiled once, at translation, into a model
@@ -18,7 +18,13 @@
  *
  * Output (out=): one "window N ..." line when each window closes
  * (tcg_split_format), then at exit one "fn NAME ..." line per kernel
- * function that ran inside a window (needs map=). */
+ * function that ran inside a window (needs map=) and one "path NAME
+ * calls=N inclusive=M" line per path= function (tcg_paths_block).
+ *
+ * Guests: x86_64 and ppc64 (little-endian).  On ppc64 callers in the
+ * kernel enter most functions at their local entry point, 8 bytes past
+ * the System.map address; a block starting there counts as an entry when
+ * the function's first two instructions set up the TOC. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -37,6 +43,9 @@ struct tb_info {
 	struct sim_seg seg;
 	int kernel;
 	int is_switch;
+	uint64_t vaddr;
+	long path_fn;        /* the path= function this block enters, or -1 */
+	uint64_t call_ret;   /* ends in a call returning here, or 0 */
 };
 
 static struct sim_model model;
@@ -50,6 +59,9 @@ static FILE *out;
 static struct symmap map;
 static struct sim_fn_stats *fn_stats;   /* map.n, by symbol index */
 static uint64_t switches;
+static enum tcg_arch arch;
+static struct tcg_paths paths;
+static long *path_sym;   /* paths.n symbol indices */
 
 static void tb_exec(unsigned int vcpu, void *ud)
 {
@@ -64,6 +76,8 @@ static void tb_exec(unsigned int vcpu, void *ud)
 			sim_cache_flush_below(&model.stlb, user_limit);
 		switches++;
 	}
+	if (paths.n)
+		tcg_paths_block(&paths, t->vaddr, t->path_fn, t->call_ret, model.t.instructions);
 	sim_seg_run(&model, &t->seg);
 	tcg_split_account(&win, t->kernel, &model.t, &last);
 }
@@ -88,6 +102,30 @@ static void mark_close(unsigned int vcpu, void *ud)
 	tcg_split_format(line, sizeof(line), window_no, &win);
 	fputs(line, out);
 	fflush(out);
+}
+
+/* Does the instruction at va (host copy ha) enter symbol s? */
+static int is_entry(const struct symmap_sym *s, uint64_t va, const void *ha)
+{
+	if (s->addr == va)
+		return 1;
+	/* the global entry's 8 bytes lie just before, on the same guest page
+	 * (so in the same host mapping) */
+	if (arch != TCG_ARCH_PPC64 || va != s->addr + 8 || !ha || (va & 0xfff) < 8)
+		return 0;
+	return tcg_ppc64_has_local_entry((const uint8_t *)ha - 8);
+}
+
+static enum tcg_mark mark_at(struct qemu_plugin_tb *tb, size_t i, size_t n,
+			     struct qemu_plugin_insn *insn, size_t len)
+{
+	if (arch == TCG_ARCH_PPC64) {
+		if (i + 1 >= n || len != 4 || qemu_plugin_insn_size(qemu_plugin_tb_get_insn(tb, i + 1)) != 4)
+			return TCG_MARK_NONE;
+		return tcg_mark_kind_ppc64(qemu_plugin_insn_data(insn),
+					   qemu_plugin_insn_data(qemu_plugin_tb_get_insn(tb, i + 1)));
+	}
+	return tcg_mark_kind(qemu_plugin_insn_data(insn), len);
 }
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
@@ -120,8 +158,10 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	if (!t || !iv || !ih || !lines || !pages || !tmp_l || !tmp_p || !fns || !sa || !sl)
 		abort();   /* QEMU itself aborts on allocation failure */
 
-	t->kernel = tcg_is_kernel(qemu_plugin_tb_vaddr(tb));
-	t->is_switch = switch_addr && qemu_plugin_tb_vaddr(tb) == switch_addr;
+	t->vaddr = qemu_plugin_tb_vaddr(tb);
+	t->kernel = tcg_is_kernel(t->vaddr);
+	t->is_switch = switch_addr && t->vaddr == switch_addr;
+	t->path_fn = -1;
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		uint64_t va = qemu_plugin_insn_vaddr(insn);
@@ -130,7 +170,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		long sym = map.n && tcg_is_kernel(va) ? symmap_lookup(&map, va) : -1;
 		uint16_t slot = 0xffff;
 
-		switch (tcg_mark_kind(qemu_plugin_insn_data(insn), len)) {
+		switch (mark_at(tb, i, n, insn, len)) {
 		case TCG_MARK_OPEN:
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, mark_open,
 							       QEMU_PLUGIN_CB_NO_REGS, NULL);
@@ -155,7 +195,13 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		iv[i].addr = va;
 		iv[i].len = (uint32_t)len;
 		iv[i].fn = slot;
-		iv[i].entry = sym >= 0 && map.syms[sym].addr == va;
+		iv[i].entry = sym >= 0 && is_entry(&map.syms[sym], va, ha);
+		if (i == 0 && iv[i].entry)
+			for (size_t k = 0; k < paths.n; k++)
+				if (path_sym[k] == sym)
+					t->path_fn = (long)k;
+		if (i == n - 1 && tcg_insn_is_call(arch, qemu_plugin_insn_data(insn), len))
+			t->call_ret = va + len;
 		ih[i] = iv[i];
 		/* MMIO code has no host address: fall back to the virtual one */
 		ih[i].addr = ha ? (uint64_t)(uintptr_t)ha : va;
@@ -194,6 +240,9 @@ static void at_exit(qemu_plugin_id_t id, void *ud)
 			map.syms[i].name, s->instructions, s->l1i_misses, s->itlb_misses,
 			s->stlb_misses, s->calls);
 	}
+	for (size_t k = 0; k < paths.n; k++)
+		fprintf(out, "path %s calls=%" PRIu64 " inclusive=%" PRIu64 "\n", paths.fn[k].name,
+			paths.fn[k].calls, paths.fn[k].inclusive);
 	fprintf(out, "end windows=%u switches=%" PRIu64 "\n", window_no, switches);
 	fclose(out);
 }
@@ -218,6 +267,9 @@ LACE_QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_
 		.page = 4096, .fetch_block = 16,
 	};
 	const char *out_path = NULL, *map_path = NULL, *what, *why;
+	static const char *path_names[64];
+	size_t npath = 0;
+	int a;
 	static uint64_t *l1i, *itlb, *stlb;
 	uint64_t nl, ni, ns;
 
@@ -235,6 +287,8 @@ LACE_QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_
 			out_path = v;
 		else if (!strcmp(k, "map"))
 			map_path = v;
+		else if (!strcmp(k, "path") && npath < 64)
+			path_names[npath++] = v;
 		else if (!strcmp(k, "switch"))
 			switch_addr = x;
 		else if (!strcmp(k, "l1i_size"))
@@ -262,6 +316,10 @@ LACE_QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_
 		return fail("needs full-system emulation (qemu-system-*)", NULL);
 	if (!out_path)
 		return fail("missing out=FILE", NULL);
+	a = tcg_arch_from_target(info->target_name);
+	if (a < 0)
+		return fail("guest architecture not supported (x86_64, ppc64)", info->target_name);
+	arch = (enum tcg_arch)a;
 	if (sim_config_check(&cfg, &what, &why))
 		return fail(why, what);
 	if (map_path) {
@@ -271,6 +329,21 @@ LACE_QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_
 		if (!fn_stats)
 			return fail("out of memory", NULL);
 	}
+	if (npath && !map_path)
+		return fail("path= needs map=", NULL);
+	paths.fn = calloc(npath ? npath : 1, sizeof(*paths.fn));
+	path_sym = calloc(npath ? npath : 1, sizeof(*path_sym));
+	if (!paths.fn || !path_sym)
+		return fail("out of memory", NULL);
+	for (size_t k = 0; k < npath; k++) {
+		uint64_t addr = symmap_addr(&map, path_names[k]);
+
+		if (!addr)
+			return fail("path= function not in the System.map", path_names[k]);
+		path_sym[k] = symmap_lookup(&map, addr);
+		paths.fn[k].name = path_names[k];
+	}
+	paths.n = npath;
 	out = fopen(out_path, "w");
 	if (!out)
 		return fail(strerror(errno), out_path);
