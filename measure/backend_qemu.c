@@ -79,6 +79,9 @@ struct qemu_priv {
 	struct strvec paths;           /* --path-length */
 	struct strbuf trace;           /* the tracepoints asked for, SYS:NAME,... */
 	int *trace_idx;                /* per event: which of them, or -1 */
+	struct strvec trace_names;     /* their names */
+	unsigned trace_warned;         /* bit t: said why t was not counted */
+	unsigned console_kept;         /* failed runs whose console was kept */
 	unsigned loops;                /* --qemu-loops */
 	bool per_function;
 	long top;
@@ -309,6 +312,8 @@ static int qemu_prepare(struct lace_backend *be, struct lace_event_spec *evs, si
 	free(p->trace_idx);
 	p->trace_idx = xcalloc(nevents ? nevents : 1, sizeof(*p->trace_idx));
 	strbuf_reset(&p->trace);
+	strvec_clear(&p->trace_names);
+	p->trace_warned = 0;
 	for (size_t i = 0, ntp = 0; i < nevents; i++) {
 		bool mine = evs[i].backend == be;
 
@@ -318,6 +323,7 @@ static int qemu_prepare(struct lace_backend *be, struct lace_event_spec *evs, si
 			if (p->trace.len)
 				strbuf_addch(&p->trace, ',');
 			strbuf_addstr(&p->trace, evs[i].base);
+			strvec_push(&p->trace_names, evs[i].base);
 			p->trace_idx[i] = (int)ntp++;
 		}
 		p->excl_user[i] = evs[i].exclude_user;
@@ -366,11 +372,17 @@ static void console_tail(const char *path, char *out, size_t len)
 	strbuf_release(&sb);
 }
 
-/* the t-th tracepoint's count, from the guest's report */
-static void guest_report_event(const struct guest_report *r, int t, struct lace_count *c)
+/* the t-th tracepoint's count, from the guest's report; why it is not
+ * counted said once per batch */
+static void guest_report_event(struct qemu_priv *p, const struct guest_report *r, int t,
+			       const char *name, struct lace_count *c)
 {
 	if ((size_t)t >= r->nevents || !r->ev[t].ok) {
 		c->status = LACE_COUNT_NOT_COUNTED;
+		if (!(p->trace_warned & (1u << t)))
+			lace_warn(name, "not counted in the guest: %s",
+				  (size_t)t < r->nevents ? r->ev[t].why : "the guest did not report it");
+		p->trace_warned |= 1u << t;
 		return;
 	}
 	c->status = LACE_COUNT_OK;
@@ -483,7 +495,7 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 		uint64_t v = 0;
 
 		if (t >= 0) {
-			guest_report_event(&rep, t, &res->counts[i]);
+			guest_report_event(p, &rep, t, p->trace_names.v[t], &res->counts[i]);
 			continue;
 		}
 		if (idx < 0)
@@ -512,7 +524,12 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 	json_object_set_new(res->extra, "guest_arch", json_string(guest_arch_name(p->arch)));
 	json_decref(fns);
 	unlink(out);
-	unlink(console);
+	/* a failed run's console is the only account of what happened in
+	 * the guest: keep it (remove_dir() then keeps the folder) */
+	if (res->fault == LACE_FAULT_NONE)
+		unlink(console);
+	else if (!p->console_kept++)
+		lace_warn(NULL, "the guest's console of run %u is kept in %s", p->nrun, console);
 	return 0;
 }
 
@@ -638,6 +655,7 @@ static void qemu_free(struct lace_backend *be)
 	free(p->excl_user);
 	free(p->excl_kernel);
 	strvec_clear(&p->paths);
+	strvec_clear(&p->trace_names);
 	strbuf_release(&p->trace);
 	free(p);
 	free(be);
@@ -655,6 +673,7 @@ struct lace_backend *qemu_backend_new(void)
 	p->loops = 1;
 	p->top = 20;
 	strvec_init(&p->paths);
+	strvec_init(&p->trace_names);
 	strbuf_init(&p->trace, 0);
 	be->name = "qemu";
 	be->priv = p;

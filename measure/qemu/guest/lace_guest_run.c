@@ -104,10 +104,14 @@ static int tp_setup(struct tp *t, const char *spec)
 		return t->err = "not SYS:NAME", -1;
 	snprintf(t->path, sizeof(t->path), TRACEFS "/events/%.*s/%s", (int)(colon - spec), spec,
 		 colon + 1);
+	snprintf(idpath, sizeof(idpath), "%s/enable", t->path);
+	if (access(idpath, W_OK))
+		return t->err = "no such tracepoint in this kernel", -1;
+	/* the id file exists only with perf events: without, ftrace counts */
 	snprintf(idpath, sizeof(idpath), "%s/id", t->path);
 	id = read_ll(idpath);
 	if (id < 0)
-		return t->err = "no such tracepoint in this kernel", -1;
+		return 0;
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
 	a.type = PERF_TYPE_TRACEPOINT;
