@@ -84,9 +84,11 @@ static int ab_main(int argc, char **argv)
 		return LACE_EXIT_USAGE;
 	if ((rc = session_cli_check()))
 		return rc;
-	if (i < argc)
+	if (i < argc && (plan.cmd_a || plan.cmd_b || base || head || workload))
 		return lace_usage_error("ab", "unexpected argument '%s' (quote the commands: -A 'CMD ARGS')",
 					argv[i]);
+	if (i < argc)
+		ab_plan_same(&plan, argv + i);
 	if ((rc = commands_check()) || (rc = session_cli_start()))
 		return rc;
 	if (ab_begin(s, &plan))
@@ -117,6 +119,7 @@ static int cmd_ab(int argc, char **argv)
 LACE_COMMAND(ab, .name = "ab", .summary = "compare two commands, interleaved, with a verdict per event",
 	     .usage = "usage: lace ab [options] -A 'CMD' -B 'CMD'\n"
 		      "       lace ab [options] --base ELF --head ELF --workload 'CMD {elf} ARGS'\n"
+		      "       lace ab [options] [--backend qemu --kernel-a A --kernel-b B] -- CMD [ARGS]\n"
 		      "\n"
 		      "Run A and B in rounds (each round runs both, in random order), compare each event\n"
 		      "on the paired log ratios B/A and give a verdict: slower / faster (the whole CI lies\n"

@@ -112,6 +112,12 @@ const struct lace_option *session_cli_run_options(void)
 
 static int sim_cb(const struct lace_option *opt, const char *arg)
 {
+	size_t l = strlen(opt->long_name);
+
+	/* --kernel-a/-b, --system-map-a/-b: the sides of lace ab */
+	if (strcmp(session_cli.cmd, "ab") && l > 2 && opt->long_name[l - 2] == '-' &&
+	    (opt->long_name[l - 1] == 'a' || opt->long_name[l - 1] == 'b'))
+		return lace_error_set(EINVAL, "--%s is for lace ab (its A and B sides)", opt->long_name);
 	return session_add_backend_option(&session_cli.sess, opt->long_name, arg);
 }
 
@@ -119,7 +125,7 @@ static int sim_cb(const struct lace_option *opt, const char *arg)
  * into table entries once, on first use. */
 const struct lace_option *session_cli_sim_options(void)
 {
-	static struct lace_option opts[24];
+	static struct lace_option opts[32];
 
 	if (opts[0].type != LACE_OPTION_END)
 		return opts;

@@ -206,6 +206,16 @@ static void factor_text(struct strbuf *sb, const struct lace_ab_event *x, const 
 			    dir > 0 ? "slower" : "faster");
 }
 
+/* what the elapsed row measured; the qemu backend boots a guest per run */
+static const char *ab_elapsed_source(const struct lace_batch *b)
+{
+	if (!render_elapsed_simulated(b))
+		return "wall clock of the native runs";
+	return b->backend && strstr(b->backend, "qemu (")
+		? "wall clock of the simulator's runs under QEMU (boot included), not native time"
+		: "wall clock of the simulator's runs under valgrind, not native time";
+}
+
 static void render_text(FILE *out, const struct lace_batch *b, const struct lace_ab_event *ev)
 {
 	char faults[512];
@@ -276,8 +286,7 @@ static void render_text(FILE *out, const struct lace_batch *b, const struct lace
 		     " equivalent: the whole CI lies within the margin; sd: run-to-run standard deviation.\n"
 		     " elapsed: %s.\n",
 		1 - b->confidence,
-		render_elapsed_simulated(b) ? "wall clock of the simulator's runs under valgrind, not native time"
-					    : "wall clock of the native runs");
+		ab_elapsed_source(b));
 	batch_fault_summary(b, faults, sizeof(faults));
 	if (*faults)
 		fprintf(out, " %s\n", faults);
@@ -306,8 +315,7 @@ static void render_md(FILE *out, const struct lace_batch *b, const struct lace_a
 	strbuf_release(&hd);
 	fprintf(out, "\n- backend: %s; A and B alternate in random order each round\n- elapsed: %s\n\n",
 		b->backend ? b->backend : "",
-		render_elapsed_simulated(b) ? "wall clock of the simulator's runs under valgrind, not native time"
-					    : "wall clock of the native runs");
+		ab_elapsed_source(b));
 	fprintf(out, "| event | A mean (σ) | B mean (σ) | B/A change [%d%% CI] | factor | verdict |\n|---|---:|---:|---:|---|---|\n",
 		conf);
 	for (size_t e = 0; e < b->nevents + 1; e++) {

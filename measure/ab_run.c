@@ -13,6 +13,7 @@
 #include "measure/render.h"
 #include "util/error.h"
 #include "util/strbuf.h"
+#include "util/strvec.h"
 #include "util/time.h"
 #include "util/xalloc.h"
 
@@ -58,6 +59,20 @@ int ab_plan_workload(struct ab_plan *p, const char *base, const char *head, cons
 	return 0;
 }
 
+void ab_plan_same(struct ab_plan *p, char *const *argv)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; argv[i]; i++) {
+		if (i)
+			strbuf_addch(&sb, ' ');
+		strbuf_addstr(&sb, argv[i]);
+	}
+	p->argv = argv;
+	p->cmd_a = p->owned_a = strbuf_detach(&sb, NULL);
+	p->cmd_b = p->owned_b = xstrdup(p->cmd_a);
+}
+
 void ab_plan_release(struct ab_plan *p)
 {
 	free(p->owned_a);
@@ -99,12 +114,24 @@ static bool ab_decided(const struct lace_session *s)
 int ab_run(struct lace_session *s, const struct ab_plan *p)
 {
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-	char *argv_a[] = { "/bin/sh", "-c", (char *)p->cmd_a, NULL };
-	char *argv_b[] = { "/bin/sh", "-c", (char *)p->cmd_b, NULL };
+	char *sh_a[] = { "/bin/sh", "-c", (char *)p->cmd_a, NULL };
+	char *sh_b[] = { "/bin/sh", "-c", (char *)p->cmd_b, NULL };
+	char *const *argv_a = sh_a, *const *argv_b = sh_b;
+	struct strvec words_a = STRVEC_INIT, words_b = STRVEC_INIT;
 	long limit = p->autorounds ? p->max_runs : p->rounds;
 	double t0 = time_now_s();
 	bool stop = false;
 
+	if (p->argv) {
+		argv_a = argv_b = p->argv;
+	} else if (s->set.sim && !strcmp(s->set.sim->name, "qemu")) {
+		/* the guest runs the program itself: the host's shell (and
+		 * what it would find in the host's PATH) is not there */
+		strvec_split(&words_a, p->cmd_a);
+		strvec_split(&words_b, p->cmd_b);
+		argv_a = (char *const *)words_a.v;
+		argv_b = (char *const *)words_b.v;
+	}
 	gsl_rng_set(rng, p->seed);
 	for (long r = -p->warmup; r < limit && !session_stop && !s->err && !stop; r++) {
 		bool warm = r < 0;
@@ -131,6 +158,8 @@ int ab_run(struct lace_session *s, const struct ab_plan *p)
 			break;
 	}
 	gsl_rng_free(rng);
+	strvec_clear(&words_a);
+	strvec_clear(&words_b);
 	session_batch_end(s);
 	return s->err;
 }

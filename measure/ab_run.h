@@ -16,6 +16,9 @@ struct ab_plan {
 	unsigned long seed;
 	bool seed_given;	   /* else from the clock and pid */
 	char *owned_a, *owned_b;   /* commands made by ab_plan_workload() */
+	char *const *argv;         /* lace ab -- CMD ARGS: A and B both run it (an
+				    * A/A comparison, or --kernel-a/--kernel-b
+				    * with --backend qemu); cmd_a/cmd_b say it */
 };
 
 /* Defaults: 10 rounds, 1 warmup, auto budget 200 rounds / 600 s, margin
@@ -25,6 +28,8 @@ void ab_plan_init(struct ab_plan *p);
  * with {elf} replaced by each (shell-quoted) path; both must be
  * executable.  -errno with the message set. */
 int ab_plan_workload(struct ab_plan *p, const char *base, const char *head, const char *workload);
+/* -- CMD ARGS: both sides run argv (kept, not copied). */
+void ab_plan_same(struct ab_plan *p, char *const *argv);
 void ab_plan_release(struct ab_plan *p);
 
 /* The batch record with its header (commands, seed, rounds, margin), and

@@ -141,6 +141,9 @@ struct lace_run_opts {
 	bool follow_children;     /* count children and threads (default true) */
 	const char *stdin_path;   /* NULL = /dev/null */
 	volatile const int *stop; /* set non-zero by a signal handler: end now */
+	char side;                /* lace ab: 'A' or 'B', the side this run is of
+				   * (the qemu backend boots each side's kernel);
+				   * 0 for lace stat */
 };
 
 /* A backend.  name is "hw" or "sim". */

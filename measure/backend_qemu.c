@@ -73,8 +73,16 @@ static const struct qemu_arch qemu_arches[] = {
 			    "ppc64le/lace-guest-run" },
 };
 
+/* one side's kernel: lace stat has one, lace ab one per side */
+struct qemu_kernel {
+	char *kernel, *sysmap;         /* --kernel[-a/-b], --system-map[-a/-b] */
+	char kernel_path[PATH_MAX], map_path[PATH_MAX];
+	uint64_t switch_addr;
+	char *initrd_for;              /* the argv its initramfs was built for */
+};
+
 struct qemu_priv {
-	char *kernel, *sysmap;         /* --kernel, --system-map */
+	struct qemu_kernel k[2];       /* [0]: lace stat, and A; [1]: B */
 	enum guest_arch arch;          /* from the kernel, or --guest-arch */
 	struct strvec paths;           /* --path-length */
 	struct strbuf trace;           /* the tracepoints asked for, SYS:NAME,... */
@@ -87,16 +95,14 @@ struct qemu_priv {
 	long top;
 	char profile_name[PATH_MAX];
 	struct sim_profile prof;
-	char busybox[PATH_MAX], kernel_path[PATH_MAX], map_path[PATH_MAX];
+	char busybox[PATH_MAX];
 	char plugin[PATH_MAX], runner[PATH_MAX];
-	uint64_t switch_addr;
 	char dir[PATH_MAX];            /* this batch's temporary folder */
-	char *initrd_for;              /* the argv the initramfs was built for */
 	unsigned nrun;
 	int *event_idx;
 	bool *excl_user, *excl_kernel;  /* per event: perf's :k / :u */
 	size_t nevents;
-	char describe[256];
+	char describe[320];
 	char qemu_version[128];        /* for the results file */
 };
 
@@ -196,18 +202,62 @@ static bool qemu_supports(struct lace_backend *be, const struct lace_event_spec 
 	return true;
 }
 
+/* one side's kernel and map: given, or Debian's from the cache */
+static int resolve_kernel(struct qemu_priv *p, struct qemu_kernel *k, const char *cache,
+			  const char *abi, const char *side)
+{
+	const struct qemu_arch *qa = &qemu_arches[p->arch];
+	struct symmap map;
+	int err;
+
+	if (k->kernel)
+		snprintf(k->kernel_path, sizeof(k->kernel_path), "%s", k->kernel);
+	else
+		snprintf(k->kernel_path, sizeof(k->kernel_path), "%.3900s/%s-%.120s", cache,
+			 qa->kernel_prefix, abi);
+	if (k->sysmap)
+		snprintf(k->map_path, sizeof(k->map_path), "%s", k->sysmap);
+	else
+		snprintf(k->map_path, sizeof(k->map_path), "%.3900s/System.map-%.120s", cache, abi);
+	if (!is_file(k->kernel_path))
+		return lace_error_set(ENOENT, "%s: no kernel to boot (scripts/fetch-guest.sh%s fetches "
+				      "Debian's into the cache, or give --kernel%s)", k->kernel_path,
+				      p->arch == GUEST_PPC64LE ? " --arch ppc64le" : "", side);
+	if (!is_file(k->map_path))
+		return lace_error_set(ENOENT, "%s: no System.map for the kernel (scripts/fetch-guest.sh, "
+				      "or give --system-map%s)", k->map_path, side);
+	err = symmap_load(&map, k->map_path);
+	if (err)
+		return err;
+	k->switch_addr = symmap_addr(&map, qa->context_switch);
+	for (size_t i = 0; i < p->paths.nr; i++)
+		if (!symmap_addr(&map, p->paths.v[i]) && !err)
+			err = lace_error_set(ENOENT, "--path-length %s: no such function in %s",
+					     p->paths.v[i], k->map_path);
+	symmap_free(&map);
+	return err;
+}
+
 static int resolve_files(struct qemu_priv *p)
 {
 	char cache[PATH_MAX], abi[128] = "", tools[PATH_MAX];
 	struct strbuf sb = STRBUF_INIT;
 	const struct qemu_arch *qa;
-	struct symmap map;
+	bool two = p->k[1].kernel || p->k[1].sysmap;
 	int err;
 
-	if (p->kernel) {
-		int a = guest_kernel_arch(p->kernel);
+	for (int i = 0; i < 2; i++) {
+		int a;
+
+		if (!p->k[i].kernel)
+			continue;
+		a = guest_kernel_arch(p->k[i].kernel);
 		if (a < 0)
 			return -ENOEXEC;
+		if (i == 1 && p->k[0].kernel && (enum guest_arch)a != p->arch)
+			return lace_error_set(EINVAL, "--kernel-a boots %s, --kernel-b %s: A and B "
+					      "must be kernels of one architecture",
+					      guest_arch_name(p->arch), guest_arch_name((enum guest_arch)a));
 		p->arch = (enum guest_arch)a;
 	}
 	qa = &qemu_arches[p->arch];
@@ -221,23 +271,12 @@ static int resolve_files(struct qemu_priv *p)
 		snprintf(abi, sizeof(abi), "%s", sb.buf);
 	}
 	strbuf_release(&sb);
-	if (p->kernel)
-		snprintf(p->kernel_path, sizeof(p->kernel_path), "%s", p->kernel);
-	else
-		snprintf(p->kernel_path, sizeof(p->kernel_path), "%.3900s/%s-%.120s", cache,
-			 qa->kernel_prefix, abi);
-	if (p->sysmap)
-		snprintf(p->map_path, sizeof(p->map_path), "%s", p->sysmap);
-	else
-		snprintf(p->map_path, sizeof(p->map_path), "%.3900s/System.map-%.120s", cache, abi);
+	err = resolve_kernel(p, &p->k[0], cache, abi, two ? "-a" : "");
+	if (!err && two)
+		err = resolve_kernel(p, &p->k[1], cache, abi, "-b");
+	if (err)
+		return err;
 	snprintf(p->busybox, sizeof(p->busybox), "%.3900s/busybox", cache);
-	if (!is_file(p->kernel_path))
-		return lace_error_set(ENOENT, "%s: no kernel to boot (scripts/fetch-guest.sh%s fetches "
-				      "Debian's into the cache, or give --kernel)", p->kernel_path,
-				      p->arch == GUEST_PPC64LE ? " --arch ppc64le" : "");
-	if (!is_file(p->map_path))
-		return lace_error_set(ENOENT, "%s: no System.map for the kernel (scripts/fetch-guest.sh, "
-				      "or give --system-map)", p->map_path);
 	if (!is_file(p->busybox))
 		return lace_error_set(ENOENT, "%s: no busybox for the guest (scripts/fetch-guest.sh%s)",
 				      p->busybox, p->arch == GUEST_PPC64LE ? " --arch ppc64le" : "");
@@ -249,16 +288,7 @@ static int resolve_files(struct qemu_priv *p)
 		return lace_error_set(ENOENT, "%s: no guest runner for %s (make builds it when "
 				      "powerpc64le-linux-gnu-gcc is installed: 'make setup-kernel')",
 				      p->runner, guest_arch_name(p->arch));
-	err = symmap_load(&map, p->map_path);
-	if (err)
-		return err;
-	p->switch_addr = symmap_addr(&map, qa->context_switch);
-	for (size_t i = 0; i < p->paths.nr; i++)
-		if (!symmap_addr(&map, p->paths.v[i]) && !err)
-			err = lace_error_set(ENOENT, "--path-length %s: no such function in %s",
-					     p->paths.v[i], p->map_path);
-	symmap_free(&map);
-	return err;
+	return 0;
 }
 
 /* "QEMU emulator version 7.2.x (Debian ...)", the first line of --version */
@@ -332,8 +362,10 @@ static int qemu_prepare(struct lace_backend *be, struct lace_event_spec *evs, si
 	return 0;
 }
 
-/* the initramfs for argv, built once per batch (every run is the same) */
-static int initrd_ensure(struct qemu_priv *p, char *const argv[], char *path, size_t len)
+/* the initramfs of side k for argv, built once per batch (every run of
+ * a side is the same) */
+static int initrd_ensure(struct qemu_priv *p, struct qemu_kernel *k, int side, char *const argv[],
+			 char *path, size_t len)
 {
 	struct strbuf key = STRBUF_INIT;
 	struct guest_spec g = { p->arch, p->busybox, p->runner, argv, p->loops,
@@ -345,11 +377,11 @@ static int initrd_ensure(struct qemu_priv *p, char *const argv[], char *path, si
 		strbuf_addstr(&key, argv[i]);
 		strbuf_addch(&key, '\n');
 	}
-	snprintf(path, len, "%s/initramfs.cpio", p->dir);
-	if (!p->initrd_for || strcmp(p->initrd_for, key.buf)) {
+	snprintf(path, len, "%s/initramfs-%c.cpio", p->dir, "AB"[side]);
+	if (!k->initrd_for || strcmp(k->initrd_for, key.buf)) {
 		err = guest_initramfs_build(&g, path);
-		free(p->initrd_for);
-		p->initrd_for = err ? NULL : strbuf_detach(&key, NULL);
+		free(k->initrd_for);
+		k->initrd_for = err ? NULL : strbuf_detach(&key, NULL);
 	}
 	strbuf_release(&key);
 	return err;
@@ -409,7 +441,10 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 
 	if (!p->event_idx)
 		return lace_error_set(EINVAL, "qemu backend: run before prepare");
-	err = initrd_ensure(p, argv, initrd, sizeof(initrd));
+	int side = opts->side == 'B' && (p->k[1].kernel || p->k[1].sysmap);
+	struct qemu_kernel *k = &p->k[side];
+
+	err = initrd_ensure(p, k, side, argv, initrd, sizeof(initrd));
 	if (err)
 		return err;
 	p->nrun++;
@@ -427,7 +462,7 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 	strvec_push(&qargv, "-serial");
 	strvec_pushf(&qargv, "file:%s", console);
 	strvec_push(&qargv, "-kernel");
-	strvec_push(&qargv, p->kernel_path);
+	strvec_push(&qargv, k->kernel_path);
 	strvec_push(&qargv, "-initrd");
 	strvec_push(&qargv, initrd);
 	strvec_push(&qargv, "-append");
@@ -437,7 +472,7 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 		    "%s,out=%s,map=%s,switch=0x%" PRIx64 ",l1i_size=%" PRIu64
 		    ",l1i_ways=%u,l1i_line=%u,itlb_entries=%u,itlb_ways=%u"
 		    ",stlb_entries=%u,stlb_ways=%u,page=%" PRIu64 ",fetch_block=%u",
-		    p->plugin, out, p->map_path, p->switch_addr, c->l1i_size, c->l1i_ways,
+		    p->plugin, out, k->map_path, k->switch_addr, c->l1i_size, c->l1i_ways,
 		    c->l1i_line, c->itlb_entries, c->itlb_ways, c->stlb_entries, c->stlb_ways,
 		    c->page, c->fetch_block);
 	for (size_t i = 0; i < p->paths.nr; i++)
@@ -513,8 +548,8 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 	res->extra = json_object();
 	json_object_set_new(res->extra, "simulator", json_string("lace-tcg"));
 	json_object_set_new(res->extra, "profile", json_string(p->prof.name));
-	json_object_set_new(res->extra, "kernel", json_string(p->kernel_path));
-	json_object_set_new(res->extra, "system_map", json_string(p->map_path));
+	json_object_set_new(res->extra, "kernel", json_string(k->kernel_path));
+	json_object_set_new(res->extra, "system_map", json_string(k->map_path));
 	json_object_set_new(res->extra, "qemu", json_string(p->qemu_version));
 	json_object_set_new(res->extra, "loops", json_integer(p->loops));
 	json_object_set_new(res->extra, "user", qemu_report_split_json(&w.u));
@@ -533,15 +568,27 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 	return 0;
 }
 
+static const char *base_name(const char *path, const char *none)
+{
+	const char *b = strrchr(path, '/');
+
+	return b ? b + 1 : path[0] ? path : none;
+}
+
 static const char *qemu_describe(struct lace_backend *be)
 {
 	struct qemu_priv *p = be->priv;
-	const char *k = strrchr(p->kernel_path, '/');
+	char kernels[220];
 
-	snprintf(p->describe, sizeof(p->describe), "qemu (%s, %.100s, %.100s, %u run%s per boot)",
-		 guest_arch_name(p->arch), k ? k + 1 : p->kernel_path[0] ? p->kernel_path : "kernel",
-		 p->prof.name[0] ? p->prof.name : p->profile_name[0] ? p->profile_name : "default", p->loops,
-		 p->loops == 1 ? "" : "s");
+	if (p->k[1].kernel_path[0])
+		snprintf(kernels, sizeof(kernels), "A %.100s, B %.100s",
+			 base_name(p->k[0].kernel_path, "kernel"), base_name(p->k[1].kernel_path, "kernel"));
+	else
+		snprintf(kernels, sizeof(kernels), "%.200s", base_name(p->k[0].kernel_path, "kernel"));
+	snprintf(p->describe, sizeof(p->describe), "qemu (%s, %s, %.60s, %u run%s per boot)",
+		 guest_arch_name(p->arch), kernels,
+		 p->prof.name[0] ? p->prof.name : p->profile_name[0] ? p->profile_name : "default",
+		 p->loops, p->loops == 1 ? "" : "s");
 	return p->describe;
 }
 
@@ -551,8 +598,17 @@ static int qemu_set_option(struct lace_backend *be, const char *name, const char
 	char *end;
 	long v;
 
-	if (!strcmp(name, "kernel") || !strcmp(name, "system-map")) {
-		char **slot = name[0] == 'k' ? &p->kernel : &p->sysmap;
+	static const struct { const char *name; int side; bool map; } files[] = {
+		{ "kernel", 0, false }, { "kernel-a", 0, false }, { "kernel-b", 1, false },
+		{ "system-map", 0, true }, { "system-map-a", 0, true }, { "system-map-b", 1, true },
+	};
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		struct qemu_kernel *k = &p->k[files[i].side];
+		char **slot = files[i].map ? &k->sysmap : &k->kernel;
+
+		if (strcmp(name, files[i].name))
+			continue;
 		if (!value || !is_file(value))
 			return lace_error_set(ENOENT, "--%s %s: no such file", name, value ? value : "");
 		free(*slot);
@@ -630,7 +686,7 @@ static void qemu_print_extra(struct lace_backend *be, FILE *out, json_t *const *
 static void remove_dir(const char *dir)
 {
 	struct strbuf sb = STRBUF_INIT;
-	const char *names[] = { "initramfs.cpio", NULL };
+	const char *names[] = { "initramfs-A.cpio", "initramfs-B.cpio", NULL };
 
 	for (size_t i = 0; names[i]; i++) {
 		strbuf_reset(&sb);
@@ -647,9 +703,11 @@ static void qemu_free(struct lace_backend *be)
 
 	if (p->dir[0])
 		remove_dir(p->dir);
-	free(p->kernel);
-	free(p->sysmap);
-	free(p->initrd_for);
+	for (int i = 0; i < 2; i++) {
+		free(p->k[i].kernel);
+		free(p->k[i].sysmap);
+		free(p->k[i].initrd_for);
+	}
 	free(p->event_idx);
 	free(p->trace_idx);
 	free(p->excl_user);

@@ -57,6 +57,10 @@ const struct lace_backend_option sim_backend_options[] = {
 	{ "kernel", 1, "FILE", "--backend qemu: the kernel to boot (default: Debian's,\n"
 			       "from lace's cache)" },
 	{ "system-map", 1, "FILE", "--backend qemu: the kernel's System.map" },
+	{ "kernel-a", 1, "FILE", "--backend qemu, lace ab: A's kernel (as --kernel)" },
+	{ "kernel-b", 1, "FILE", "--backend qemu, lace ab: B's kernel" },
+	{ "system-map-a", 1, "FILE", "--backend qemu, lace ab: A's System.map" },
+	{ "system-map-b", 1, "FILE", "--backend qemu, lace ab: B's System.map" },
 	{ "qemu-loops", 1, "N", "--backend qemu: runs of the workload per boot, in one\n"
 				"window (default 1)" },
 	{ "guest-arch", 1, "ARCH", "--backend qemu without --kernel: boot Debian's\n"

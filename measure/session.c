@@ -269,6 +269,7 @@ int session_run(struct lace_session *s, char *const argv[], int round, char side
 {
 	if (!s->ro.stop)
 		s->ro.stop = &session_stop;
+	s->ro.side = side;
 	s->err = session_run_once(&s->set, argv, s->pre, s->post, &s->ro, res);
 	if (s->err)
 		return s->err;
