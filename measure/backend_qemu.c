@@ -551,6 +551,8 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 	json_object_set_new(res->extra, "kernel", json_string(k->kernel_path));
 	json_object_set_new(res->extra, "system_map", json_string(k->map_path));
 	json_object_set_new(res->extra, "qemu", json_string(p->qemu_version));
+	json_object_set_new(res->extra, "kernel_release", json_string(rep.release));
+	json_object_set_new(res->extra, "kernel_build_id", json_string(rep.build_id));
 	json_object_set_new(res->extra, "loops", json_integer(p->loops));
 	json_object_set_new(res->extra, "user", qemu_report_split_json(&w.u));
 	json_object_set_new(res->extra, "kernel_counts", qemu_report_split_json(&w.k));

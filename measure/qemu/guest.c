@@ -293,7 +293,10 @@ void guest_report_read(const char *console, struct guest_report *r)
 			continue;
 		s += 12;
 		s[strcspn(s, "\r\n")] = '\0';
-		if (sscanf(s, "status %d", &st) == 1) {
+		if (sscanf(s, "kernel %95s %131s", r->release, r->build_id) == 2) {
+			if (!strcmp(r->build_id, "-"))
+				r->build_id[0] = '\0';
+		} else if (sscanf(s, "status %d", &st) == 1) {
 			r->has_status = true;
 			r->status = st;
 		} else if (r->nevents < GUEST_MAX_TRACE &&

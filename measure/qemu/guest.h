@@ -44,11 +44,14 @@ int guest_initramfs_build(const struct guest_spec *g, const char *out);
 /* What the guest printed on its console about the window: the
  * workload's status and the tracepoint counts, in the order of
  * guest_spec.trace ("lace-guest: status N", "lace-guest: event SYS:NAME
- * COUNT" or "... error WHY"). */
+ * COUNT" or "... error WHY"), and which kernel ran ("lace-guest: kernel
+ * RELEASE BUILD-ID"). */
 #define GUEST_MAX_TRACE 16
 struct guest_report {
 	bool has_status;
 	int status;
+	char release[96];        /* uname -r in the guest, "" if not said */
+	char build_id[132];      /* the kernel's GNU build-id (hex), "" if none */
 	size_t nevents;
 	struct {
 		bool ok;

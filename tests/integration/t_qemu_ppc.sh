@@ -27,10 +27,16 @@ t0=$(date +%s.%N)
   -e instructions:k,instructions:u,powerpc:hash_fault --path-length hash_page_mm,__hash_page_64K \
   -r 2 --no-results --json -- ./touch $N > out.json 2> err.txt || fail "lace stat: $(tail -3 err.txt)"
 t1=$(date +%s.%N)
-python3 - "$N" > summary.txt <<'PY' || fail "$(cat summary.txt)"
+bid=$(readelf -n "$cache/vmlinux-$abi" | sed -n 's/.*Build ID: //p' | head -n 1)
+python3 - "$N" "$abi" "$bid" > summary.txt <<'PY' || fail "$(cat summary.txt)"
 import json, sys
 n = int(sys.argv[1])
 d = json.load(open("out.json"))
+# the results say which kernel ran, from the guest itself
+for r in d["backend_data"]:
+    assert r["guest_arch"] == "ppc64le", r["guest_arch"]
+    assert (r["kernel_release"], r["kernel_build_id"]) == (sys.argv[2], sys.argv[3]), \
+        (r["kernel_release"], r["kernel_build_id"], sys.argv[2:])
 ev = {e["name"]: e for e in d["events"]}
 hf = ev["powerpc:hash_fault"]
 assert hf["status"] == "counted", hf

@@ -256,7 +256,8 @@ static void test_guest_report(void **state)
 	int fd = mkstemp(path);
 	const char text[] = "boot noise\r\nlace-guest: event powerpc:hash_fault 548\r\n"
 			    "lace-guest: event sched:nope error no such tracepoint in this kernel\r\n"
-			    "workload output\nlace-guest: status 3\r\n";
+			    "workload output\nlace-guest: kernel 6.1.0-57-powerpc64le f2cb3b06\r\n"
+			    "lace-guest: status 3\r\n";
 	struct guest_report r;
 
 	assert_true(fd >= 0);
@@ -271,6 +272,8 @@ static void test_guest_report(void **state)
 	assert_int_equal(r.ev[0].count, 548);
 	assert_false(r.ev[1].ok);
 	assert_string_equal(r.ev[1].why, "no such tracepoint in this kernel");
+	assert_string_equal(r.release, "6.1.0-57-powerpc64le");
+	assert_string_equal(r.build_id, "f2cb3b06");
 	guest_report_read("/nonexistent/console", &r);
 	assert_false(r.has_status);
 }

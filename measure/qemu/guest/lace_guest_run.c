@@ -29,6 +29,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #if defined(__x86_64__)
@@ -174,6 +175,41 @@ static void ftrace_count(struct tp *tps, int n)
 			tps[i].err = !f ? "cannot read the trace" : "the trace buffer overflowed";
 }
 
+/* "lace-guest: kernel RELEASE BUILD-ID": which kernel this was, for the
+ * results file (the build-id from the kernel's own notes, whatever file
+ * format it was booted from) */
+static void report_kernel(void)
+{
+	unsigned char notes[4096];
+	char id[2 * 64 + 1] = "-";
+	struct utsname u;
+	ssize_t n = 0;
+	int fd = open("/sys/kernel/notes", O_RDONLY);
+
+	if (fd >= 0) {
+		n = read(fd, notes, sizeof(notes));
+		close(fd);
+	}
+	for (ssize_t off = 0; off + 12 <= n;) {
+		uint32_t nsz, dsz, type;
+
+		memcpy(&nsz, notes + off, 4);
+		memcpy(&dsz, notes + off + 4, 4);
+		memcpy(&type, notes + off + 8, 4);
+		size_t name_at = (size_t)off + 12, desc_at = name_at + ((nsz + 3) & ~3u);
+		if (desc_at + dsz > (size_t)n)
+			break;
+		if (type == 3 && nsz == 4 && !memcmp(notes + name_at, "GNU", 4) && dsz <= 64) {
+			for (uint32_t i = 0; i < dsz; i++)
+				sprintf(id + 2 * i, "%02x", notes[desc_at + i]);
+			break;
+		}
+		off = (ssize_t)(desc_at + ((dsz + 3) & ~3u));
+	}
+	if (!uname(&u))
+		printf("lace-guest: kernel %s %s\n", u.release, id);
+}
+
 int main(int argc, char **argv)
 {
 	struct tp tps[MAX_TP];
@@ -245,6 +281,7 @@ int main(int argc, char **argv)
 	}
 	if (rc)
 		fprintf(stderr, "lace-guest-run: %s: status %d\n", argv[2], rc);
+	report_kernel();
 	printf("lace-guest: status %d\n", rc);
 	fflush(stdout);
 #if defined(__x86_64__)
