@@ -5,11 +5,16 @@
  *
  *   lace-guest-run [--exit-port] LOOPS CMD [ARG...]
  *
- * One window holds LOOPS runs of CMD (fork, exec, wait).  The status is
- * the last failing run's (0 when all ran well).  With --exit-port it is
- * written to QEMU's isa-debug-exit port (0xf4), which ends QEMU at once
- * with exit code (status << 1) | 1: the host learns how the workload
- * ended, and no shutdown runs.  Static: the guest has no libc. */
+ * One window holds LOOPS runs of CMD (vfork, exec, wait).  vfork, not
+ * fork, and a stack touched before the window opens: no copy-on-write or
+ * stack-growth fault then hits this program's user code inside the window,
+ * so its share of instructions:u is a constant (a fault in the middle of a
+ * translated block makes the plugin count the block's rest twice; with
+ * fork the faults, and so the count, moved with the sizes of argv and
+ * environ: doc/events.md).  The status is the last failing run's (0 when
+ * all ran well).  With --exit-port it is written to QEMU's isa-debug-exit
+ * port (0xf4), which ends QEMU at once with exit code (status << 1) | 1:
+ * the host learns how the workload ended, and no shutdown runs.  Static: the guest has no libc. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +33,27 @@ static inline void window_close(void)
 	__asm__ volatile(".byte 0x0f, 0x1f, 0x80, 0x43, 0x43, 0x41, 0x4c" ::: "memory");
 }
 
+/* fault in the stack the vfork child and waitpid will use */
+static void __attribute__((noinline)) touch_stack(void)
+{
+	volatile char pad[64 * 1024];
+
+	for (size_t i = 0; i < sizeof(pad); i += 4096)
+		pad[i] = 0;
+}
+
+/* vfork and exec CMD: the child borrows this stack until it execs */
+static pid_t __attribute__((noinline)) spawn(char **cmd)
+{
+	pid_t pid = vfork();
+
+	if (pid == 0) {
+		execvp(cmd[0], cmd);
+		_exit(127);
+	}
+	return pid;
+}
+
 int main(int argc, char **argv)
 {
 	int loops, rc = 0, port = 0;
@@ -41,15 +67,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: lace-guest-run [--exit-port] LOOPS CMD [ARG...]\n");
 		return 2;
 	}
+	touch_stack();
 	window_open();
 	for (int i = 0; i < loops; i++) {
 		int st;
-		pid_t pid = fork();
+		pid_t pid = spawn(argv + 2);
 
-		if (pid == 0) {
-			execvp(argv[2], argv + 2);
-			_exit(127);
-		}
 		if (pid < 0 || waitpid(pid, &st, 0) < 0) {
 			rc = 126;
 			break;
