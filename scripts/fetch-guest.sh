@@ -30,6 +30,12 @@ cache="${LACE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lace}/guest/x86_64"
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$cache"
 cd "$cache"
+# one fetch at a time (tests running in parallel share the cache): the
+# others wait, then find the files there
+if command -v flock >/dev/null; then
+  exec 9>"$cache/.lock"
+  flock 9
+fi
 abi=${pkg#linux-image-}
 if [ ! -f "vmlinuz-$abi" ] || [ ! -f "System.map-$abi" ]; then
   ls "$pkg"_*.deb >/dev/null 2>&1 || apt-get download "$pkg" >&2

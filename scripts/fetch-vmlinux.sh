@@ -25,6 +25,13 @@ for a in "$@"; do
 done
 mkdir -p "$cache"
 cd "$cache"
+# one fetch at a time (tests running in parallel share the cache); the
+# --abi queries below call this script again, so only the outer one locks
+if [ -z "$abi_only" ] && [ -z "${LACE_FETCH_VMLINUX_LOCKED:-}" ] && command -v flock >/dev/null; then
+  exec 9>"$cache/.fetch-vmlinux.lock"
+  flock 9
+  export LACE_FETCH_VMLINUX_LOCKED=1
+fi
 record=vmlinux.path
 [ "$which" = previous ] && record=vmlinux-previous.path
 if [ -f "$record" ] && [ -f "$(cat "$record")" ]; then

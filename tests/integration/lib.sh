@@ -47,3 +47,13 @@ out = ent("dev", 0o40755, ino=1) + ent("init", 0o100755, d, ino=2) + ent("TRAILE
 open(sys.argv[2], "wb").write(out)
 PY
 }
+
+# qemu_guest: the x86-64 guest lace stat --backend qemu boots by default
+# (Debian's cloud kernel, its System.map, busybox-static), fetched into
+# lace's cache by scripts/fetch-guest.sh when it is not there yet (once,
+# shared by the tests: a ~300 MB download from Debian's mirror, ~20 s; then
+# a few file checks); skips the test, saying why, when it cannot be had
+qemu_guest() {
+  "$SRC/scripts/fetch-guest.sh" >"$T/.fetch-guest.out" 2>"$T/.fetch-guest.err" ||
+    skip "no guest kernel for the qemu backend (scripts/fetch-guest.sh: $(tail -n 1 "$T/.fetch-guest.err"))"
+}

@@ -6,17 +6,14 @@
 #  - boot and init are not counted (a boot runs ~1.5 G instructions; the
 #    window of a small static program holds a few million);
 #  - two boots of the same kernel and workload give identical counts.
-# Boots Debian's kernel from lace's cache: skipped, saying so, when
-# scripts/fetch-guest.sh has not filled it (downloads stay out of make check).
+# Boots Debian's kernel from lace's cache, fetched by scripts/fetch-guest.sh
+# when missing (lib.sh's qemu_guest): skipped, saying so, when that fails.
 # timeout: 600
 . "$SRC/tests/integration/lib.sh"
 [ -f "$BUILD/qemu/liblace-tcg.so" ] || skip "TCG plugin not built (qemu-system-x86 missing)"
 command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 not installed"
 command -v python3 >/dev/null || skip "python3 needed to read the JSON"
-cache="${LACE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lace}/guest/x86_64"
-[ -f "$cache/kernel.abi" ] && [ -f "$cache/vmlinuz-$(cat "$cache/kernel.abi")" ] &&
-  [ -f "$cache/busybox" ] ||
-  skip "no guest kernel in $cache (run scripts/fetch-guest.sh to fetch Debian's)"
+qemu_guest
 
 cc -static -O1 -o spin "$SRC/tests/fixtures/qemu/spin.c" || fail "cannot build spin (static libc?)"
 EV=instructions:u,instructions:k,L1-icache-load-misses:k,iTLB-load-misses:u,stlb-misses:k,fetch-blocks
