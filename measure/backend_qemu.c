@@ -92,6 +92,7 @@ struct qemu_priv {
 	unsigned console_kept;         /* failed runs whose console was kept */
 	unsigned loops;                /* --qemu-loops */
 	bool per_function;
+	bool no_plugin;                /* --qemu-no-plugin: QEMU alone (make bench) */
 	long top;
 	char profile_name[PATH_MAX];
 	struct sim_profile prof;
@@ -339,6 +340,16 @@ static int qemu_prepare(struct lace_backend *be, struct lace_event_spec *evs, si
 	free(p->excl_kernel);
 	p->excl_user = xcalloc(nevents ? nevents : 1, sizeof(bool));
 	p->excl_kernel = xcalloc(nevents ? nevents : 1, sizeof(bool));
+	if (p->no_plugin) {
+		const char *needs = p->per_function ? "--per-function" : p->paths.nr ? "--path-length" : NULL;
+
+		for (size_t i = 0; i < nevents && !needs; i++)
+			if (evs[i].backend == be && !is_guest_tracepoint(&evs[i]))
+				needs = evs[i].name;
+		if (needs)
+			return lace_error_set(EINVAL, "%s needs lace's TCG plugin: drop --qemu-no-plugin "
+					      "(which counts guest tracepoints only)", needs);
+	}
 	free(p->trace_idx);
 	p->trace_idx = xcalloc(nevents ? nevents : 1, sizeof(*p->trace_idx));
 	strbuf_reset(&p->trace);
@@ -467,17 +478,23 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 	strvec_push(&qargv, initrd);
 	strvec_push(&qargv, "-append");
 	strvec_push(&qargv, qa->append);
-	strvec_push(&qargv, "-plugin");
+	/* the System.map costs a lookup per instruction at translation and
+	 * per-function counting per block: only when asked for */
 	strbuf_addf(&plug,
-		    "%s,out=%s,map=%s,switch=0x%" PRIx64 ",l1i_size=%" PRIu64
+		    "%s,out=%s,switch=0x%" PRIx64 ",l1i_size=%" PRIu64
 		    ",l1i_ways=%u,l1i_line=%u,itlb_entries=%u,itlb_ways=%u"
 		    ",stlb_entries=%u,stlb_ways=%u,page=%" PRIu64 ",fetch_block=%u",
-		    p->plugin, out, k->map_path, k->switch_addr, c->l1i_size, c->l1i_ways,
+		    p->plugin, out, k->switch_addr, c->l1i_size, c->l1i_ways,
 		    c->l1i_line, c->itlb_entries, c->itlb_ways, c->stlb_entries, c->stlb_ways,
 		    c->page, c->fetch_block);
+	if (p->per_function || p->paths.nr)
+		strbuf_addf(&plug, ",map=%s", k->map_path);
 	for (size_t i = 0; i < p->paths.nr; i++)
 		strbuf_addf(&plug, ",path=%s", p->paths.v[i]);
-	strvec_push(&qargv, plug.buf);
+	if (!p->no_plugin) {
+		strvec_push(&qargv, "-plugin");
+		strvec_push(&qargv, plug.buf);
+	}
 	strbuf_release(&plug);
 
 	err = runner_start(&child, (char *const *)qargv.v, NULL, opts);
@@ -515,7 +532,11 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 				 "the guest ended without reporting: %.90s", tail);
 		}
 	}
-	if (qemu_report_read(out, &w, &nwin, &fns, &paths) || nwin != 1) {
+	if (p->no_plugin) {
+		memset(&w, 0, sizeof(w));
+		fns = json_array();
+		paths = json_array();
+	} else if (qemu_report_read(out, &w, &nwin, &fns, &paths) || nwin != 1) {
 		if (res->fault == LACE_FAULT_NONE) {
 			res->fault = LACE_FAULT_START;
 			snprintf(res->fault_msg, sizeof(res->fault_msg),
@@ -546,7 +567,7 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 			(uint64_t)(res->elapsed_s * 1e9);
 	}
 	res->extra = json_object();
-	json_object_set_new(res->extra, "simulator", json_string("lace-tcg"));
+	json_object_set_new(res->extra, "simulator", json_string(p->no_plugin ? "none" : "lace-tcg"));
 	json_object_set_new(res->extra, "profile", json_string(p->prof.name));
 	json_object_set_new(res->extra, "kernel", json_string(k->kernel_path));
 	json_object_set_new(res->extra, "system_map", json_string(k->map_path));
@@ -660,6 +681,10 @@ static int qemu_set_option(struct lace_backend *be, const char *name, const char
 		for (size_t i = 0; i < v.nr; i++)
 			strvec_push(&p->paths, v.v[i]);
 		strvec_clear(&v);
+		return 0;
+	}
+	if (!strcmp(name, "qemu-no-plugin")) {
+		p->no_plugin = true;
 		return 0;
 	}
 	if (!strcmp(name, "per-function")) {

@@ -63,6 +63,8 @@ const struct lace_backend_option sim_backend_options[] = {
 	{ "system-map-b", 1, "FILE", "--backend qemu, lace ab: B's System.map" },
 	{ "qemu-loops", 1, "N", "--backend qemu: runs of the workload per boot, in one\n"
 				"window (default 1)" },
+	{ "qemu-no-plugin", 0, NULL, "--backend qemu: boot without lace's TCG plugin:\n"
+				     "guest tracepoints and elapsed only (its cost)" },
 	{ "guest-arch", 1, "ARCH", "--backend qemu without --kernel: boot Debian's\n"
 				   "x86_64 (default) or ppc64le kernel from the cache" },
 	{ "path-length", 1, "FN,...", "--backend qemu: calls and instructions per call\n"

@@ -52,6 +52,7 @@ static struct sim_model model;
 static struct sim_totals last;
 static struct tcg_split win;
 static int window_open;
+static int cur_kernel;   /* the side the model's counts since `last` belong to */
 static unsigned window_no;
 static uint64_t switch_addr;
 static uint64_t user_limit;
@@ -78,8 +79,13 @@ static void tb_exec(unsigned int vcpu, void *ud)
 	}
 	if (paths.n)
 		tcg_paths_block(&paths, t->vaddr, t->path_fn, t->call_ret, model.t.instructions);
+	/* the split is taken when the side changes, not after every block:
+	 * a per-block copy of the totals cost as much as the model */
+	if (t->kernel != cur_kernel) {
+		tcg_split_account(&win, cur_kernel, &model.t, &last);
+		cur_kernel = t->kernel;
+	}
 	sim_seg_run(&model, &t->seg);
-	tcg_split_account(&win, t->kernel, &model.t, &last);
 }
 
 static void mark_open(unsigned int vcpu, void *ud)
@@ -90,6 +96,7 @@ static void mark_open(unsigned int vcpu, void *ud)
 	window_no++;
 	memset(&win, 0, sizeof(win));
 	last = model.t;
+	cur_kernel = 0;   /* the marker runs in user space */
 }
 
 static void mark_close(unsigned int vcpu, void *ud)
@@ -99,6 +106,7 @@ static void mark_close(unsigned int vcpu, void *ud)
 	if (!window_open)
 		return;
 	window_open = 0;
+	tcg_split_account(&win, cur_kernel, &model.t, &last);
 	tcg_split_format(line, sizeof(line), window_no, &win);
 	fputs(line, out);
 	fflush(out);

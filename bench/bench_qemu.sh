@@ -1,0 +1,57 @@
+#!/bin/bash
+# bench_qemu: what lace's TCG plugin costs, side by side in one run
+# (interleaved, median of 3 each, CPU time = user + sys of lace and its
+# QEMU): the same boot of Debian's x86-64 cloud kernel and the same
+# workload with the plugin counting L1i + iTLB + STLB + fetch blocks with
+# per-function attribution (what lace stat --backend qemu does), and with
+# --qemu-no-plugin (QEMU alone; a guest tracepoint is all that is counted).
+# Two workloads: a shell loop (user code, short blocks) and dd of 1-byte
+# blocks (system calls: kernel code).
+# Goal (issue 13, acceptance 4): plugin <= 1.5x QEMU alone.  Exits 1 when
+# missed, 77 when QEMU, the plugin or the cached guest is missing
+# (scripts/fetch-guest.sh).
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$root/build}
+LACE=${LACE:-$BUILD/lace}
+cache="${LACE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lace}/guest/x86_64"
+if ! command -v qemu-system-x86_64 >/dev/null || [ ! -f "$BUILD/qemu/liblace-tcg.so" ] ||
+   [ ! -f "$cache/kernel.abi" ]; then
+  echo "bench_qemu: skipped: qemu-system-x86_64, the plugin or the guest (scripts/fetch-guest.sh) missing"
+  exit 77
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench_qemu.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+loops=${BENCH_QEMU_LOOPS:-300000}
+
+cpu() { # CMD...: CPU seconds (user + sys) of CMD and its children
+  local TIMEFORMAT='%U %S' t
+  t=$( { time "$@" >/dev/null 2>"$tmp/err"; } 2>&1 ) || { cat "$tmp/err" >&2; exit 2; }
+  echo "$t" | awk '{ printf "%.3f\n", $1 + $2 }'
+}
+median() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
+with_plugin() {
+  cpu "$LACE" stat --backend qemu -e instructions,L1-icache-load-misses,iTLB-load-misses,stlb-misses,fetch-blocks \
+    --per-function -r 1 --no-results "$@"
+}
+without() {
+  cpu "$LACE" stat --backend qemu --qemu-no-plugin -e syscalls:sys_enter_write -r 1 --no-results "$@"
+}
+
+worst=0
+for w in shell dd; do
+  case $w in
+    shell) cmd=(-- /bin/sh -c "i=0; while [ \$i -lt $loops ]; do i=\$((i+1)); done") ;;
+    dd) cmd=(-- dd if=/dev/zero of=/dev/null bs=1 count=$loops) ;;
+  esac
+  pl=() np=()
+  for i in 1 2 3; do
+    pl+=("$(with_plugin "${cmd[@]}")")
+    np+=("$(without "${cmd[@]}")")
+  done
+  p=$(median "${pl[@]}") n=$(median "${np[@]}")
+  r=$(awk -v a="$p" -v b="$n" 'BEGIN { printf "%.2f", a / b }')
+  echo "bench_qemu: $w: plugin ${p}s, QEMU alone ${n}s CPU (median of 3): ${r}x (goal <= 1.5x)"
+  worst=$(awk -v a="$worst" -v b="$r" 'BEGIN { print (b > a) ? b : a }')
+done
+awk -v r="$worst" 'BEGIN { exit !(r <= 1.5) }'
