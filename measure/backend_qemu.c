@@ -22,6 +22,7 @@
  * the workload's status come back on the console. */
 #include "measure/backend.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -203,15 +204,38 @@ static bool qemu_supports(struct lace_backend *be, const struct lace_event_spec 
 	return true;
 }
 
+/* --kernel linux-image-6.1.0-57-powerpc64le, or just its ABI: a Debian
+ * kernel that scripts/fetch-guest.sh puts in the cache */
+static bool debian_kernel_name(const char *v, char *abi, size_t len, enum guest_arch *arch)
+{
+	const char *a = strncmp(v, "linux-image-", 12) ? v : v + 12;
+
+	if (strchr(v, '/') || is_file(v) || !isdigit((unsigned char)a[0]))
+		return false;
+	snprintf(abi, len, "%s", a);
+	*arch = strstr(a, "powerpc64le") || strstr(a, "ppc64el") ? GUEST_PPC64LE : GUEST_X86_64;
+	return true;
+}
+
 /* one side's kernel and map: given, or Debian's from the cache */
 static int resolve_kernel(struct qemu_priv *p, struct qemu_kernel *k, const char *cache,
-			  const char *abi, const char *side)
+			  const char *cache_abi, const char *side)
 {
 	const struct qemu_arch *qa = &qemu_arches[p->arch];
+	char abi[128];
+	enum guest_arch named;
 	struct symmap map;
 	int err;
 
-	if (k->kernel)
+	snprintf(abi, sizeof(abi), "%s", cache_abi);
+	if (k->kernel && debian_kernel_name(k->kernel, abi, sizeof(abi), &named)) {
+		snprintf(k->kernel_path, sizeof(k->kernel_path), "%.3900s/%s-%.120s", cache,
+			 qa->kernel_prefix, abi);
+		if (!is_file(k->kernel_path))
+			return lace_error_set(ENOENT, "--kernel%s %s: not in lace's cache (fetch it: "
+					      "scripts/fetch-guest.sh%s linux-image-%s)", side, k->kernel,
+					      p->arch == GUEST_PPC64LE ? " --arch ppc64le" : "", abi);
+	} else if (k->kernel)
 		snprintf(k->kernel_path, sizeof(k->kernel_path), "%s", k->kernel);
 	else
 		snprintf(k->kernel_path, sizeof(k->kernel_path), "%.3900s/%s-%.120s", cache,
@@ -248,11 +272,16 @@ static int resolve_files(struct qemu_priv *p)
 	int err;
 
 	for (int i = 0; i < 2; i++) {
+		char name_abi[128];
+		enum guest_arch named;
 		int a;
 
 		if (!p->k[i].kernel)
 			continue;
-		a = guest_kernel_arch(p->k[i].kernel);
+		if (debian_kernel_name(p->k[i].kernel, name_abi, sizeof(name_abi), &named))
+			a = (int)named;
+		else
+			a = guest_kernel_arch(p->k[i].kernel);
 		if (a < 0)
 			return -ENOEXEC;
 		if (i == 1 && p->k[0].kernel && (enum guest_arch)a != p->arch)
@@ -630,9 +659,13 @@ static int qemu_set_option(struct lace_backend *be, const char *name, const char
 		struct qemu_kernel *k = &p->k[files[i].side];
 		char **slot = files[i].map ? &k->sysmap : &k->kernel;
 
+		char abi[128];
+		enum guest_arch arch;
+
 		if (strcmp(name, files[i].name))
 			continue;
-		if (!value || !is_file(value))
+		if (!value || (!is_file(value) &&
+			       (files[i].map || !debian_kernel_name(value, abi, sizeof(abi), &arch))))
 			return lace_error_set(ENOENT, "--%s %s: no such file", name, value ? value : "");
 		free(*slot);
 		*slot = xstrdup(value);
