@@ -19,6 +19,11 @@ pkg="${1:-linux-image-6.1.0-57-powerpc64le}"
 cache="${LACE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lace}/guest/ppc64le"
 mkdir -p "$cache/apt/lists/partial" "$cache/apt/archives/partial"
 cd "$cache"
+# one fetch at a time (tests running in parallel share the cache)
+if command -v flock >/dev/null; then
+  exec 9>"$cache/.lock"
+  flock 9
+fi
 abi=${pkg#linux-image-}
 
 apt_ppc() {

@@ -53,7 +53,9 @@ PY
 # lace's cache by scripts/fetch-guest.sh when it is not there yet (once,
 # shared by the tests: a ~300 MB download from Debian's mirror, ~20 s; then
 # a few file checks); skips the test, saying why, when it cannot be had
+# (qemu_guest --arch ppc64le: Debian's powerpc64le kernel and ppc64el
+# busybox, ~50 MB, ~8 s)
 qemu_guest() {
-  "$SRC/scripts/fetch-guest.sh" >"$T/.fetch-guest.out" 2>"$T/.fetch-guest.err" ||
-    skip "no guest kernel for the qemu backend (scripts/fetch-guest.sh: $(tail -n 1 "$T/.fetch-guest.err"))"
+  "$SRC/scripts/fetch-guest.sh" "$@" >"$T/.fetch-guest.out" 2>"$T/.fetch-guest.err" ||
+    skip "no guest kernel for the qemu backend (scripts/fetch-guest.sh $*: $(tail -n 1 "$T/.fetch-guest.err"))"
 }

@@ -5,15 +5,15 @@
 # cached Debian ppc64le guest: an A/A run of one kernel gives +0.00%
 # kernel instructions; touching 2N pages against N gives more user and
 # kernel instructions on B.  --kernel-b is refused by lace stat.
-# Skipped, saying so, without QEMU, the cross compiler or the guest.
+# The guest is fetched when missing (lib.sh's qemu_guest); skipped,
+# saying so, without QEMU or the cross compiler, or when that fails.
 # timeout: 300
 . "$SRC/tests/integration/lib.sh"
 command -v qemu-system-ppc64 >/dev/null || skip "qemu-system-ppc64 not installed"
 command -v powerpc64le-linux-gnu-gcc >/dev/null || skip "powerpc64le-linux-gnu-gcc not installed"
 [ -x "$BUILD/qemu/ppc64le/lace-guest-run" ] || skip "no ppc64le guest runner (make builds it with the cross compiler)"
+qemu_guest --arch ppc64le
 cache="${LACE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lace}/guest/ppc64le"
-[ -f "$cache/kernel.abi" ] && [ -f "$cache/vmlinux-$(cat "$cache/kernel.abi")" ] ||
-  skip "no ppc64le guest in $cache (run scripts/fetch-guest.sh --arch ppc64le)"
 abi=$(cat "$cache/kernel.abi")
 k="$cache/vmlinux-$abi" m="$cache/System.map-$abi"
 cd "$T" || exit 1

@@ -6,16 +6,16 @@
 # __hash_page_64K with their calls (lace's TCG plugin); two runs give
 # identical counts; a host (x86-64) program is refused with a one-line
 # error instead of failing in the guest.
-# Skipped, saying so, when QEMU, the cross compiler or the cached guest
-# (scripts/fetch-guest.sh --arch ppc64le, ~8 s) is missing.
+# The guest is fetched into lace's cache when missing (lib.sh's
+# qemu_guest, ~8 s); skipped, saying so, without QEMU or the cross
+# compiler, or when the fetch fails.
 # timeout: 300
 . "$SRC/tests/integration/lib.sh"
 command -v qemu-system-ppc64 >/dev/null || skip "qemu-system-ppc64 not installed"
 command -v powerpc64le-linux-gnu-gcc >/dev/null || skip "powerpc64le-linux-gnu-gcc not installed"
 [ -x "$BUILD/qemu/ppc64le/lace-guest-run" ] || skip "no ppc64le guest runner (make builds it with the cross compiler)"
+qemu_guest --arch ppc64le
 cache="${LACE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lace}/guest/ppc64le"
-[ -f "$cache/kernel.abi" ] && [ -f "$cache/vmlinux-$(cat "$cache/kernel.abi")" ] ||
-  skip "no ppc64le guest in $cache (run scripts/fetch-guest.sh --arch ppc64le)"
 abi=$(cat "$cache/kernel.abi")
 cd "$T" || exit 1
 
