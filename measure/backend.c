@@ -279,3 +279,29 @@ int run_fault_parse(const char *s, enum lace_run_fault *f)
 		}
 	return -EINVAL;
 }
+
+json_t *backend_extra_last(json_t *const *extra, size_t nruns, const char *key,
+			   const char *same_key, size_t *nvalid, bool *same)
+{
+	json_t *last = NULL;
+
+	*nvalid = 0;
+	*same = true;
+	for (size_t i = 0; i < nruns; i++) {
+		json_t *v = extra[i] ? json_object_get(extra[i], key) : NULL;
+
+		if (!v || (json_is_array(v) && !json_array_size(v)))
+			continue;
+		if (last && !json_equal(json_object_get(last, same_key),
+					json_object_get(extra[i], same_key)))
+			*same = false;
+		last = extra[i];
+		(*nvalid)++;
+	}
+	return last;
+}
+
+const char *backend_extra_agreement(size_t nvalid, bool same)
+{
+	return nvalid < 2 ? "one run" : same ? "identical in every run" : "runs differ: last run shown";
+}

@@ -176,6 +176,14 @@ struct lace_backend {
 	void (*free)(struct lace_backend *be);
 };
 
+/* For print_extra: the last run's backend data that has `key` (NULL when
+ * none has), how many runs have it, and whether `same_key`'s value was
+ * equal in all of them (runs of a deterministic simulation should be). */
+json_t *backend_extra_last(json_t *const *extra, size_t nruns, const char *key,
+			   const char *same_key, size_t *nvalid, bool *same);
+/* "one run", "identical in every run" or "runs differ: last run shown" */
+const char *backend_extra_agreement(size_t nvalid, bool same);
+
 /* A backend option that `lace stat`/`lace ab` accept and pass on with
  * set_option(); has_arg as in getopt_long. */
 struct lace_backend_option {

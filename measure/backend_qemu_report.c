@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "measure/backend.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -90,27 +91,18 @@ json_t *qemu_report_split_json(const struct sim_totals *t)
  * functions, from the last run, and whether every run agreed */
 static void print_paths(FILE *out, json_t *const *extra, size_t nruns)
 {
-	json_t *last = NULL, *fn;
-	bool same = true;
-	size_t i, nvalid = 0;
+	json_t *last, *fn, *pv;
+	size_t i, nvalid;
+	bool same;
 
-	for (i = 0; i < nruns; i++) {
-		json_t *pv = extra[i] ? json_object_get(extra[i], "paths") : NULL;
-
-		if (!json_array_size(pv))
-			continue;
-		if (last && !json_equal(last, pv))
-			same = false;
-		last = pv;
-		nvalid++;
-	}
+	last = backend_extra_last(extra, nruns, "paths", "paths", &nvalid, &same);
 	if (!last)
 		return;
+	pv = json_object_get(last, "paths");
 	fprintf(out, "\n Kernel path lengths (qemu, instructions from entry to return, callees "
-		"included; %s):\n\n", nvalid < 2 ? "one run" : same ? "identical in every run"
-		: "runs differ: last run shown");
+		"included; %s):\n\n", backend_extra_agreement(nvalid, same));
 	fprintf(out, " %10s %14s %12s  %s\n", "calls", "instructions", "instr/call", "function");
-	json_array_foreach(last, i, fn) {
+	json_array_foreach(pv, i, fn) {
 		json_int_t calls = json_integer_value(json_object_get(fn, "calls"));
 		json_int_t ins = json_integer_value(json_object_get(fn, "inclusive"));
 		char per[32] = "-";
@@ -126,28 +118,19 @@ static void print_paths(FILE *out, json_t *const *extra, size_t nruns)
  * are identical under -icount; lace says when they are not). */
 void qemu_report_print(FILE *out, json_t *const *extra, size_t nruns, bool per_function)
 {
-	json_t *last = NULL, *fns, *fn;
-	bool same = true;
-	size_t i, nvalid = 0;
+	json_t *last, *fns, *fn;
+	size_t i, nvalid;
+	bool same;
 
 	print_paths(out, extra, nruns);
 	if (!per_function)
 		return;
-	for (i = 0; i < nruns; i++) {
-		if (!extra[i] || !json_object_get(extra[i], "functions"))
-			continue;
-		if (last && !json_equal(json_object_get(last, "kernel_counts"),
-					json_object_get(extra[i], "kernel_counts")))
-			same = false;
-		last = extra[i];
-		nvalid++;
-	}
+	last = backend_extra_last(extra, nruns, "functions", "kernel_counts", &nvalid, &same);
 	if (!last)
 		return;
 	fns = json_object_get(last, "functions");
 	fprintf(out, "\n Hottest kernel functions (qemu, %s; %s):\n\n",
-		json_string_value(json_object_get(last, "profile")),
-		nvalid < 2 ? "one run" : same ? "identical in every run" : "runs differ: last run shown");
+		json_string_value(json_object_get(last, "profile")), backend_extra_agreement(nvalid, same));
 	fprintf(out, " %14s %10s %12s %10s %10s %10s  %s\n", "instructions", "calls", "instr/call",
 		"L1i-miss", "iTLB-miss", "STLB-miss", "function");
 	json_array_foreach(fns, i, fn) {

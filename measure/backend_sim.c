@@ -592,27 +592,18 @@ static void sim_print_extra(struct lace_backend *be, FILE *out, json_t *const *e
 			    size_t nruns)
 {
 	struct sim_priv *p = be->priv;
-	json_t *last = NULL, *fns, *fn;
-	size_t i, nvalid = 0;
-	bool same = true;
+	json_t *last, *fns, *fn;
+	size_t i, nvalid;
+	bool same;
 
 	if (!p->per_function)
 		return;
-	for (i = 0; i < nruns; i++) {
-		if (!extra[i] || !json_object_get(extra[i], "functions"))
-			continue;
-		if (last && !json_equal(json_object_get(last, "totals"),
-					json_object_get(extra[i], "totals")))
-			same = false;
-		last = extra[i];
-		nvalid++;
-	}
+	last = backend_extra_last(extra, nruns, "functions", "totals", &nvalid, &same);
 	if (!last)
 		return;
 	fns = json_object_get(last, "functions");
 	fprintf(out, "\n Hottest functions (simulated, %s; %s):\n\n",
-		json_string_value(json_object_get(last, "profile")),
-		nvalid < 2 ? "one run" : same ? "identical in every run" : "runs differ: last run shown");
+		json_string_value(json_object_get(last, "profile")), backend_extra_agreement(nvalid, same));
 	fprintf(out, " %14s %10s %12s %12s %10s %10s %10s  %s\n", "instructions", "calls",
 		"instr/call", "path/call", "L1i-miss", "iTLB-miss", "STLB-miss", "function");
 	json_array_foreach(fns, i, fn) {
