@@ -89,6 +89,27 @@ json_t *qemu_report_split_json(const struct sim_totals *t)
 
 /* --path-length: calls and inclusive instructions per call of the named
  * functions, from the last run, and whether every run agreed */
+/* one vCPU under -icount: every boot of one kernel and workload should
+ * count the same; say whether these did */
+static void print_determinism(FILE *out, json_t *const *extra, size_t nruns)
+{
+	size_t nu, nk;
+	bool same_u, same_k;
+	json_t *last = backend_extra_last(extra, nruns, "user", "user", &nu, &same_u);
+
+	/* --qemu-no-plugin: nothing was counted to agree on */
+	if (!last || !strcmp(json_string_value(json_object_get(last, "simulator")) ?: "", "none") ||
+	    !backend_extra_last(extra, nruns, "kernel_counts", "kernel_counts", &nk, &same_k) ||
+	    nu < 2)
+		return;
+	if (same_u && same_k)
+		fprintf(out, "\n Deterministic: one vCPU under -icount; the %zu boots counted exactly the "
+			"same (several vCPUs would not).\n", nu);
+	else
+		fprintf(out, "\n Not deterministic: the %zu boots counted differently (something in the "
+			"guest or QEMU depends on the host; please report it).\n", nu);
+}
+
 static void print_paths(FILE *out, json_t *const *extra, size_t nruns)
 {
 	json_t *last, *fn, *pv;
@@ -122,6 +143,7 @@ void qemu_report_print(FILE *out, json_t *const *extra, size_t nruns, bool per_f
 	size_t i, nvalid;
 	bool same;
 
+	print_determinism(out, extra, nruns);
 	print_paths(out, extra, nruns);
 	if (!per_function)
 		return;
