@@ -85,6 +85,13 @@ static void value_format(char *buf, size_t len, double v, bool integral)
 		snprintf(buf, len, "%.0f", v);
 }
 
+/* counts, and nanoseconds (duration_time), print whole, as perf does;
+ * msec clocks keep 2 decimals */
+static bool unit_integral(const char *unit)
+{
+	return !*unit || !strcmp(unit, "ns");
+}
+
 bool render_elapsed_simulated(const struct lace_batch *b)
 {
 	/* a native run happens unless every event is the simulator's
@@ -314,7 +321,7 @@ static void render_text(FILE *out, const struct lace_batch *b, const struct lace
 				s->not_supported ? "<not supported>" : "<not counted>", label);
 			continue;
 		}
-		bool integral = !*ev->unit;
+		bool integral = unit_integral(ev->unit);
 		struct strbuf row = STRBUF_INIT;
 		value_format(val, sizeof(val), s->s.mean, integral);
 		strbuf_addf(&row, "  %18s %-5s %-28s", val, ev->unit, label);
@@ -418,7 +425,7 @@ static void render_csv(FILE *out, const struct lace_batch *b, const struct lace_
 		struct strbuf line = STRBUF_INIT;
 		char val[64];
 		if (s->counted) {
-			value_format(val, sizeof(val), s->s.mean, !*b->events[e].unit);
+			value_format(val, sizeof(val), s->s.mean, unit_integral(b->events[e].unit));
 			strbuf_addstr(&line, val);
 		} else {
 			strbuf_addstr(&line, s->not_supported ? "<not supported>" : "<not counted>");
@@ -574,7 +581,7 @@ static void render_md(FILE *out, const struct lace_batch *b)
 				s->not_supported ? "&lt;not supported&gt;" : "&lt;not counted&gt;");
 			continue;
 		}
-		value_format(val, sizeof(val), s->s.mean, !*b->events[e].unit);
+		value_format(val, sizeof(val), s->s.mean, unit_integral(b->events[e].unit));
 		if (m[e].unit)
 			snprintf(met, sizeof(met), "%.*f %s", m[e].decimals, m[e].value, m[e].unit);
 		if (s->s.n > 1)

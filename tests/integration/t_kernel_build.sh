@@ -12,7 +12,7 @@
 . "$SRC/tests/integration/lib.sh"
 K=${LACE_KERNELS:-$BUILD/kernels}
 [ -f "$K/x86_64-baseline/vmlinux" ] ||
-  skip "no kernel builds in $K: 'make check-kernel' builds them (about 8 min the first time)"
+  skip "no kernel builds in $K: 'make check-kernel' builds them (about 20 min the first time on 2 cores)"
 cd "$T" || exit 1
 
 region() { # VMLINUX NAME -> "start end" (decimal)
