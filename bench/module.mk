@@ -83,12 +83,13 @@ $(BUILD)/tests/test_bench: tests/unit/test_bench.c $(BENCH_UNIT_OBJS) $(MOD_LIBS
 # sources, and a warning only the cross compiler emits must not break
 # plain `make`.  Only when the cross compiler and its libc are installed;
 # otherwise make says so and everything else still builds.
-XPPC_CC     ?= powerpc64le-linux-gnu-gcc
+# (the same variable as measure/qemu/module.mk's ppc64le guest runner)
+PPC64LE_CC  ?= powerpc64le-linux-gnu-gcc
 XPPC_DIR    := $(BUILD)/ppc64le
 XPPC_BINS   := $(addprefix $(XPPC_DIR)/bench/,$(BENCH_WORKLOADS))
 # the cross libc's static archive: -print-file-name prints the bare name
 # when the compiler does not find it (or when there is no compiler)
-XPPC_LIBC   := $(shell $(XPPC_CC) -print-file-name=libc.a 2>/dev/null)
+XPPC_LIBC   := $(shell $(PPC64LE_CC) -print-file-name=libc.a 2>/dev/null)
 # <sys/sdt.h> (systemtap-sdt-dev) is installed for the host's multiarch
 # triplet only; the header itself is target-neutral (powerpc included), so
 # the cross build sees the host's copy through a folder of its own.
@@ -104,12 +105,12 @@ $(XPPC_DIR)/include/sys/sdt.h: $(XPPC_SDT)
 $(XPPC_DIR)/obj/%.o: %.c | $(XPPC_DIR)/include/sys/sdt.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC [ppc64le] $<")
-	$(Q)$(XPPC_CC) $(XPPC_CFLAGS) -c -o $@ $<
+	$(Q)$(PPC64LE_CC) $(XPPC_CFLAGS) -c -o $@ $<
 
 $(XPPC_DIR)/obj/gen/bench/%.o: $(BENCH_GEN_DIR)/%.c | $(XPPC_DIR)/include/sys/sdt.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC [ppc64le] $<")
-	$(Q)$(XPPC_CC) $(XPPC_CFLAGS) -c -o $@ $<
+	$(Q)$(PPC64LE_CC) $(XPPC_CFLAGS) -c -o $@ $<
 
 define bench_workload_ppc64le
 $(XPPC_DIR)/bench/$(1): $(patsubst %.c,$(XPPC_DIR)/obj/%.o,$(BENCH_COMMON) $(call bench_conf,$(1),sources)) \
@@ -118,7 +119,7 @@ $(XPPC_DIR)/bench/$(1): $(patsubst %.c,$(XPPC_DIR)/obj/%.o,$(BENCH_COMMON) $(cal
 		$(patsubst $(BUILD)/%,$(XPPC_DIR)/obj/%,$(BENCH_STUDY_OBJS))
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  LD [ppc64le] $$@")
-	$$(Q)$$(XPPC_CC) -static -o $$@ $$(filter %.o,$$^) $(BENCH_LIBS)
+	$$(Q)$$(PPC64LE_CC) -static -o $$@ $$(filter %.o,$$^) $(BENCH_LIBS)
 endef
 $(foreach w,$(BENCH_WORKLOADS),$(eval $(call bench_workload_ppc64le,$(w))))
 
@@ -127,6 +128,6 @@ bench-ppc64le: $(XPPC_BINS)
 ALL_TARGETS += $(XPPC_BINS)
 else ifneq ($(filter-out $(SETUP_FIRST_GOALS),$(or $(MAKECMDGOALS),all)),)
 $(warning lace: not building the ppc64le guest workloads $(XPPC_DIR)/bench/*: \
-  $(XPPC_CC) or its libc is missing (Debian packages gcc-powerpc64le-linux-gnu \
+  $(PPC64LE_CC) or its libc is missing (Debian packages gcc-powerpc64le-linux-gnu \
   libc6-dev-ppc64el-cross: 'make setup-test' as root installs them))
 endif
