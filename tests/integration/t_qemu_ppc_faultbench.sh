@@ -3,18 +3,17 @@
 # Debian's ppc64le guest (hash MMU, 64 KiB pages), makes the guest kernel
 # take one powerpc:hash_fault per touched page: N more pages, N more
 # events (counted by the guest kernel's own tracing), whatever the
-# program's own start-up costs.  Skipped, saying so, when QEMU, the
-# guest workloads or the cached guest (scripts/fetch-guest.sh --arch
-# ppc64le) is missing.
+# program's own start-up costs.  The guest is fetched into lace's cache
+# when missing (lib.sh's qemu_guest, ~8 s); skipped, saying so, without
+# QEMU or the guest workloads, or when the fetch fails.
 # timeout: 300
 . "$SRC/tests/integration/lib.sh"
 command -v qemu-system-ppc64 >/dev/null || skip "qemu-system-ppc64 not installed"
 FB=$BUILD/ppc64le/bench/faultbench
 [ -x "$FB" ] || skip "no $FB (make builds it with powerpc64le-linux-gnu-gcc)"
 [ -x "$BUILD/qemu/ppc64le/lace-guest-run" ] || skip "no ppc64le guest runner (make builds it with the cross compiler)"
+qemu_guest --arch ppc64le
 cache="${LACE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lace}/guest/ppc64le"
-[ -f "$cache/kernel.abi" ] && [ -f "$cache/vmlinux-$(cat "$cache/kernel.abi")" ] ||
-  skip "no ppc64le guest in $cache (run scripts/fetch-guest.sh --arch ppc64le)"
 abi=$(cat "$cache/kernel.abi")
 cd "$T" || exit 1
 
