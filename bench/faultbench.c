@@ -16,10 +16,20 @@
  * With --page-size 4k, pages are 4 KiB sub-pages of 64 KiB Linux pages
  * (H_PAGE_COMBO): N pages -> N hash faults young, N + N/16 old.  With
  * --page-size 64k: N -> N young, 2N old.  Later passes fault again only on
- * pages whose HPTE was evicted (region larger than the HPT covers). */
+ * pages whose HPTE was evicted (region larger than the HPT covers).
+ *
+ * --real leaves the model out and touches real memory the same way: an
+ * anonymous mapping of N pages of the system's page size, so the kernel
+ * running the program takes the faults (inside a ppc64le guest on a hash
+ * MMU: one hash fault per page, what the kernel study measures). */
+#include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -33,24 +43,100 @@
 static const char usage[] =
 	"usage: faultbench [options]\n"
 	"Touch one byte per page of a region through the hash MMU model, `passes`\n"
-	"times, and report hash faults per second and the model's counts.\n"
+	"times, and report hash faults per second and the model's counts; with\n"
+	"--real, touch a real anonymous mapping instead (the kernel takes the faults).\n"
 	"  -n, --pages=N          pages in the region (default 4096)\n"
 	"  -p, --passes=P         passes over the region (default 1)\n"
 	"  -r, --read             touch with a load (default: a store, as the\n"
 	"                         original microbenchmark's `p[i] = 1`)\n"
 	"      --seed=N           model seed: the HPT eviction choices (default 1)\n"
+	"      --real             no model: mmap N pages of the system page size\n"
+	"                         (sysconf(_SC_PAGESIZE); --page-size when given),\n"
+	"                         touch them, munmap; reports pages, passes and\n"
+	"                         touches/s, no model counts.  --old and --htab-kib\n"
+	"                         are model options: an error with --real\n"
 	MMUCTX_USAGE
 	"  -h, --help             this text\n"
-	"output: readable counts, `faults/s: N`, then one line\n"
-	"`lace-counts: workload=faultbench key=value ...` (deterministic values only).\n"
-	"Exit status: 0 ok, 1 model failure, 2 invalid arguments.\n";
+	"output: readable counts, `faults/s: N` (--real: `touches/s: N`), then one\n"
+	"line `lace-counts: workload=faultbench key=value ...` (deterministic values).\n"
+	"Exit status: 0 ok, 1 model (or --real: mmap) failure, 2 invalid arguments.\n";
 
-enum { OPT_SEED = 256, OPT_HTAB, OPT_PSIZE, OPT_OLD, OPT_YOUNG };
+enum { OPT_SEED = 256, OPT_HTAB, OPT_PSIZE, OPT_OLD, OPT_YOUNG, OPT_REAL };
 
 /* Model address of the region: 256 GiB, segment aligned. */
 #define FAULTBENCH_BASE 0x4000000000ULL
 
 enum { C_PAGES, C_PASSES, C_MODEL_ERRORS, C_MODEL };
+
+static volatile unsigned char real_sink;  /* where --read's loads go */
+
+/* --real: one byte of each of `pages` pages of `page_bytes` (a fresh
+ * anonymous mapping), `passes` times.  Transparent huge pages are turned
+ * off for the mapping so that each page is one fault, as in the model. */
+static int run_real(uint64_t pages, uint64_t passes, uint64_t page_bytes, bool store,
+		    bool psize_given)
+{
+	static const char *const names[] = { "pages", "passes", NULL };
+	size_t len = pages * page_bytes;
+	volatile unsigned char *p;
+	unsigned char sum = 0;
+	struct counts counts;
+	struct strbuf out = STRBUF_INIT, extra = STRBUF_INIT;
+	struct rusage r0, r1;
+	struct timespec t0, t1;
+	double secs;
+
+	if (counts_init(&counts, names)) {
+		perror("faultbench: mmap");
+		return 1;
+	}
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		fprintf(stderr, "faultbench: --real: mmap of %llu pages of %llu bytes: %s\n",
+			(unsigned long long)pages, (unsigned long long)page_bytes, strerror(errno));
+		counts_free(&counts);
+		return 1;
+	}
+#ifdef MADV_NOHUGEPAGE
+	madvise((void *)p, len, MADV_NOHUGEPAGE);  /* EINVAL without THP: fine */
+#endif
+	getrusage(RUSAGE_SELF, &r0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	lace_window_begin();
+	for (uint64_t n = 0; n < passes; n++)
+		for (uint64_t i = 0; i < pages; i++) {
+			if (store)
+				p[i * page_bytes] = 1;
+			else
+				sum += p[i * page_bytes];
+		}
+	lace_window_end();
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	getrusage(RUSAGE_SELF, &r1);
+	munmap((void *)p, len);
+	real_sink = sum;
+	secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+
+	counts_add(&counts, 0, pages);
+	counts_add(&counts, 1, passes);
+	strbuf_addf(&out, "real memory: anonymous mapping, %llu-byte pages (%s)\n",
+		    (unsigned long long)page_bytes,
+		    psize_given ? "--page-size" : "system page size");
+	strbuf_addf(&out, "%llu pages x %llu passes, one %s per page: %.3f s\n",
+		    (unsigned long long)pages, (unsigned long long)passes,
+		    store ? "store" : "load", secs);
+	strbuf_addf(&out, "minor page faults: %ld\n", r1.ru_minflt - r0.ru_minflt);
+	strbuf_addf(&out, "touches/s: %.0f\n",
+		    secs > 0 ? (double)pages * (double)passes / secs : 0.0);
+	strbuf_addf(&extra, "mode=real page_size=%lluk access=%s",
+		    (unsigned long long)page_bytes / 1024, store ? "store" : "load");
+	counts_format(&counts, "faultbench", extra.buf, &out);
+	fputs(out.buf, stdout);
+	strbuf_release(&out);
+	strbuf_release(&extra);
+	counts_free(&counts);
+	return 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -63,6 +149,7 @@ int main(int argc, char **argv)
 		{ "page-size", required_argument, NULL, OPT_PSIZE },
 		{ "old", no_argument, NULL, OPT_OLD },
 		{ "young", no_argument, NULL, OPT_YOUNG },
+		{ "real", no_argument, NULL, OPT_REAL },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -77,6 +164,8 @@ int main(int argc, char **argv)
 	struct strbuf out = STRBUF_INIT, extra = STRBUF_INIT;
 	struct timespec t0, t1;
 	double secs;
+	bool real = false, psize_given = false;
+	const char *model_only = NULL;   /* a model option given: not with --real */
 	int c;
 
 	while ((c = getopt_long(argc, argv, ":n:p:rh", longopts, NULL)) != -1) {
@@ -97,19 +186,37 @@ int main(int argc, char **argv)
 		case OPT_HTAB:
 			if (mmuctx_parse_htab(optarg, &mo.htab_kib))
 				opts_die(prog, usage, "--htab-kib needs a power of two >= 256, not '%s'", optarg);
+			model_only = "--htab-kib";
 			break;
 		case OPT_PSIZE:
 			if (mmuctx_parse_psize(optarg, &mo.psize))
 				opts_die(prog, usage, "--page-size needs 4k or 64k, not '%s'", optarg);
+			psize_given = true;
 			break;
-		case OPT_OLD: mo.young = false; break;
+		case OPT_OLD: mo.young = false; model_only = "--old"; break;
 		case OPT_YOUNG: mo.young = true; break;
+		case OPT_REAL: real = true; break;
 		case 'h': opts_help(usage);
 		default: opts_bad_option(prog, usage, c, argv);
 		}
 	}
 	if (optind < argc)
 		opts_die(prog, usage, "unexpected argument '%s'", argv[optind]);
+	if (real && model_only) {
+		fprintf(stderr, "faultbench: %s is an option of the hash MMU model; "
+			"--real touches real pages (drop one of the two)\n", model_only);
+		return 2;
+	}
+	if (real) {
+		long sys = sysconf(_SC_PAGESIZE);
+
+		if (!psize_given && sys <= 0) {
+			fprintf(stderr, "faultbench: --real: no system page size; give --page-size\n");
+			return 2;
+		}
+		return run_real(pages, passes, psize_given ? mmuctx_page_bytes(mo.psize) : (uint64_t)sys,
+				access & _PAGE_WRITE, psize_given);
+	}
 
 	for (unsigned i = 0; mmuctx_count_names[i]; i++)
 		names[C_MODEL + i] = mmuctx_count_names[i];

@@ -70,3 +70,64 @@ $(BUILD)/tests/test_bench: tests/unit/test_bench.c $(BENCH_UNIT_OBJS) $(MOD_LIBS
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  TEST    $@")
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BENCH_UNIT_OBJS) $(MOD_LIBS) $(EXTRA_LIBS) $(DEP_LIBS) -lcmocka
+
+# ---- ppc64le guest workloads ---------------------------------------------
+# The same three workloads, static, for a ppc64le Linux guest booted under
+# qemu-system-ppc64 (the kernel study: faultbench --real there takes one
+# real hash fault per page): build/ppc64le/bench/{hackbench,faultbench,
+# randaccess}, from the same workloads.conf lists and the same generated
+# handler sources (host-independent C, build/gen/bench), compiled with
+# Debian's cross compiler.  Objects (study code and util/ included) go to
+# their own tree build/ppc64le/obj.  Plain workloads.conf flags plus
+# warnings; not -Werror: the host build already enforces that on these
+# sources, and a warning only the cross compiler emits must not break
+# plain `make`.  Only when the cross compiler and its libc are installed;
+# otherwise make says so and everything else still builds.
+# (the same variable as measure/qemu/module.mk's ppc64le guest runner)
+PPC64LE_CC  ?= powerpc64le-linux-gnu-gcc
+XPPC_DIR    := $(BUILD)/ppc64le
+XPPC_BINS   := $(addprefix $(XPPC_DIR)/bench/,$(BENCH_WORKLOADS))
+# the cross libc's static archive: -print-file-name prints the bare name
+# when the compiler does not find it (or when there is no compiler)
+XPPC_LIBC   := $(shell $(PPC64LE_CC) -print-file-name=libc.a 2>/dev/null)
+# <sys/sdt.h> (systemtap-sdt-dev) is installed for the host's multiarch
+# triplet only; the header itself is target-neutral (powerpc included), so
+# the cross build sees the host's copy through a folder of its own.
+XPPC_SDT    := $(firstword $(wildcard /usr/include/sys/sdt.h /usr/include/*/sys/sdt.h))
+XPPC_CFLAGS := -std=gnu11 $(filter-out -Werror,$(WARN)) -O2 -g -I. -I$(XPPC_DIR)/include \
+               -D_GNU_SOURCE -MMD -MP
+
+ifneq ($(filter /%,$(XPPC_LIBC)),)
+$(XPPC_DIR)/include/sys/sdt.h: $(XPPC_SDT)
+	@mkdir -p $(dir $@)
+	$(Q)ln -sf $(XPPC_SDT) $@ && ln -sf $(dir $(XPPC_SDT))sdt-config.h $(dir $@)sdt-config.h
+
+$(XPPC_DIR)/obj/%.o: %.c | $(XPPC_DIR)/include/sys/sdt.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC [ppc64le] $<")
+	$(Q)$(PPC64LE_CC) $(XPPC_CFLAGS) -c -o $@ $<
+
+$(XPPC_DIR)/obj/gen/bench/%.o: $(BENCH_GEN_DIR)/%.c | $(XPPC_DIR)/include/sys/sdt.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC [ppc64le] $<")
+	$(Q)$(PPC64LE_CC) $(XPPC_CFLAGS) -c -o $@ $<
+
+define bench_workload_ppc64le
+$(XPPC_DIR)/bench/$(1): $(patsubst %.c,$(XPPC_DIR)/obj/%.o,$(BENCH_COMMON) $(call bench_conf,$(1),sources)) \
+		$(if $(filter yes,$(call bench_conf,$(1),handlers)),\
+			$(patsubst $(BENCH_GEN_DIR)/%.o,$(XPPC_DIR)/obj/gen/bench/%.o,$(BENCH_GEN_OBJS))) \
+		$(patsubst $(BUILD)/%,$(XPPC_DIR)/obj/%,$(BENCH_STUDY_OBJS))
+	@mkdir -p $$(dir $$@)
+	@$$(if $$(Q),echo "  LD [ppc64le] $$@")
+	$$(Q)$$(PPC64LE_CC) -static -o $$@ $$(filter %.o,$$^) $(BENCH_LIBS)
+endef
+$(foreach w,$(BENCH_WORKLOADS),$(eval $(call bench_workload_ppc64le,$(w))))
+
+.PHONY: bench-ppc64le
+bench-ppc64le: $(XPPC_BINS)
+ALL_TARGETS += $(XPPC_BINS)
+else ifneq ($(filter-out $(SETUP_FIRST_GOALS),$(or $(MAKECMDGOALS),all)),)
+$(warning lace: not building the ppc64le guest workloads $(XPPC_DIR)/bench/*: \
+  $(PPC64LE_CC) or its libc is missing (Debian packages gcc-powerpc64le-linux-gnu \
+  libc6-dev-ppc64el-cross: 'make setup-test' as root installs them))
+endif

@@ -80,6 +80,8 @@ unsigned long static_key_trap_count(void)
 	return __atomic_load_n(&trap_count, __ATOMIC_RELAXED);
 }
 
+#ifdef __x86_64__
+/* (only the x86 trap handler asks: elsewhere no site is ever patched) */
 static int is_site(uintptr_t addr)
 {
 	for (const struct lace_jump_entry *e = jump_table_start(); e < jump_table_stop(); e++)
@@ -87,6 +89,7 @@ static int is_site(uintptr_t addr)
 			return 1;
 	return 0;
 }
+#endif
 
 static void sigtrap_handler(int sig, siginfo_t *si, void *ucv)
 {

@@ -10,14 +10,16 @@ set -eu
 PKGS_BUILD="gcc make pkg-config binutils binutils-dev binutils-multiarch-dev
 libdw-dev libelf-dev zlib1g-dev libgsl-dev libjansson-dev libinih-dev
 libpfm4-dev systemtap-sdt-dev valgrind qemu-system-x86"
-# test: what the test suite runs or compares against
+# test: what the test suite runs or compares against (the ppc64le cross
+# compiler also builds the guest workloads build/ppc64le/bench/*: static,
+# so it needs the cross libc, which the compiler only recommends)
 PKGS_TEST="libcmocka-dev gcc-powerpc64le-linux-gnu binutils-powerpc64le-linux-gnu
-rt-tests linux-perf python3 clang jq"
+libc6-dev-ppc64el-cross rt-tests linux-perf python3 clang jq"
 
 # kernel: what `lace build --kernel` and `make check-kernel` need to build
 # Debian's linux-source (and, for the qemu backend, boot it)
 PKGS_KERNEL="flex bison bc libssl-dev libelf-dev patch xz-utils qemu-system-x86
-qemu-system-ppc libc6-dev-ppc64el-cross"
+qemu-system-ppc"
 
 want="$PKGS_BUILD"
 case "${1:-build}" in

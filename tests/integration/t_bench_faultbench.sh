@@ -49,4 +49,25 @@ for args in "--page-size 4k" "--page-size 4k --old" "--page-size 64k --old"; do
 done
 
 expect_match '^faults/s: [0-9]+' "$OUT"
+
+# --real: a real anonymous mapping, no model.  Pages of the system page
+# size unless --page-size says otherwise; loads with --read; no model keys.
+sys_k=$(( $(getconf PAGESIZE) / 1024 ))
+expect_exit 0 "$FB" --real --pages 200 --passes 2
+expect_match "^lace-counts: workload=faultbench mode=real page_size=${sys_k}k access=store pages=200 passes=2\$" "$OUT"
+expect_match "^200 pages x 2 passes, one store per page: " "$OUT"
+expect_match '^touches/s: [0-9]+$' "$OUT"
+expect_nomatch 'hash_faults|faults/s' "$OUT"
+# each fresh page is one real fault (a few more: the program's own)
+minflt=$(printf '%s\n' "$OUT" | sed -n 's/^minor page faults: //p')
+[ -n "$minflt" ] && [ "$minflt" -ge 200 ] || fail "--real: ${minflt:-no} minor faults for 200 pages"
+expect_exit 0 "$FB" --real -n 10 --read --page-size 64k
+expect_match "^lace-counts: workload=faultbench mode=real page_size=64k access=load pages=10 passes=1\$" "$OUT"
+# model-only options are refused with --real: one line, exit 2
+for m in --old --htab-kib=512; do
+  expect_exit 2 "$FB" --real $m
+  expect_one_line "$ERR"
+  expect_match "^faultbench: ${m%%=*} is an option of the hash MMU model; --real touches real pages" "$ERR"
+  [ -z "$OUT" ] || fail "--real $m wrote to stdout: $OUT"
+done
 exit 0
