@@ -6,6 +6,7 @@
 #   make check      set up, build, run unit + integration tests
 #   make bench      run the benchmarks (ratios measured side by side)
 #   make study      set up, build, run the built-in study
+#   make study-kernel  the study on real kernels (lace study --kernel)
 #   make install    PREFIX=/usr/local DESTDIR=
 #   V=1             show commands;  SANITIZE=1  build with ASan+UBSan
 #
@@ -27,7 +28,7 @@ BUILD   := build$(if $(filter 1,$(SANITIZE)),-san)
 SETUP_DEPS ?= scripts/setup-deps.sh
 PKG_CONFIG ?= pkg-config
 # goals that run setup before anything is built (see the note above)
-SETUP_FIRST_GOALS := all check bench study install setup setup-test check-kernel
+SETUP_FIRST_GOALS := all check bench study study-kernel install setup setup-test check-kernel
 
 ifeq ($(V),1)
 Q :=
@@ -80,7 +81,7 @@ CHECK_DEPS    :=
 BENCH_TARGETS :=
 INSTALL_HOOKS :=
 
-.PHONY: all all-targets setup setup-test check unit integration bench bench-run study \
+.PHONY: all all-targets setup setup-test check unit integration bench bench-run study study-kernel \
 	install install-files clean fuzz deps-check
 all: setup
 	$(Q)$(MAKE) --no-print-directory all-targets
@@ -147,6 +148,13 @@ bench-run: $(ALL_TARGETS) $(BENCH_TARGETS)
 study: setup-test
 	$(Q)$(MAKE) --no-print-directory all-targets
 	$(Q)$(LACE) study
+
+# the study on real kernels (lace study --kernel): kernel builds (about 20
+# minutes the first time on 2 cores), then a few minutes of QEMU boots
+study-kernel:
+	$(Q)$(SETUP_DEPS) kernel
+	$(Q)$(MAKE) --no-print-directory all-targets
+	$(Q)$(LACE) study --kernel --out $(BUILD)/study-kernel --kernels $(BUILD)/kernels
 
 install: setup
 	$(Q)$(MAKE) --no-print-directory install-files

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli/command.h"
+#include "pipeline/kstudy.h"
 #include "pipeline/study.h"
 #include "pipeline/study_analysis.h"
 #include "util/error.h"
@@ -13,7 +14,8 @@
 
 static struct study_opts o;
 static long shuffle;
-static bool report_only, shuffle_seen;
+static bool report_only, shuffle_seen, kernel;
+static const char *kernels_dir;
 
 static int backend_cb(const struct lace_option *opt, const char *arg)
 {
@@ -36,6 +38,11 @@ static const struct lace_option study_options[] = {
 	OPT_ULONG(0, "seed", &o.seed, "S", "seed of the randomized builds (default 1)"),
 	OPT_BOOLEAN(0, "no-build", &o.keep_variants, "reuse DIR/variants when it exists"),
 	OPT_BOOLEAN(0, "report-only", &report_only, "re-render the reports from DIR/results.json"),
+	OPT_BOOLEAN(0, "kernel", &kernel, "the study on real Linux kernels: lace build --kernel,\n"
+		    "booted under QEMU (--backend qemu); DIR default\n"
+		    "build/study-kernel, --shuffle default 3"),
+	OPT_STRING(0, "kernels", &kernels_dir, "DIR", "with --kernel: where the kernels are built\n"
+		   "(default build/kernels)"),
 	OPT_END(),
 };
 
@@ -56,17 +63,64 @@ static size_t count_not_measured(const json_t *j)
 	return n;
 }
 
+/* lace study --kernel: its own steps and report (pipeline/kstudy.c) */
+static int study_kernel(void)
+{
+	struct kstudy_opts ko = {
+		.out_dir = strcmp(o.out_dir, "build/study") ? o.out_dir : "build/study-kernel",
+		.kernels = kernels_dir ? kernels_dir : "build/kernels",
+		.shuffle = shuffle_seen ? (unsigned)shuffle : 3,
+		.quick = o.quick, .no_build = o.keep_variants, .progress = o.progress,
+	};
+	json_t *res = NULL;
+	char path[4096];
+
+	if (report_only) {
+		json_error_t je;
+
+		snprintf(path, sizeof(path), "%s/results.json", ko.out_dir);
+		res = json_load_file(path, 0, &je);
+		if (!res) {
+			lace_err(path, "%s", je.text);
+			return LACE_EXIT_USAGE;
+		}
+	} else if (kstudy_run(&ko, &res) < 0) {
+		lace_err("study", "%s", lace_error_msg());
+	}
+	if (kstudy_write_reports(res, ko.out_dir) < 0) {
+		lace_err("study", "%s", lace_error_msg());
+		json_decref(res);
+		return LACE_EXIT_FAIL;
+	}
+	kstudy_print_summary(res, stdout);
+	printf("\nreport: %s/report.md, %s/report.html, %s/results.json\n", ko.out_dir, ko.out_dir,
+	       ko.out_dir);
+	size_t missing = count_not_measured(res);
+	json_decref(res);
+	if (missing) {
+		lace_err("study", "%zu step%s could not be measured (see the report)", missing,
+			 missing == 1 ? "" : "s");
+		return LACE_EXIT_FAIL;
+	}
+	return 0;
+}
+
 static int cmd_study(int argc, char **argv)
 {
 	o = (struct study_opts){ .out_dir = "build/study", .backend = "auto", .seed = 1,
 				 .progress = isatty(2) };
-	report_only = shuffle_seen = false;
+	report_only = shuffle_seen = kernel = false;
+	kernels_dir = NULL;
 	int first = lace_parse_options("study", argc, argv, study_options, 0);
 	if (first < 0)
 		return LACE_EXIT_USAGE;
 	if (first < argc)
 		return lace_usage_error("study", "unexpected argument '%s'", argv[first]);
 	o.shuffle = shuffle_seen ? (unsigned)shuffle : o.quick ? 4 : 19;
+	if (kernel)
+		return study_kernel();
+	if (kernels_dir)
+		return lace_usage_error("study", "--kernels goes with --kernel");
 
 	json_t *res = NULL;
 	if (report_only) {
@@ -110,6 +164,8 @@ static int cmd_study(int argc, char **argv)
 LACE_COMMAND(study, .name = "study", .summary = "the built-in case study end to end: build, diff, measure, report",
 	     .usage = "usage: lace study [--backend auto|hw|sim] [--quick] [--out DIR] [--shuffle K]\n"
 		      "                  [--seed S] [--no-build] [--report-only]\n"
+		      "       lace study --kernel [--quick] [--out DIR] [--kernels DIR] [--shuffle K]\n"
+		      "                  [--no-build] [--report-only]\n"
 		      "\n"
 		      "Builds every placement variant of the built-in study code (lace build --all)\n"
 		      "and K randomized-layout builds of baseline, diffs each against baseline, measures\n"

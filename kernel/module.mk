@@ -16,12 +16,13 @@ install-kernel-files:
 	  done; \
 	done
 
-KERNEL_TESTS ?= t_kernel_build
+KERNEL_TESTS ?= t_kernel_build t_study_kernel
 check-kernel:
 	$(Q)$(SETUP_DEPS) kernel
 	$(Q)$(MAKE) --no-print-directory all-targets
 	$(Q)$(LACE) build --kernel x86_64 -o $(BUILD)/kernels
 	$(Q)$(LACE) build --kernel x86_64 --shuffle 3 -o $(BUILD)/kernels
 	$(Q)$(LACE) build --kernel ppc64le -o $(BUILD)/kernels
+	$(Q)$(LACE) build --kernel ppc64le-4k --variant baseline -o $(BUILD)/kernels
 	$(Q)LACE=$(abspath $(LACE)) BUILD=$(abspath $(BUILD)) LACE_KERNELS=$(abspath $(BUILD))/kernels \
 	  TESTS="$(KERNEL_TESTS)" tests/integration/run.sh

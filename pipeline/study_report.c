@@ -587,7 +587,7 @@ static void inline_md(struct strbuf *out, const char *s, size_t n)
 		strbuf_addstr(out, "</b>");
 }
 
-static void md_to_html(struct strbuf *out, const char *md)
+void study_md_to_html(struct strbuf *out, const char *md)
 {
 	bool in_table = false, in_list = false, header_row = false;
 	const char *p = md;
@@ -735,7 +735,7 @@ int study_write_reports(const json_t *res, const char *dir)
 				     "figure{margin:1.5em 0}figure.map svg{max-width:100%;height:auto}"
 				     "figcaption{color:#555;font-size:13px}"
 				     "</style></head><body>\n");
-		md_to_html(&html, md.buf);
+		study_md_to_html(&html, md.buf);
 		figures(&html, res, dir);
 		strbuf_addstr(&html, "</body></html>\n");
 		strbuf_addf(&path, "%s/report.html", dir);

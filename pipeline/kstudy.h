@@ -1,0 +1,40 @@
+/* lace study --kernel: the four discussions answered on real Linux
+ * kernels.
+ *
+ * Builds the kernels (lace build --kernel: x86_64 baseline, entry-in-text,
+ * the alignment variants and K randomized relinks of baseline; ppc64le
+ * baseline, no-tracepoint, cold-slowpaths, old-ptes; ppc64le-4k baseline),
+ * reads where the code landed (lace layout, lace diff), boots each kernel
+ * under QEMU with lace's TCG plugin (lace stat --backend qemu) running
+ * lace's own workloads (faultbench --real, cross-built for ppc64le;
+ * hackbench on x86-64), and writes report.md, report.html and results.json
+ * into the output folder.  Every number of the report comes from a command
+ * run in this study; results.json keeps each command line with its whole
+ * output.  Debian's stock ppc64le kernel answers the parts that need no
+ * rebuild (disabled vs enabled, path lengths). */
+#ifndef LACE_PIPELINE_KSTUDY_H
+#define LACE_PIPELINE_KSTUDY_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+struct kstudy_opts {
+	const char *out_dir;    /* build/study-kernel */
+	const char *kernels;    /* where lace build --kernel puts them: build/kernels */
+	unsigned shuffle;       /* randomized relinks of x86_64 baseline */
+	bool quick;             /* fewer sizes, smaller hackbench */
+	bool no_build;          /* use the kernels already in `kernels` */
+	bool progress;          /* step lines on stderr */
+};
+
+/* Run it; *results gets what was measured (also on failure, with
+ * "not_measured" where a step could not be).  0, or -errno when nothing
+ * useful could be done (message set). */
+int kstudy_run(const struct kstudy_opts *o, json_t **results);
+/* report.md and report.html from results, into dir. */
+int kstudy_write_reports(const json_t *results, const char *dir);
+void kstudy_print_summary(const json_t *results, FILE *f);
+
+#endif

@@ -1,0 +1,445 @@
+/* lace study --kernel's reports: report.md, report.html (the Markdown as
+ * HTML plus SVG figures) and results.json, from what kstudy.c recorded.
+ * Every figure is read from results.json; a step that could not run says
+ * "not measured" and why, never a number. */
+#include "pipeline/kstudy.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pipeline/study.h"
+#include "pipeline/svgplot.h"
+#include "util/error.h"
+#include "util/fs.h"
+#include "util/strbuf.h"
+
+static double jnum(const json_t *o, const char *k)
+{
+	const json_t *v = json_object_get(o, k);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static const char *js(const json_t *o, const char *k)
+{
+	return json_string_value(json_object_get(o, k)) ?: "";
+}
+
+/* "1,234" or "n/a" */
+static void addnum(struct strbuf *sb, double v, int decimals)
+{
+	if (isnan(v))
+		strbuf_addstr(sb, "n/a");
+	else
+		strbuf_addf(sb, "%.*f", decimals, v);
+}
+
+static const json_t *config(const json_t *r1, const char *name)
+{
+	size_t i;
+	json_t *c;
+
+	json_array_foreach(json_object_get(r1, "configs"), i, c)
+		if (!strcmp(js(c, "name"), name))
+			return c;
+	return NULL;
+}
+
+/* the point of a config at `pages` */
+static const json_t *point(const json_t *c, long pages)
+{
+	size_t i;
+	json_t *p;
+
+	json_array_foreach(json_object_get(c, "points"), i, p)
+		if (json_integer_value(json_object_get(p, "pages")) == pages)
+			return p;
+	return NULL;
+}
+
+static void section_layout(struct strbuf *sb, const json_t *res)
+{
+	const char *k;
+	json_t *v, *site;
+	size_t i;
+
+	strbuf_addstr(sb, "**Where the slow path sits** (`lace layout --jumps` of each vmlinux: the "
+			  "`hash_fault` tracepoint's jump sites, the function holding each, its target "
+			  "and the distance in bytes):\n\n| kernel | site in | target | target region | "
+			  "distance |\n|---|---|---|---|---:|\n");
+	json_object_foreach(json_object_get(res, "layout"), k, v) {
+		if (json_object_get(v, "not_measured")) {
+			strbuf_addf(sb, "| %s | not measured: %s | | | |\n", k, js(v, "not_measured"));
+			continue;
+		}
+		if (!json_array_size(json_object_get(v, "hash_fault_sites")))
+			strbuf_addf(sb, "| %s | (no site: no tracepoint call) | | | |\n", k);
+		json_array_foreach(json_object_get(v, "hash_fault_sites"), i, site)
+			strbuf_addf(sb, "| %s | `%s` (%s) | `%s` | %s | %lld |\n", k, js(site, "function"),
+				    js(site, "region"), js(site, "target_function"),
+				    js(site, "target_region"),
+				    (long long)json_integer_value(json_object_get(site, "distance")));
+	}
+	strbuf_addch(sb, '\n');
+}
+
+static void section_r1(struct strbuf *sb, const json_t *res)
+{
+	const json_t *r1 = json_object_get(res, "r1_tracepoint"), *c, *p;
+	size_t i, j;
+
+	strbuf_addstr(sb, "## 1. The disabled `hash_fault` tracepoint in `hash_page_mm`\n\n"
+			  "Each kernel boots under QEMU (ppc64le pseries, POWER8: the hash MMU, 64 KiB "
+			  "pages) and runs `faultbench --real --pages N` (one store per fresh page, so one "
+			  "hash fault each). The hash faults are the calls of `hash_page_mm` (the plugin's "
+			  "`--path-length`, so they are counted whether or not the tracepoint is on); "
+			  "kernel instructions per hash fault is the slope of kernel instructions over "
+			  "hash faults across the sizes, so the program's start-up and exit cancel out.\n\n"
+			  "| kernel | tracepoint | kernel instructions per hash fault (slope) | "
+			  "`hash_page_mm` instructions per call (512 pages) | hash faults at each size |\n"
+			  "|---|---|---:|---:|---|\n");
+	json_array_foreach(json_object_get(r1, "configs"), i, c) {
+		strbuf_addf(sb, "| `%s` | %s | ", js(c, "kernel"), js(c, "name"));
+		if (json_object_get(c, "not_measured")) {
+			strbuf_addf(sb, "not measured: %s | | |\n", js(c, "not_measured"));
+			continue;
+		}
+		addnum(sb, jnum(c, "instructions_per_hash_fault"), 1);
+		strbuf_addstr(sb, " | ");
+		addnum(sb, jnum(point(c, 512), "hash_page_mm_per_call"), 1);
+		strbuf_addstr(sb, " | ");
+		json_array_foreach(json_object_get(c, "points"), j, p) {
+			strbuf_addf(sb, "%s%lld: ", j ? ", " : "",
+				    (long long)json_integer_value(json_object_get(p, "pages")));
+			addnum(sb, jnum(p, "hash_faults"), 0);
+		}
+		strbuf_addstr(sb, " |\n");
+	}
+#define PER_CALL(name) jnum(point(config(r1, name), 512), "hash_page_mm_per_call")
+	double absent = PER_CALL("absent"), disabled = PER_CALL("disabled");
+	double enabled = PER_CALL("enabled"), cold = PER_CALL("disabled, slow path cold");
+	double sd = PER_CALL("stock disabled"), se = PER_CALL("stock enabled");
+#undef PER_CALL
+
+	strbuf_addstr(sb, "\n**What the numbers show.** The exact measure is `hash_page_mm`'s own path "
+			  "per call (its instructions from entry to return, callees included). ");
+	if (!isnan(absent) && !isnan(disabled))
+		strbuf_addf(sb, "The disabled tracepoint adds %+.1f instructions per call against the "
+				"kernel without the call (%.1f vs %.1f): the jump-label nop and what the call "
+				"changed in the code around it. ", disabled - absent, disabled, absent);
+	if (!isnan(cold) && !isnan(disabled))
+		strbuf_addf(sb, "With the slow path forced out to cold text: %.1f (%+.1f against the "
+				"default placement). ", cold, cold - disabled);
+	if (!isnan(enabled) && !isnan(disabled))
+		strbuf_addf(sb, "Enabled (through ftrace's ring buffer: lace's kernels have no perf "
+				"events) it costs %+.1f per call. ", enabled - disabled);
+	if (!isnan(sd) && !isnan(se))
+		strbuf_addf(sb, "On Debian's stock kernel (no rebuild) enabling it through perf costs "
+				"%+.1f per call (%.1f -> %.1f). ", se - sd, sd, se);
+	strbuf_addstr(sb, "The per-hash-fault slope is the whole window's kernel work: the page "
+			  "fault, zeroing the 64 KiB page, and kernel threads and timer ticks whose share "
+			  "follows the virtual time, so differences of a few instructions per fault "
+			  "between kernels are within what that background moves. Counts are exact and "
+			  "repeat from boot to boot (one vCPU, `-icount`); they are not a time.\n\n");
+	strbuf_addstr(sb, "**What the emulation cannot show.** Time: a nop costs a fetch slot, a taken "
+			  "branch a redirect, and neither is timed here. The hardware's hash-table walk "
+			  "and the hypervisor's part of an insert (`H_ENTER` runs in QEMU, not as guest "
+			  "instructions), branch prediction and prefetch. The L1i model counts lines, "
+			  "not the effect of a slow path sitting in the hot lines on a real core.\n\n");
+	section_layout(sb, res);
+}
+
+static void section_r2(struct strbuf *sb, const json_t *res)
+{
+	const json_t *r2 = json_object_get(res, "r2_old_ptes");
+	const json_t *y = json_object_get(r2, "young"), *o = json_object_get(r2, "old");
+
+	strbuf_addstr(sb, "## 2. Old vs young PTEs on the hash MMU\n\n");
+	if (json_object_get(y, "not_measured") || json_object_get(o, "not_measured")) {
+		strbuf_addf(sb, "Not measured: %s\n\n",
+			    json_object_get(y, "not_measured") ? js(y, "not_measured")
+							       : js(o, "not_measured"));
+		return;
+	}
+	double fy = jnum(y, "hash_faults"), fo = jnum(o, "hash_faults");
+	double iy = jnum(y, "instructions_k"), io = jnum(o, "instructions_k");
+
+	strbuf_addf(sb, "`faultbench --real --pages %lld` on `ppc64le-baseline` (young) and "
+			"`ppc64le-old-ptes` (faultaround maps PTEs old):\n\n| PTEs | hash faults | "
+			"kernel instructions |\n|---|---:|---:|\n| young | %.0f | %.0f |\n| old | %.0f | "
+			"%.0f |\n\n",
+		    (long long)json_integer_value(json_object_get(y, "pages")), fy, iy, fo, io);
+	strbuf_addf(sb, "**What the numbers show.** %+.0f hash faults and %+.0f kernel instructions "
+			"with old PTEs. ", fo - fy, io - iy);
+	if (fo - fy > 0)
+		strbuf_addf(sb, "%.0f instructions per extra hash fault. ", (io - iy) / (fo - fy));
+	strbuf_addstr(sb, "faultbench touches anonymous memory, and faultaround (where the old PTEs "
+			  "are made) maps neighbours of *file-backed* read faults only, and on a 64 KiB-page "
+			  "kernel `fault_around_bytes` (64 KiB) is one page: this workload cannot show the "
+			  "mkold cost; a file-backed read workload on a 4 KiB-page kernel would. Not "
+			  "measured here: page-walk time, which is where the original report saw it "
+			  "(36% more dTLB/iTLB walk cycles).\n\n");
+}
+
+static void section_r3(struct strbuf *sb, const json_t *res)
+{
+	const json_t *r3 = json_object_get(res, "r3_insert_path");
+	static const char *const keys[] = { "64k", "64k_stock", "4k" };
+	static const char *const labels[] = { "64 KiB pages, lace's build", "64 KiB pages, Debian's kernel",
+					      "4 KiB pages, lace's build" };
+
+	strbuf_addstr(sb, "## 3. The hash insert path per call\n\n| kernel | function | calls | "
+			  "instructions per call (callees included) |\n|---|---|---:|---:|\n");
+	for (size_t i = 0; i < 3; i++) {
+		const json_t *p = json_object_get(r3, keys[i]);
+
+		if (json_object_get(p, "not_measured")) {
+			strbuf_addf(sb, "| %s | | | not measured: %s |\n", labels[i], js(p, "not_measured"));
+			continue;
+		}
+		strbuf_addf(sb, "| %s | `%s` | ", labels[i], js(p, "insert_fn"));
+		addnum(sb, jnum(p, "insert_calls"), 0);
+		strbuf_addstr(sb, " | ");
+		addnum(sb, jnum(p, "insert_per_call"), 1);
+		strbuf_addstr(sb, " |\n");
+	}
+	strbuf_addf(sb, "\n**What the numbers show.** Path length per call from entry to return, callees "
+			"included, next to the %lld instructions measured when the 4K path became C. "
+			"The two need not agree: here the insert goes through the pseries LPAR "
+			"`hpte_insert` (a hypervisor call whose other side QEMU runs, not counted), the "
+			"kernel is a 6.1 build of lace's config, and calls that find the HPTE already "
+			"valid are short.\n\n**What the emulation cannot show.** Cycles per call, the "
+			"hypervisor's cost, cache misses of the hash table itself (data, not modelled).\n\n",
+		    (long long)json_integer_value(json_object_get(r3, "reference_instructions")));
+}
+
+static double ev(const json_t *k, const char *name)
+{
+	return jnum(json_object_get(k, "events"), name);
+}
+
+/* the rank test: where x sits among the randomized relinks and baseline */
+static void rank(const json_t *r4, const char *event, double x, int *n, int *above, int *below)
+{
+	size_t i;
+	json_t *k;
+
+	*n = *above = *below = 0;
+	json_array_foreach(json_object_get(r4, "kernels"), i, k) {
+		double v = ev(k, event);
+		if ((!json_is_true(json_object_get(k, "shuffle")) &&
+		     strcmp(js(k, "kernel"), "x86_64-baseline")) || isnan(v))
+			continue;
+		(*n)++;
+		*above += v >= x;
+		*below += v <= x;
+	}
+}
+
+static void section_r4(struct strbuf *sb, const json_t *res)
+{
+	static const char *const evs[] = { "instructions:k", "L1-icache-load-misses:k",
+					   "iTLB-load-misses:k", "instructions:u",
+					   "L1-icache-load-misses:u", "iTLB-load-misses:u" };
+	const json_t *r4 = json_object_get(res, "r4_entry_text"), *k, *cmd;
+	size_t i, e;
+
+	strbuf_addstr(sb, "## 4. x86-64 entry code in `.entry.text` or in `.text`: hackbench\n\n`");
+	json_array_foreach(json_object_get(r4, "workload"), i, k)
+		strbuf_addf(sb, "%s%s", i ? " " : "", json_string_value(k));
+	strbuf_addstr(sb, "` (lace's hackbench) on each kernel, one boot each (the counts repeat "
+			  "exactly); `shuffle-K` are relinks of baseline with random padding after the "
+			  "head code: how much a layout change that means nothing moves the counts.\n\n"
+			  "| kernel |");
+	for (e = 0; e < 6; e++)
+		strbuf_addf(sb, " %s |", evs[e]);
+	strbuf_addstr(sb, "\n|---|");
+	for (e = 0; e < 6; e++)
+		strbuf_addstr(sb, "---:|");
+	strbuf_addch(sb, '\n');
+	json_array_foreach(json_object_get(r4, "kernels"), i, k) {
+		strbuf_addf(sb, "| `%s` |", js(k, "kernel"));
+		if (json_object_get(k, "not_measured")) {
+			strbuf_addf(sb, " not measured: %s |||||\n", js(k, "not_measured"));
+			continue;
+		}
+		for (e = 0; e < 6; e++) {
+			strbuf_addch(sb, ' ');
+			addnum(sb, ev(k, evs[e]), 0);
+			strbuf_addstr(sb, " |");
+		}
+		strbuf_addch(sb, '\n');
+	}
+	strbuf_addstr(sb, "\n**What the numbers show.** ");
+	json_array_foreach(json_object_get(r4, "kernels"), i, k) {
+		if (json_is_true(json_object_get(k, "shuffle")) || !strcmp(js(k, "kernel"), "x86_64-baseline") ||
+		    json_object_get(k, "not_measured"))
+			continue;
+		for (e = 1; e < 3; e++) {
+			int n, above, below;
+			double x = ev(k, evs[e]);
+
+			rank(r4, evs[e], x, &n, &above, &below);
+			if (!n || isnan(x))
+				continue;
+			/* one-sided rank p of x among n layouts of baseline, and the
+			 * smallest p n layouts allow */
+			double p = (double)((above < below ? above : below) + 1) / (n + 1);
+			strbuf_addf(sb, "`%s` %s: %.0f, %s of the %d baseline layouts (rank p = %.2f; with %d "
+					"layouts no p below %.2f is possible%s). ",
+				    js(k, "kernel"), evs[e], x,
+				    above == 0 ? "above all" : below == 0 ? "below all" : "within the range",
+				    n, p, n, 1.0 / (n + 1),
+				    n + 1 < 20 ? ", so no 5% verdict: K >= 19 relinks (--shuffle) are needed" : "");
+		}
+	}
+	strbuf_addstr(sb, "\n\n**What the emulation cannot show.** Time and the front end's real "
+			  "structures: the uop cache, the branch predictor, prefetchers and the hardware "
+			  "page walker are not modelled; the kernel's text is modelled with the profile's "
+			  "4 KiB pages, not the 2 MiB pages Linux maps it with.\n\n");
+	cmd = json_array_get(json_object_get(res, "commands"),
+			     (size_t)json_integer_value(json_object_get(json_object_get(r4, "diff"), "command")));
+	if (json_object_get(json_object_get(r4, "diff"), "not_measured")) {
+		strbuf_addf(sb, "`lace diff`: not measured: %s\n\n",
+			    js(json_object_get(r4, "diff"), "not_measured"));
+	} else if (cmd) {
+		const char *out = js(cmd, "output");
+		strbuf_addstr(sb, "**`lace diff` of the two vmlinux files** (baseline -> entry-in-text), "
+				  "its first lines:\n\n");
+		for (int l = 0; *out && l < 25; l++) {
+			size_t n = strcspn(out, "\n");
+			strbuf_addstr(sb, "    ");
+			strbuf_add(sb, out, n);
+			strbuf_addch(sb, '\n');
+			out += n + (out[n] == '\n');
+		}
+		strbuf_addch(sb, '\n');
+	}
+}
+
+static void section_phases(struct strbuf *sb, const json_t *res)
+{
+	const char *k;
+	json_t *v;
+	size_t i;
+
+	strbuf_addstr(sb, "## How long each phase took\n\n| phase | seconds |\n|---|---:|\n");
+	json_object_foreach(json_object_get(res, "phases"), k, v)
+		strbuf_addf(sb, "| %s | %.1f |\n", k, json_number_value(v));
+	json_array_foreach(json_object_get(res, "builds"), i, v)
+		strbuf_addf(sb, "%s- %s: %.1f s%s%s%s\n", i ? "" : "\n", js(v, "what"), jnum(v, "seconds"),
+			    *js(v, "summary") ? " (`" : "", js(v, "summary"), *js(v, "summary") ? "`)" : "");
+	strbuf_addf(sb, "\nEvery command this study ran, with its whole output: `results.json` "
+			"(`commands`, %zu of them).\n", json_array_size(json_object_get(res, "commands")));
+}
+
+static void render_md(struct strbuf *sb, const json_t *res)
+{
+	strbuf_addstr(sb, "# lace study --kernel: the four discussions on real Linux kernels\n\n"
+			  "Kernels from Debian's linux-source-6.1 rebuilt by `lace build --kernel` "
+			  "(placements as linker-script edits and patches in `kernel/`) and Debian's "
+			  "stock 6.1 ppc64le kernel, booted under QEMU's TCG emulator with lace's TCG "
+			  "plugin (`lace stat --backend qemu`): instructions, L1i and iTLB counts of the "
+			  "simulated front end, exact and repeatable, and the kernel's own tracepoints.\n\n");
+	section_r1(sb, res);
+	section_r2(sb, res);
+	section_r3(sb, res);
+	section_r4(sb, res);
+	section_phases(sb, res);
+}
+
+static void figures(struct strbuf *html, const json_t *res)
+{
+	const json_t *r1 = json_object_get(res, "r1_tracepoint"), *r4 = json_object_get(res, "r4_entry_text");
+	struct svgplot_bar bars[16];
+	size_t n = 0, i;
+	json_t *c;
+
+	json_array_foreach(json_object_get(r1, "configs"), i, c) {
+		if (n == 16)
+			break;
+		bars[n++] = (struct svgplot_bar){ js(c, "name"), jnum(c, "instructions_per_hash_fault"),
+						  json_object_get(c, "not_measured") ? "not measured" : NULL };
+	}
+	strbuf_addstr(html, "<figure>\n");
+	svgplot_bars(html, &(struct svgplot){ "Kernel instructions per hash fault (ppc64le)",
+					      "instructions", bars, n, NAN, NAN, NULL });
+	strbuf_addstr(html, "<figcaption>Reading 1: slope of kernel instructions over hash faults.</figcaption></figure>\n");
+
+	/* reading 4: kernel L1i misses, the relinks' range as the noise band */
+	double lo = INFINITY, hi = -INFINITY;
+	n = 0;
+	json_array_foreach(json_object_get(r4, "kernels"), i, c) {
+		double v = ev(c, "L1-icache-load-misses:k");
+		if (n == 16)
+			break;
+		if (!isnan(v) && (json_is_true(json_object_get(c, "shuffle")) ||
+				  !strcmp(js(c, "kernel"), "x86_64-baseline"))) {
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
+		}
+		bars[n++] = (struct svgplot_bar){ js(c, "kernel"), v, isnan(v) ? "not measured" : NULL };
+	}
+	strbuf_addstr(html, "<figure>\n");
+	svgplot_bars(html, &(struct svgplot){ "hackbench: kernel L1i misses (x86-64)", "misses", bars, n,
+					      isfinite(lo) ? lo : NAN, isfinite(hi) ? hi : NAN,
+					      "baseline and its randomized relinks" });
+	strbuf_addstr(html, "<figcaption>Reading 4: the band is the range of baseline's layouts.</figcaption></figure>\n");
+}
+
+int kstudy_write_reports(const json_t *res, const char *dir)
+{
+	struct strbuf md = STRBUF_INIT, html = STRBUF_INIT, path = STRBUF_INIT;
+	int rc;
+
+	if (fs_mkdir_p(dir, 0755))
+		return lace_error_set(errno, "%s: %s", dir, strerror(errno));
+	render_md(&md, res);
+	strbuf_addf(&path, "%s/report.md", dir);
+	rc = fs_write_file(path.buf, md.buf, md.len);
+	if (!rc) {
+		strbuf_addstr(&html, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+				     "<title>lace study --kernel</title><style>"
+				     "body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}"
+				     "table{border-collapse:collapse;margin:1em 0;font-size:13px}"
+				     "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
+				     "td:first-child,th:first-child{text-align:left}"
+				     "code{background:#f3f3f3;padding:0 3px}figure{margin:1.5em 0}"
+				     "figcaption{color:#555;font-size:13px}"
+				     "</style></head><body>\n");
+		study_md_to_html(&html, md.buf);
+		figures(&html, res);
+		strbuf_addstr(&html, "</body></html>\n");
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/report.html", dir);
+		rc = fs_write_file(path.buf, html.buf, html.len);
+	}
+	if (!rc) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/results.json", dir);
+		if (json_dump_file(res, path.buf, JSON_INDENT(2) | JSON_PRESERVE_ORDER))
+			rc = lace_error_set(EIO, "%s: write failed", path.buf);
+	}
+	strbuf_release(&md);
+	strbuf_release(&html);
+	strbuf_release(&path);
+	return rc;
+}
+
+void kstudy_print_summary(const json_t *res, FILE *f)
+{
+	const json_t *r1 = json_object_get(res, "r1_tracepoint"), *c;
+	size_t i;
+
+	fprintf(f, "\nlace study --kernel (%.0f s)\n\n  kernel instructions per hash fault (ppc64le):\n",
+		jnum(json_object_get(res, "phases"), "total"));
+	json_array_foreach(json_object_get(r1, "configs"), i, c) {
+		if (json_object_get(c, "not_measured"))
+			fprintf(f, "    %-26s not measured: %s\n", js(c, "name"), js(c, "not_measured"));
+		else
+			fprintf(f, "    %-26s %8.1f\n", js(c, "name"), jnum(c, "instructions_per_hash_fault"));
+	}
+}

@@ -1,0 +1,46 @@
+# lace study --kernel on the kernels `make check-kernel` built (issue 14,
+# acceptance 3): --quick --no-build runs every reading from the cached
+# builds in a few minutes.  Every reading is measured (exit 0); the
+# numbers come from the study's own commands (results.json keeps each
+# one); the disabled tracepoint changes hash_page_mm's path by a few
+# instructions per call while enabling it costs hundreds; cold-slowpaths'
+# jump site targets cold text; the phases are timed.
+# Skipped, saying why, without the kernel builds (make check-kernel).
+# timeout: 900
+. "$SRC/tests/integration/lib.sh"
+K=${LACE_KERNELS:-$BUILD/kernels}
+for k in x86_64-baseline x86_64-entry-in-text ppc64le-baseline ppc64le-no-tracepoint ppc64le-4k-baseline; do
+  [ -d "$K/$k" ] || skip "no $k in $K: 'make check-kernel' builds the kernels (about 25 min the first time on 2 cores)"
+done
+command -v qemu-system-ppc64 >/dev/null || skip "qemu-system-ppc64 not installed"
+[ -x "$BUILD/ppc64le/bench/faultbench" ] || skip "no ppc64le faultbench (make builds it with the cross compiler)"
+qemu_guest
+qemu_guest --arch ppc64le
+cd "$T" || exit 1
+"$LACE" study --kernel --quick --no-build --kernels "$K" --out ks > summary.txt 2> err.txt ||
+  fail "lace study --kernel: $(tail -5 err.txt)"
+python3 - > figures.txt <<'PY' || fail "$(cat figures.txt)"
+import json
+d = json.load(open("ks/results.json"))
+pc = {c["name"]: [p for p in c["points"] if p["pages"] == 512][0]["hash_page_mm_per_call"]
+      for c in d["r1_tracepoint"]["configs"]}
+assert abs(pc["disabled"] - pc["absent"]) < 50, pc
+assert pc["enabled"] - pc["disabled"] > 100 and pc["stock enabled"] - pc["stock disabled"] > 100, pc
+sites = d["layout"]["ppc64le-cold-slowpaths"]["hash_fault_sites"]
+assert any(s["function"] == "hash_page_mm" and s["target_region"] == "cold" for s in sites), sites
+assert d["layout"]["ppc64le-no-tracepoint"]["hash_fault_sites"] == [], "no-tracepoint has a site"
+assert d["r3_insert_path"]["4k"]["insert_per_call"] > 0
+ks = d["r4_entry_text"]["kernels"]
+assert all("not_measured" not in k for k in ks) and len(ks) >= 5, ks
+# every number comes from a command of this study, kept whole
+cmds = d["commands"]
+for c in d["r1_tracepoint"]["configs"]:
+    for p in c["points"]:
+        assert "--backend" in cmds[p["command"]]["argv"] and isinstance(cmds[p["command"]]["output"], dict)
+assert d["phases"]["total"] > 0
+print("hash_page_mm per call: absent %.1f, disabled %.1f, enabled %.1f, stock %.1f -> %.1f; "
+      "%d commands, %.0f s" % (pc["absent"], pc["disabled"], pc["enabled"], pc["stock disabled"],
+      pc["stock enabled"], len(cmds), d["phases"]["total"]))
+PY
+echo "$(cat figures.txt)"
+exit 0

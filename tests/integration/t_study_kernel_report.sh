@@ -1,0 +1,52 @@
+# lace study --kernel --report-only renders the kernel study's reports from
+# a results.json (tests/fixtures/study/kernel-results.json: a real
+# `lace study --kernel --quick --no-build` run on this project's kernels,
+# command outputs cut short): the four readings with the numbers of that
+# file, the slow path's placement, the phases, two SVG figures in the
+# HTML; a reading whose step failed says "not measured" with its reason
+# and the exit status is 1.  No kernel, no QEMU: runs in CI.
+# (t_study_kernel, in make check-kernel, runs the study itself.)
+# timeout: 60
+. "$SRC/tests/integration/lib.sh"
+cd "$T" || exit 1
+mkdir ks
+cp "$SRC/tests/fixtures/study/kernel-results.json" ks/results.json
+"$LACE" study --kernel --report-only --out ks > summary.txt 2> err.txt ||
+  fail "report-only: $(cat err.txt)"
+md=ks/report.md
+for h in "## 1. The disabled \`hash_fault\` tracepoint" "## 2. Old vs young PTEs" \
+         "## 3. The hash insert path per call" "## 4. x86-64 entry code" "## How long each phase took"; do
+  grep -qF "$h" "$md" || fail "report.md has no '$h'"
+done
+# the numbers are the file's: hash_page_mm per call, absent vs disabled
+read -r absent disabled < <(python3 - <<'PY'
+import json
+d = json.load(open("ks/results.json"))
+pc = {c["name"]: [p for p in c["points"] if p["pages"] == 512][0]["hash_page_mm_per_call"]
+      for c in d["r1_tracepoint"]["configs"]}
+print("%.1f %.1f" % (pc["absent"], pc["disabled"]))
+PY
+)
+grep -qF "(${disabled} vs ${absent})" "$md" || fail "report.md does not give hash_page_mm per call ${disabled} vs ${absent}"
+grep -q "hash_fault_cold_stub" "$md" || fail "report.md does not say where cold-slowpaths' slow path sits"
+grep -q "__hash_page_4K" "$md" || fail "report.md has no __hash_page_4K path"
+grep -q "no 5% verdict" "$md" || fail "reading 4 does not say 3 relinks allow no 5% verdict"
+grep -q "What the emulation cannot show" "$md" || fail "no reading says what emulation cannot show"
+[ "$(grep -c "<svg" ks/report.html)" -ge 2 ] || fail "report.html has fewer than 2 figures"
+grep -q "kernel instructions per hash fault" summary.txt || fail "no terminal summary: $(head -3 summary.txt)"
+
+# a failed step: its reading says so, and the exit status is 1
+mkdir ks2
+python3 - <<'PY'
+import json
+d = json.load(open("ks/results.json"))
+c = d["r1_tracepoint"]["configs"][0]
+c["not_measured"] = "build/kernels/ppc64le-no-tracepoint/vmlinux: not built (lace build --kernel)"
+json.dump(d, open("ks2/results.json", "w"))
+PY
+"$LACE" study --kernel --report-only --out ks2 > /dev/null 2> err2.txt
+expect_eq "$?" 1 "exit status with a step not measured"
+grep -q "not measured: build/kernels/ppc64le-no-tracepoint/vmlinux: not built" ks2/report.md ||
+  fail "the failed step's reason is not in the report"
+grep -q "could not be measured" err2.txt || fail "no one-line error: $(cat err2.txt)"
+exit 0
