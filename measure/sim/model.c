@@ -249,26 +249,11 @@ void sim_seg_settle(struct sim_seg *seg)
 	seg->execs = 0;
 }
 
-void sim_seg_run(struct sim_model *m, struct sim_seg *seg)
+static inline void seg_run_caches(struct sim_model *m, const struct sim_seg *seg)
 {
 	const struct sim_ref *r;
 	uint32_t i;
 	int missed = 0;
-
-	m->t.instructions += seg->ninsn;
-	m->t.l1i_loads += seg->l1i_loads;
-	m->t.itlb_loads += seg->itlb_loads;
-	if (seg->lazy) {
-		seg->execs++;
-	} else {
-		for (i = 0; i < seg->nfns; i++) {
-			struct sim_fn_stats *s = seg->fns[i].stats;
-			if (s) {
-				s->instructions += seg->fns[i].instructions;
-				s->calls += seg->fns[i].calls;
-			}
-		}
-	}
 
 	for (i = 0, r = seg->lines; i < seg->nlines; i++, r++) {
 		if (r->first)
@@ -297,7 +282,32 @@ void sim_seg_run(struct sim_model *m, struct sim_seg *seg)
 			}
 		}
 	}
+}
 
+void sim_seg_run_caches(struct sim_model *m, const struct sim_seg *seg)
+{
+	seg_run_caches(m, seg);
+}
+
+void sim_seg_run(struct sim_model *m, struct sim_seg *seg)
+{
+	uint32_t i;
+
+	m->t.instructions += seg->ninsn;
+	m->t.l1i_loads += seg->l1i_loads;
+	m->t.itlb_loads += seg->itlb_loads;
+	if (seg->lazy) {
+		seg->execs++;
+	} else {
+		for (i = 0; i < seg->nfns; i++) {
+			struct sim_fn_stats *s = seg->fns[i].stats;
+			if (s) {
+				s->instructions += seg->fns[i].instructions;
+				s->calls += seg->fns[i].calls;
+			}
+		}
+	}
+	seg_run_caches(m, seg);
 	sim_fetch_seg_apply(&m->fetch, &seg->fetch);
 	m->t.fetch_blocks = m->fetch.entries;
 	m->t.fetch_late = m->fetch.late;

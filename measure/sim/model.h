@@ -140,6 +140,14 @@ int sim_seg_build(const struct sim_model *m, const struct sim_insn *insns, uint3
 
 /* Replay one execution of seg. */
 void sim_seg_run(struct sim_model *m, struct sim_seg *seg);
+/* The cache part of sim_seg_run() alone (L1i, iTLB, STLB lookups and
+ * their misses, totals and functions): for a caller that does the rest
+ * itself -- the counters that do not depend on cache state, the lazy
+ * executions and the fetch model (sim_fetch_seg_apply) -- as the Valgrind
+ * tool does in generated code.  It changes nothing when every kept lookup
+ * hits the most recently used tag of its set, which such a caller may
+ * test first and skip the call. */
+void sim_seg_run_caches(struct sim_model *m, const struct sim_seg *seg);
 /* Lazy segments: add the pending executions' instructions and calls to the
  * functions, and zero the pending count. */
 void sim_seg_settle(struct sim_seg *seg);

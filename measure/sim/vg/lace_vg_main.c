@@ -247,12 +247,13 @@ static void stacks_init(void)
 	stacks = VG_(calloc)("lace.stacks", VG_N_THREADS, sizeof(*stacks));
 }
 
-static void frame_pop(struct lace_stack *st)
+/* now: the instruction count at the return */
+static void frame_pop(struct lace_stack *st, ULong now)
 {
 	struct lace_frame *fr = &st->f[--st->n];
 
 	if (--fr->fn->active == 0)
-		fr->fn->inclusive += model.t.instructions - fr->start;
+		fr->fn->inclusive += now - fr->start;
 }
 
 static void frame_push(struct lace_stack *st, struct lace_fn *fn, ULong start, Addr sp)
@@ -278,7 +279,7 @@ static void stacks_unwind_all(void)
 		return;
 	for (t = 0; t < VG_N_THREADS; t++)
 		while (stacks[t].n)
-			frame_pop(&stacks[t]);
+			frame_pop(&stacks[t], model.t.instructions);
 }
 
 /* ---- instrumentation -------------------------------------------------- */
@@ -302,12 +303,15 @@ static UInt seg_entry_offset;
 static IRTemp seg_entry_sp;
 static UInt seg_n, seg_nfns;
 
+/* A plain segment: its generated code does all but the cache lookups
+ * (see seg_flush), and calls this only when a lookup can change state. */
 static VG_REGPARM(1) void lace_seg_helper(struct lace_seg *seg)
 {
-	sim_seg_run(&model, &seg->s);
+	sim_seg_run_caches(&model, &seg->s);
 }
 
-/* A segment that starts a function and/or ends in a return. */
+/* A segment that starts a function and/or ends in a return: always
+ * called, so it runs the whole segment itself. */
 static VG_REGPARM(3) void lace_seg_call_helper(struct lace_seg *seg, UWord sp_entry,
 					       UWord sp_now)
 {
@@ -319,7 +323,114 @@ static VG_REGPARM(3) void lace_seg_call_helper(struct lace_seg *seg, UWord sp_en
 		frame_push(st, seg->entry_fn, start, sp_entry);
 	if (seg->ends_in_ret)
 		while (st->n && st->f[st->n - 1].sp < sp_now)
-			frame_pop(st);
+			frame_pop(st, model.t.instructions);
+}
+
+/* ---- generated code (flat IR) ---- */
+
+static IRExpr *ir_tmp(IRSB *sb, IRType ty, IRExpr *e)
+{
+	IRTemp t = newIRTemp(sb->tyenv, ty);
+
+	addStmtToIRSB(sb, IRStmt_WrTmp(t, e));
+	return IRExpr_RdTmp(t);
+}
+
+static IRExpr *ir_c64(ULong v)
+{
+	return IRExpr_Const(IRConst_U64(v));
+}
+
+static IRExpr *ir_ld64(IRSB *sb, const void *p)
+{
+	return ir_tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)p)));
+}
+
+static void ir_st64(IRSB *sb, void *p, IRExpr *v)
+{
+	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)p), v));
+}
+
+static IRExpr *ir_op(IRSB *sb, IROp op, IRExpr *a, IRExpr *b)
+{
+	return ir_tmp(sb, Ity_I64, IRExpr_Binop(op, a, b));
+}
+
+/* 64-bit 1 when a != 0 */
+static IRExpr *ir_nonzero(IRSB *sb, IRExpr *a)
+{
+	IRExpr *c = ir_tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, a, ir_c64(0)));
+
+	return ir_tmp(sb, Ity_I64, IRExpr_Unop(Iop_1Uto64, c));
+}
+
+static void ir_add64(IRSB *sb, void *p, ULong k)
+{
+	if (k)
+		ir_st64(sb, p, ir_op(sb, Iop_Add64, ir_ld64(sb, p), ir_c64(k)));
+}
+
+/* Most kept lookups a segment's call is guarded by; longer segments call
+ * their helper every time. */
+#define MAX_GUARD_REFS 8
+
+/* The condition for calling the cache helper: some kept lookup is not the
+ * most recently used tag of its set.  When each is, each is a hit that
+ * changes nothing (a hit on the MRU tag leaves the set as it is, so the
+ * later lookups see the state the test saw) and the call would do nothing.
+ * NULL: call always. */
+static IRExpr *ir_cache_guard(IRSB *sb, const struct sim_seg *s)
+{
+	IRExpr *acc = NULL;
+	UInt i;
+
+	if (s->nlines + s->npages > MAX_GUARD_REFS)
+		return NULL;
+	for (i = 0; i < s->nlines + s->npages; i++) {
+		const struct sim_ref *r = i < s->nlines ? &s->lines[i] : &s->pages[i - s->nlines];
+		const uint64_t *tags = i < s->nlines ? model.l1i.tags : model.itlb.tags;
+		IRExpr *x = ir_op(sb, Iop_Xor64, ir_ld64(sb, &tags[r->insn]), ir_c64(r->block));
+		acc = acc ? ir_op(sb, Iop_Or64, acc, x) : x;
+	}
+	return ir_tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, acc, ir_c64(0)));
+}
+
+/* What sim_seg_run() does besides the cache lookups, as generated code:
+ * the totals that do not depend on cache state, the lazy executions, and
+ * the fetch model (sim_fetch_seg_apply). */
+static void ir_seg_counts(IRSB *sb, struct sim_seg *s)
+{
+	const struct sim_fetch_seg *fs = &s->fetch;
+	struct sim_fetch *f = &model.fetch;
+	IRExpr *pe, *cb, *jump, *e, *l;
+
+	ir_add64(sb, &model.t.instructions, s->ninsn);
+	ir_add64(sb, &model.t.l1i_loads, s->l1i_loads);
+	ir_add64(sb, &model.t.itlb_loads, s->itlb_loads);
+	if (s->nfns)
+		ir_add64(sb, &s->execs, 1);
+
+	/* entries += first_extra + inner_entries
+	 *            + (a jump to the first instruction || a new block) */
+	pe = ir_ld64(sb, &f->prev_end);
+	cb = ir_ld64(sb, &f->cur_block);
+	jump = ir_op(sb, Iop_Xor64, pe, ir_c64(fs->first_start));
+	e = ir_nonzero(sb, ir_op(sb, Iop_Or64, jump,
+				 ir_op(sb, Iop_Xor64, cb, ir_c64(fs->first_block))));
+	e = ir_op(sb, Iop_Add64, e, ir_ld64(sb, &f->entries));
+	e = ir_op(sb, Iop_Add64, e, ir_c64((ULong)fs->first_extra + fs->inner_entries));
+	ir_st64(sb, &f->entries, e);
+	ir_st64(sb, &model.t.fetch_blocks, e);
+	/* late += inner_late + (a jump ? first_late : 0) */
+	if (fs->first_late || fs->inner_late) {
+		l = ir_op(sb, Iop_Add64, ir_ld64(sb, &f->late), ir_c64(fs->inner_late));
+		if (fs->first_late)
+			l = ir_op(sb, Iop_Add64, l, ir_nonzero(sb, jump));
+		ir_st64(sb, &f->late, l);
+		ir_st64(sb, &model.t.fetch_late, l);
+	}
+	ir_st64(sb, &f->prev_end, ir_c64(fs->last_end));
+	ir_st64(sb, &f->cur_block, ir_c64(fs->last_block));
 }
 
 /* Segment descriptors are carved from big chunks: the helper reads one per
@@ -417,8 +528,12 @@ static void seg_flush(IRSB *sbOut, Bool ret)
 				       VG_(fnptr_to_fnentry)(&lace_seg_call_helper),
 				       mkIRExprVec_3(mkIRExpr_HWord((HWord)seg), sp_entry, sp_now));
 	} else {
+		IRExpr *guard = ir_cache_guard(sbOut, &seg->s);
 		di = unsafeIRDirty_0_N(1, "lace_seg_helper", VG_(fnptr_to_fnentry)(&lace_seg_helper),
 				       mkIRExprVec_1(mkIRExpr_HWord((HWord)seg)));
+		if (guard)
+			di->guard = guard;
+		ir_seg_counts(sbOut, &seg->s);
 	}
 	addStmtToIRSB(sbOut, IRStmt_Dirty(di));
 	seg_n = 0;
