@@ -311,19 +311,40 @@ static VG_REGPARM(1) void lace_seg_helper(struct lace_seg *seg)
 }
 
 /* A segment that starts a function and/or ends in a return: always
- * called, so it runs the whole segment itself. */
+ * called, so it runs the whole segment itself (sim_seg_run(), inline: one
+ * call per function call is the tool's hottest path). */
 static VG_REGPARM(3) void lace_seg_call_helper(struct lace_seg *seg, UWord sp_entry,
 					       UWord sp_now)
 {
 	struct lace_stack *st = &stacks[current_tid];
-	ULong start = model.t.instructions + seg->entry_offset;
+	struct sim_seg *s = &seg->s;
+	ULong before = model.t.instructions;
+	ULong after = before + s->ninsn;
+	struct lace_fn *fn = seg->entry_fn;
 
-	sim_seg_run(&model, &seg->s);
-	if (seg->entry_fn)
-		frame_push(st, seg->entry_fn, start, sp_entry);
+	model.t.instructions = after;
+	model.t.l1i_loads += s->l1i_loads;
+	model.t.itlb_loads += s->itlb_loads;
+	s->execs++;   /* the tool's segments are lazy */
+	sim_seg_run_caches_inline(&model, s);
+	sim_fetch_seg_apply(&model.fetch, &s->fetch);
+	model.t.fetch_blocks = model.fetch.entries;
+	model.t.fetch_late = model.fetch.late;
+
+	if (fn) {
+		if (seg->ends_in_ret && sp_entry < sp_now && st->n < MAX_FRAMES) {
+			/* a whole call in one segment: its frame would be
+			 * pushed and popped right away (the push cannot fail,
+			 * the pop takes it first) */
+			if (fn->active == 0)
+				fn->inclusive += after - (before + seg->entry_offset);
+		} else {
+			frame_push(st, fn, before + seg->entry_offset, sp_entry);
+		}
+	}
 	if (seg->ends_in_ret)
 		while (st->n && st->f[st->n - 1].sp < sp_now)
-			frame_pop(st, model.t.instructions);
+			frame_pop(st, after);
 }
 
 /* ---- generated code (flat IR) ---- */
