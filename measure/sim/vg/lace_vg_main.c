@@ -362,14 +362,36 @@ static IRExpr *ir_c64(ULong v)
 	return IRExpr_Const(IRConst_U64(v));
 }
 
+/* The model's address, loaded once per superblock into a temporary
+ * (model_base) so that its fields are reached as base + offset: a 64-bit
+ * constant address costs a 10-byte instruction per access. */
+static struct sim_model *const model_addr = &model;
+static IRTemp model_base = IRTemp_INVALID;
+
+static IRExpr *ir_addr(IRSB *sb, const void *p)
+{
+	HWord off = (HWord)p - (HWord)&model;
+
+	if (off >= sizeof(model))
+		return mkIRExpr_HWord((HWord)p);
+	if (model_base == IRTemp_INVALID) {
+		model_base = newIRTemp(sb->tyenv, Ity_I64);
+		addStmtToIRSB(sb, IRStmt_WrTmp(model_base,
+					       IRExpr_Load(Iend_LE, Ity_I64,
+							   mkIRExpr_HWord((HWord)&model_addr))));
+	}
+	return ir_tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(model_base),
+						 mkIRExpr_HWord(off)));
+}
+
 static IRExpr *ir_ld64(IRSB *sb, const void *p)
 {
-	return ir_tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)p)));
+	return ir_tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, ir_addr(sb, p)));
 }
 
 static void ir_st64(IRSB *sb, void *p, IRExpr *v)
 {
-	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)p), v));
+	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, ir_addr(sb, p), v));
 }
 
 static IRExpr *ir_op(IRSB *sb, IROp op, IRExpr *a, IRExpr *b)
@@ -614,6 +636,7 @@ static IRSB *lace_instrument(VgCallbackClosure *closure, IRSB *sbIn,
 		VG_(tool_panic)("host/guest word size mismatch");
 
 	sbOut = deepCopyIRSBExceptStmts(sbIn);
+	model_base = IRTemp_INVALID;
 	i = 0;
 	while (i < sbIn->stmts_used && sbIn->stmts[i]->tag != Ist_IMark) {
 		addStmtToIRSB(sbOut, sbIn->stmts[i]);
