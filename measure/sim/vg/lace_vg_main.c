@@ -323,13 +323,9 @@ static VG_REGPARM(3) void lace_seg_call_helper(struct lace_seg *seg, UWord sp_en
 	struct lace_fn *fn = seg->entry_fn;
 
 	model.t.instructions = after;
-	model.t.l1i_loads += s->l1i_loads;
-	model.t.itlb_loads += s->itlb_loads;
-	s->execs++;   /* the tool's segments are lazy */
+	s->execs++;   /* lazy: the lookups and functions (totals_sync) */
 	sim_seg_run_caches_inline(&model, s);
 	sim_fetch_seg_apply(&model.fetch, &s->fetch);
-	model.t.fetch_blocks = model.fetch.entries;
-	model.t.fetch_late = model.fetch.late;
 
 	if (fn) {
 		if (seg->ends_in_ret && sp_entry < sp_now && st->n < MAX_FRAMES) {
@@ -439,8 +435,8 @@ static IRExpr *ir_cache_guard(IRSB *sb, const struct sim_seg *s)
 }
 
 /* What sim_seg_run() does besides the cache lookups, as generated code:
- * the totals that do not depend on cache state, the lazy executions, and
- * the fetch model (sim_fetch_seg_apply). */
+ * the instruction count, the lazy executions (from which totals_sync
+ * derives the lookups) and the fetch model (sim_fetch_seg_apply). */
 static void ir_seg_counts(IRSB *sb, struct sim_seg *s)
 {
 	const struct sim_fetch_seg *fs = &s->fetch;
@@ -448,10 +444,7 @@ static void ir_seg_counts(IRSB *sb, struct sim_seg *s)
 	IRExpr *pe, *cb, *jump, *e, *l;
 
 	ir_add64(sb, &model.t.instructions, s->ninsn);
-	ir_add64(sb, &model.t.l1i_loads, s->l1i_loads);
-	ir_add64(sb, &model.t.itlb_loads, s->itlb_loads);
-	if (s->nfns)
-		ir_add64(sb, &s->execs, 1);
+	ir_add64(sb, &s->execs, 1);   /* lookups and functions: totals_sync */
 
 	/* entries += first_extra + inner_entries
 	 *            + (a jump to the first instruction || a new block) */
@@ -463,14 +456,12 @@ static void ir_seg_counts(IRSB *sb, struct sim_seg *s)
 	e = ir_op(sb, Iop_Add64, e, ir_ld64(sb, &f->entries));
 	e = ir_op(sb, Iop_Add64, e, ir_c64((ULong)fs->first_extra + fs->inner_entries));
 	ir_st64(sb, &f->entries, e);
-	ir_st64(sb, &model.t.fetch_blocks, e);
 	/* late += inner_late + (a jump ? first_late : 0) */
 	if (fs->first_late || fs->inner_late) {
 		l = ir_op(sb, Iop_Add64, ir_ld64(sb, &f->late), ir_c64(fs->inner_late));
 		if (fs->first_late)
 			l = ir_op(sb, Iop_Add64, l, ir_nonzero(sb, jump));
 		ir_st64(sb, &f->late, l);
-		ir_st64(sb, &model.t.fetch_late, l);
 	}
 	ir_st64(sb, &f->prev_end, ir_c64(fs->last_end));
 	ir_st64(sb, &f->cur_block, ir_c64(fs->last_block));
@@ -495,6 +486,24 @@ static void segs_settle(Bool zap)
 		else
 			sim_seg_settle(&g->s);
 	}
+}
+
+/* Bring model.t up to date: the hot paths leave out the counters that
+ * only the output and the window marks read -- the line and page lookups
+ * (a segment's constant times its pending executions) and the fetch
+ * counters (the fetch model's own).  Call before reading model.t other
+ * than its instructions. */
+static void totals_sync(void)
+{
+	struct lace_seg *g;
+
+	for (g = all_segs; g; g = g->next_all) {
+		model.t.l1i_loads += g->s.execs * g->s.l1i_loads;
+		model.t.itlb_loads += g->s.execs * g->s.itlb_loads;
+		sim_seg_settle(&g->s);
+	}
+	model.t.fetch_blocks = model.fetch.entries;
+	model.t.fetch_late = model.fetch.late;
 }
 
 static HChar *seg_alloc(SizeT sz)
@@ -785,6 +794,7 @@ static void results_write(const HChar *why)
 		out_printf(o, "forked-from %d\n", inherited_from);
 		totals_print(o, "inherited-", &inherited);
 	}
+	totals_sync();
 	totals_print(o, "", &model.t);
 	if (windows) {
 		struct sim_totals w = window_sum;
@@ -797,7 +807,6 @@ static void results_write(const HChar *why)
 		/* functions still running (main, when exit() is called from it)
 		 * end here */
 		stacks_unwind_all();
-		segs_settle(False);
 		for (b = 0; b < FN_BUCKETS; b++) {
 			struct lace_fn *f;
 			for (f = fn_table[b]; f; f = f->next) {
@@ -844,6 +853,7 @@ static void counts_reset(void)
  * remember what came from the parent. */
 static void lace_atfork_child(ThreadId tid)
 {
+	totals_sync();
 	inherited = model.t;
 	inherited_from = VG_(getppid)();
 	clock_base_instructions += model.t.instructions;
@@ -887,6 +897,7 @@ static Bool lace_client_request(ThreadId tid, UWord *args, UWord *ret)
 
 	if (args[0] == LACE_VG_USERREQ_WINDOW_BEGIN) {
 		if (!window_open) {
+			totals_sync();
 			windows++;
 			window_open = True;
 			window_start = model.t;
@@ -896,6 +907,7 @@ static Bool lace_client_request(ThreadId tid, UWord *args, UWord *ret)
 	}
 	if (args[0] == LACE_VG_USERREQ_WINDOW_END) {
 		if (window_open) {
+			totals_sync();
 			totals_add_span(&window_sum, &model.t, &window_start);
 			window_open = False;
 		}
