@@ -49,39 +49,27 @@ static inline uint64_t sim_cache_set_of(const struct sim_cache *c, uint64_t bloc
 	return block & c->set_mask;
 }
 
-/* A lookup in one set whose MRU tag is not block: move block to the
- * front (from where it was, or as a new tag dropping the LRU one); 1 on a
- * miss.  Without data-dependent branches: where the tag sits changes from
- * one lookup to the next, and a mispredicted loop exit costs more than
- * scanning and shifting the whole set.  A set holds a block at most once. */
-static inline int sim_cache_set_update(uint64_t *set, uint32_t ways, uint64_t block)
-{
-	uint32_t pos = ways - 1, i;
-	int miss = 1;
-
-	for (i = 1; i < ways; i++) {
-		int eq = set[i] == block;
-		pos = eq ? i : pos;
-		miss = eq ? 0 : miss;
-	}
-	/* ways 1..pos take their predecessor's tag, the others keep theirs */
-	for (i = ways - 1; i > 0; i--) {
-		uint64_t take = -(uint64_t)(i <= pos);   /* all ones or zero */
-		set[i] = (set[i - 1] & take) | (set[i] & ~take);
-	}
-	set[0] = block;
-	return miss;
-}
-
 /* Look up one block; 1 on a miss, 0 on a hit.  LRU state is updated. */
 static inline int sim_cache_ref_block(struct sim_cache *c, uint64_t block)
 {
 	uint64_t *set = &c->tags[(block & c->set_mask) * c->ways];
+	uint32_t i, j;
 
 	/* the common case: still the most recently used of its set */
 	if (set[0] == block)
 		return 0;
-	return sim_cache_set_update(set, c->ways, block);
+	for (i = 1; i < c->ways; i++) {
+		if (set[i] == block) {
+			for (j = i; j > 0; j--)
+				set[j] = set[j - 1];
+			set[0] = block;
+			return 0;
+		}
+	}
+	for (j = c->ways - 1; j > 0; j--)
+		set[j] = set[j - 1];
+	set[0] = block;
+	return 1;
 }
 
 /* The same lookup with the set's first tag index (set * ways) already
@@ -89,10 +77,22 @@ static inline int sim_cache_ref_block(struct sim_cache *c, uint64_t block)
 static inline int sim_cache_ref_at(struct sim_cache *c, uint32_t setoff, uint64_t block)
 {
 	uint64_t *set = &c->tags[setoff];
+	uint32_t i, j;
 
 	if (set[0] == block)
 		return 0;
-	return sim_cache_set_update(set, c->ways, block);
+	for (i = 1; i < c->ways; i++) {
+		if (set[i] == block) {
+			for (j = i; j > 0; j--)
+				set[j] = set[j - 1];
+			set[0] = block;
+			return 0;
+		}
+	}
+	for (j = c->ways - 1; j > 0; j--)
+		set[j] = set[j - 1];
+	set[0] = block;
+	return 1;
 }
 
 /* One instruction-style access of len bytes at addr: every line it touches
