@@ -77,14 +77,7 @@ void sim_model_init(struct sim_model *m, const struct sim_config *cfg, uint64_t 
 /* A page lookup that missed the iTLB goes to the STLB. */
 static inline void stlb_lookup(struct sim_model *m, uint64_t page, struct sim_fn_stats *fn)
 {
-	if (!m->has_stlb)
-		return;
-	m->t.stlb_loads++;
-	if (sim_cache_ref_block(&m->stlb, page)) {
-		m->t.stlb_misses++;
-		if (fn)
-			fn->stlb_misses++;
-	}
+	sim_model_stlb_lookup(m, page, fn);
 }
 
 void sim_model_insn(struct sim_model *m, uint64_t addr, uint32_t len,
@@ -232,11 +225,6 @@ int sim_seg_build(const struct sim_model *m, const struct sim_insn *insns, uint3
 	return 0;
 }
 
-static inline struct sim_fn_stats *seg_fn(const struct sim_seg *seg, uint16_t fn)
-{
-	return fn < seg->nfns ? seg->fns[fn].stats : 0;
-}
-
 void sim_seg_settle(struct sim_seg *seg)
 {
 	for (uint32_t i = 0; i < seg->nfns && seg->execs; i++) {
@@ -249,11 +237,14 @@ void sim_seg_settle(struct sim_seg *seg)
 	seg->execs = 0;
 }
 
+void sim_seg_run_caches(struct sim_model *m, const struct sim_seg *seg)
+{
+	sim_seg_run_caches_inline(m, seg);
+}
+
 void sim_seg_run(struct sim_model *m, struct sim_seg *seg)
 {
-	const struct sim_ref *r;
 	uint32_t i;
-	int missed = 0;
 
 	m->t.instructions += seg->ninsn;
 	m->t.l1i_loads += seg->l1i_loads;
@@ -269,35 +260,7 @@ void sim_seg_run(struct sim_model *m, struct sim_seg *seg)
 			}
 		}
 	}
-
-	for (i = 0, r = seg->lines; i < seg->nlines; i++, r++) {
-		if (r->first)
-			missed = 0;
-		if (sim_cache_ref_at(&m->l1i, r->insn, r->block) && !missed) {
-			struct sim_fn_stats *s = seg_fn(seg, r->fn);
-			missed = 1;
-			m->t.l1i_misses++;
-			if (s)
-				s->l1i_misses++;
-		}
-	}
-
-	missed = 0;
-	for (i = 0, r = seg->pages; i < seg->npages; i++, r++) {
-		if (r->first)
-			missed = 0;
-		if (sim_cache_ref_at(&m->itlb, r->insn, r->block)) {
-			struct sim_fn_stats *s = seg_fn(seg, r->fn);
-			stlb_lookup(m, r->block, s);
-			if (!missed) {
-				missed = 1;
-				m->t.itlb_misses++;
-				if (s)
-					s->itlb_misses++;
-			}
-		}
-	}
-
+	sim_seg_run_caches_inline(m, seg);
 	sim_fetch_seg_apply(&m->fetch, &seg->fetch);
 	m->t.fetch_blocks = m->fetch.entries;
 	m->t.fetch_late = m->fetch.late;

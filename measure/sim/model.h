@@ -140,6 +140,71 @@ int sim_seg_build(const struct sim_model *m, const struct sim_insn *insns, uint3
 
 /* Replay one execution of seg. */
 void sim_seg_run(struct sim_model *m, struct sim_seg *seg);
+/* The cache part of sim_seg_run() alone (L1i, iTLB, STLB lookups and
+ * their misses, totals and functions): for a caller that does the rest
+ * itself -- the counters that do not depend on cache state, the lazy
+ * executions and the fetch model (sim_fetch_seg_apply) -- as the Valgrind
+ * tool does in generated code.  It changes nothing when every kept lookup
+ * hits the most recently used tag of its set, which such a caller may
+ * test first and skip the call. */
+void sim_seg_run_caches(struct sim_model *m, const struct sim_seg *seg);
+
+/* ---- inline versions, for a caller's own hot path --------------------- */
+
+/* A page lookup that missed the iTLB goes to the STLB (when there is one). */
+static inline void sim_model_stlb_lookup(struct sim_model *m, uint64_t page,
+					 struct sim_fn_stats *fn)
+{
+	if (!m->has_stlb)
+		return;
+	m->t.stlb_loads++;
+	if (sim_cache_ref_block(&m->stlb, page)) {
+		m->t.stlb_misses++;
+		if (fn)
+			fn->stlb_misses++;
+	}
+}
+
+static inline struct sim_fn_stats *sim_seg_fn(const struct sim_seg *seg, uint16_t fn)
+{
+	return fn < seg->nfns ? seg->fns[fn].stats : 0;
+}
+
+/* sim_seg_run_caches(), inline. */
+static inline void sim_seg_run_caches_inline(struct sim_model *m, const struct sim_seg *seg)
+{
+	const struct sim_ref *r;
+	uint32_t i;
+	int missed = 0;
+
+	for (i = 0, r = seg->lines; i < seg->nlines; i++, r++) {
+		if (r->first)
+			missed = 0;
+		if (sim_cache_ref_at(&m->l1i, r->insn, r->block) && !missed) {
+			struct sim_fn_stats *s = sim_seg_fn(seg, r->fn);
+			missed = 1;
+			m->t.l1i_misses++;
+			if (s)
+				s->l1i_misses++;
+		}
+	}
+
+	missed = 0;
+	for (i = 0, r = seg->pages; i < seg->npages; i++, r++) {
+		if (r->first)
+			missed = 0;
+		if (sim_cache_ref_at(&m->itlb, r->insn, r->block)) {
+			struct sim_fn_stats *s = sim_seg_fn(seg, r->fn);
+			sim_model_stlb_lookup(m, r->block, s);
+			if (!missed) {
+				missed = 1;
+				m->t.itlb_misses++;
+				if (s)
+					s->itlb_misses++;
+			}
+		}
+	}
+}
 /* Lazy segments: add the pending executions' instructions and calls to the
  * functions, and zero the pending count. */
 void sim_seg_settle(struct sim_seg *seg);

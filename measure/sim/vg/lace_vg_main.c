@@ -247,12 +247,13 @@ static void stacks_init(void)
 	stacks = VG_(calloc)("lace.stacks", VG_N_THREADS, sizeof(*stacks));
 }
 
-static void frame_pop(struct lace_stack *st)
+/* now: the instruction count at the return */
+static void frame_pop(struct lace_stack *st, ULong now)
 {
 	struct lace_frame *fr = &st->f[--st->n];
 
 	if (--fr->fn->active == 0)
-		fr->fn->inclusive += model.t.instructions - fr->start;
+		fr->fn->inclusive += now - fr->start;
 }
 
 static void frame_push(struct lace_stack *st, struct lace_fn *fn, ULong start, Addr sp)
@@ -278,7 +279,7 @@ static void stacks_unwind_all(void)
 		return;
 	for (t = 0; t < VG_N_THREADS; t++)
 		while (stacks[t].n)
-			frame_pop(&stacks[t]);
+			frame_pop(&stacks[t], model.t.instructions);
 }
 
 /* ---- instrumentation -------------------------------------------------- */
@@ -302,24 +303,168 @@ static UInt seg_entry_offset;
 static IRTemp seg_entry_sp;
 static UInt seg_n, seg_nfns;
 
+/* A plain segment: its generated code does all but the cache lookups
+ * (see seg_flush), and calls this only when a lookup can change state. */
 static VG_REGPARM(1) void lace_seg_helper(struct lace_seg *seg)
 {
-	sim_seg_run(&model, &seg->s);
+	sim_seg_run_caches(&model, &seg->s);
 }
 
-/* A segment that starts a function and/or ends in a return. */
+/* A segment that starts a function and/or ends in a return: always
+ * called, so it runs the whole segment itself (sim_seg_run(), inline: one
+ * call per function call is the tool's hottest path). */
 static VG_REGPARM(3) void lace_seg_call_helper(struct lace_seg *seg, UWord sp_entry,
 					       UWord sp_now)
 {
 	struct lace_stack *st = &stacks[current_tid];
-	ULong start = model.t.instructions + seg->entry_offset;
+	struct sim_seg *s = &seg->s;
+	ULong before = model.t.instructions;
+	ULong after = before + s->ninsn;
+	struct lace_fn *fn = seg->entry_fn;
 
-	sim_seg_run(&model, &seg->s);
-	if (seg->entry_fn)
-		frame_push(st, seg->entry_fn, start, sp_entry);
+	model.t.instructions = after;
+	s->execs++;   /* lazy: the lookups and functions (totals_sync) */
+	sim_seg_run_caches_inline(&model, s);
+	sim_fetch_seg_apply(&model.fetch, &s->fetch);
+
+	if (fn) {
+		if (seg->ends_in_ret && sp_entry < sp_now && st->n < MAX_FRAMES) {
+			/* a whole call in one segment: its frame would be
+			 * pushed and popped right away (the push cannot fail,
+			 * the pop takes it first) */
+			if (fn->active == 0)
+				fn->inclusive += after - (before + seg->entry_offset);
+		} else {
+			frame_push(st, fn, before + seg->entry_offset, sp_entry);
+		}
+	}
 	if (seg->ends_in_ret)
 		while (st->n && st->f[st->n - 1].sp < sp_now)
-			frame_pop(st);
+			frame_pop(st, after);
+}
+
+/* ---- generated code (flat IR) ---- */
+
+static IRExpr *ir_tmp(IRSB *sb, IRType ty, IRExpr *e)
+{
+	IRTemp t = newIRTemp(sb->tyenv, ty);
+
+	addStmtToIRSB(sb, IRStmt_WrTmp(t, e));
+	return IRExpr_RdTmp(t);
+}
+
+static IRExpr *ir_c64(ULong v)
+{
+	return IRExpr_Const(IRConst_U64(v));
+}
+
+/* The model's address, loaded once per superblock into a temporary
+ * (model_base) so that its fields are reached as base + offset: a 64-bit
+ * constant address costs a 10-byte instruction per access. */
+static struct sim_model *const model_addr = &model;
+static IRTemp model_base = IRTemp_INVALID;
+
+static IRExpr *ir_addr(IRSB *sb, const void *p)
+{
+	HWord off = (HWord)p - (HWord)&model;
+
+	if (off >= sizeof(model))
+		return mkIRExpr_HWord((HWord)p);
+	if (model_base == IRTemp_INVALID) {
+		model_base = newIRTemp(sb->tyenv, Ity_I64);
+		addStmtToIRSB(sb, IRStmt_WrTmp(model_base,
+					       IRExpr_Load(Iend_LE, Ity_I64,
+							   mkIRExpr_HWord((HWord)&model_addr))));
+	}
+	return ir_tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(model_base),
+						 mkIRExpr_HWord(off)));
+}
+
+static IRExpr *ir_ld64(IRSB *sb, const void *p)
+{
+	return ir_tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, ir_addr(sb, p)));
+}
+
+static void ir_st64(IRSB *sb, void *p, IRExpr *v)
+{
+	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, ir_addr(sb, p), v));
+}
+
+static IRExpr *ir_op(IRSB *sb, IROp op, IRExpr *a, IRExpr *b)
+{
+	return ir_tmp(sb, Ity_I64, IRExpr_Binop(op, a, b));
+}
+
+/* 64-bit 1 when a != 0 */
+static IRExpr *ir_nonzero(IRSB *sb, IRExpr *a)
+{
+	IRExpr *c = ir_tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, a, ir_c64(0)));
+
+	return ir_tmp(sb, Ity_I64, IRExpr_Unop(Iop_1Uto64, c));
+}
+
+static void ir_add64(IRSB *sb, void *p, ULong k)
+{
+	if (k)
+		ir_st64(sb, p, ir_op(sb, Iop_Add64, ir_ld64(sb, p), ir_c64(k)));
+}
+
+/* Most kept lookups a segment's call is guarded by; longer segments call
+ * their helper every time. */
+#define MAX_GUARD_REFS 8
+
+/* The condition for calling the cache helper: some kept lookup is not the
+ * most recently used tag of its set.  When each is, each is a hit that
+ * changes nothing (a hit on the MRU tag leaves the set as it is, so the
+ * later lookups see the state the test saw) and the call would do nothing.
+ * NULL: call always. */
+static IRExpr *ir_cache_guard(IRSB *sb, const struct sim_seg *s)
+{
+	IRExpr *acc = NULL;
+	UInt i;
+
+	if (s->nlines + s->npages > MAX_GUARD_REFS)
+		return NULL;
+	for (i = 0; i < s->nlines + s->npages; i++) {
+		const struct sim_ref *r = i < s->nlines ? &s->lines[i] : &s->pages[i - s->nlines];
+		const uint64_t *tags = i < s->nlines ? model.l1i.tags : model.itlb.tags;
+		IRExpr *x = ir_op(sb, Iop_Xor64, ir_ld64(sb, &tags[r->insn]), ir_c64(r->block));
+		acc = acc ? ir_op(sb, Iop_Or64, acc, x) : x;
+	}
+	return ir_tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, acc, ir_c64(0)));
+}
+
+/* What sim_seg_run() does besides the cache lookups, as generated code:
+ * the instruction count, the lazy executions (from which totals_sync
+ * derives the lookups) and the fetch model (sim_fetch_seg_apply). */
+static void ir_seg_counts(IRSB *sb, struct sim_seg *s)
+{
+	const struct sim_fetch_seg *fs = &s->fetch;
+	struct sim_fetch *f = &model.fetch;
+	IRExpr *pe, *cb, *jump, *e, *l;
+
+	ir_add64(sb, &model.t.instructions, s->ninsn);
+	ir_add64(sb, &s->execs, 1);   /* lookups and functions: totals_sync */
+
+	/* entries += first_extra + inner_entries
+	 *            + (a jump to the first instruction || a new block) */
+	pe = ir_ld64(sb, &f->prev_end);
+	cb = ir_ld64(sb, &f->cur_block);
+	jump = ir_op(sb, Iop_Xor64, pe, ir_c64(fs->first_start));
+	e = ir_nonzero(sb, ir_op(sb, Iop_Or64, jump,
+				 ir_op(sb, Iop_Xor64, cb, ir_c64(fs->first_block))));
+	e = ir_op(sb, Iop_Add64, e, ir_ld64(sb, &f->entries));
+	e = ir_op(sb, Iop_Add64, e, ir_c64((ULong)fs->first_extra + fs->inner_entries));
+	ir_st64(sb, &f->entries, e);
+	/* late += inner_late + (a jump ? first_late : 0) */
+	if (fs->first_late || fs->inner_late) {
+		l = ir_op(sb, Iop_Add64, ir_ld64(sb, &f->late), ir_c64(fs->inner_late));
+		if (fs->first_late)
+			l = ir_op(sb, Iop_Add64, l, ir_nonzero(sb, jump));
+		ir_st64(sb, &f->late, l);
+	}
+	ir_st64(sb, &f->prev_end, ir_c64(fs->last_end));
+	ir_st64(sb, &f->cur_block, ir_c64(fs->last_block));
 }
 
 /* Segment descriptors are carved from big chunks: the helper reads one per
@@ -341,6 +486,24 @@ static void segs_settle(Bool zap)
 		else
 			sim_seg_settle(&g->s);
 	}
+}
+
+/* Bring model.t up to date: the hot paths leave out the counters that
+ * only the output and the window marks read -- the line and page lookups
+ * (a segment's constant times its pending executions) and the fetch
+ * counters (the fetch model's own).  Call before reading model.t other
+ * than its instructions. */
+static void totals_sync(void)
+{
+	struct lace_seg *g;
+
+	for (g = all_segs; g; g = g->next_all) {
+		model.t.l1i_loads += g->s.execs * g->s.l1i_loads;
+		model.t.itlb_loads += g->s.execs * g->s.itlb_loads;
+		sim_seg_settle(&g->s);
+	}
+	model.t.fetch_blocks = model.fetch.entries;
+	model.t.fetch_late = model.fetch.late;
 }
 
 static HChar *seg_alloc(SizeT sz)
@@ -417,8 +580,12 @@ static void seg_flush(IRSB *sbOut, Bool ret)
 				       VG_(fnptr_to_fnentry)(&lace_seg_call_helper),
 				       mkIRExprVec_3(mkIRExpr_HWord((HWord)seg), sp_entry, sp_now));
 	} else {
+		IRExpr *guard = ir_cache_guard(sbOut, &seg->s);
 		di = unsafeIRDirty_0_N(1, "lace_seg_helper", VG_(fnptr_to_fnentry)(&lace_seg_helper),
 				       mkIRExprVec_1(mkIRExpr_HWord((HWord)seg)));
+		if (guard)
+			di->guard = guard;
+		ir_seg_counts(sbOut, &seg->s);
 	}
 	addStmtToIRSB(sbOut, IRStmt_Dirty(di));
 	seg_n = 0;
@@ -478,6 +645,7 @@ static IRSB *lace_instrument(VgCallbackClosure *closure, IRSB *sbIn,
 		VG_(tool_panic)("host/guest word size mismatch");
 
 	sbOut = deepCopyIRSBExceptStmts(sbIn);
+	model_base = IRTemp_INVALID;
 	i = 0;
 	while (i < sbIn->stmts_used && sbIn->stmts[i]->tag != Ist_IMark) {
 		addStmtToIRSB(sbOut, sbIn->stmts[i]);
@@ -626,6 +794,7 @@ static void results_write(const HChar *why)
 		out_printf(o, "forked-from %d\n", inherited_from);
 		totals_print(o, "inherited-", &inherited);
 	}
+	totals_sync();
 	totals_print(o, "", &model.t);
 	if (windows) {
 		struct sim_totals w = window_sum;
@@ -638,7 +807,6 @@ static void results_write(const HChar *why)
 		/* functions still running (main, when exit() is called from it)
 		 * end here */
 		stacks_unwind_all();
-		segs_settle(False);
 		for (b = 0; b < FN_BUCKETS; b++) {
 			struct lace_fn *f;
 			for (f = fn_table[b]; f; f = f->next) {
@@ -685,6 +853,7 @@ static void counts_reset(void)
  * remember what came from the parent. */
 static void lace_atfork_child(ThreadId tid)
 {
+	totals_sync();
 	inherited = model.t;
 	inherited_from = VG_(getppid)();
 	clock_base_instructions += model.t.instructions;
@@ -728,6 +897,7 @@ static Bool lace_client_request(ThreadId tid, UWord *args, UWord *ret)
 
 	if (args[0] == LACE_VG_USERREQ_WINDOW_BEGIN) {
 		if (!window_open) {
+			totals_sync();
 			windows++;
 			window_open = True;
 			window_start = model.t;
@@ -737,6 +907,7 @@ static Bool lace_client_request(ThreadId tid, UWord *args, UWord *ret)
 	}
 	if (args[0] == LACE_VG_USERREQ_WINDOW_END) {
 		if (window_open) {
+			totals_sync();
 			totals_add_span(&window_sum, &model.t, &window_start);
 			window_open = False;
 		}
