@@ -442,4 +442,32 @@ void kstudy_print_summary(const json_t *res, FILE *f)
 		else
 			fprintf(f, "    %-26s %8.1f\n", js(c, "name"), jnum(c, "instructions_per_hash_fault"));
 	}
+	/* the x86 kernels' counts, so a terminal shows reading 4 too */
+	const json_t *r4 = json_object_get(res, "r4_entry_text");
+	static const char *const ev[] = { "L1-icache-load-misses:k", "iTLB-load-misses:k",
+					  "L1-icache-load-misses:u", "iTLB-load-misses:u" };
+	fprintf(f, "\n  hackbench on x86-64 (%s):\n    %-28s", "L1i and iTLB misses, kernel and user", "");
+	for (size_t e = 0; e < sizeof(ev) / sizeof(ev[0]); e++)
+		fprintf(f, " %24s", ev[e]);
+	fputc('\n', f);
+	json_array_foreach(json_object_get(r4, "kernels"), i, c) {
+		if (json_object_get(c, "not_measured")) {
+			fprintf(f, "    %-28s not measured: %s\n", js(c, "kernel"), js(c, "not_measured"));
+			continue;
+		}
+		fprintf(f, "    %-28s", js(c, "kernel"));
+		for (size_t e = 0; e < sizeof(ev) / sizeof(ev[0]); e++)
+			fprintf(f, " %24.0f", jnum(json_object_get(c, "events"), ev[e]));
+		fputc('\n', f);
+	}
+	/* the time of each phase (also in results.json and the report) */
+	const char *k;
+	json_t *v;
+	fprintf(f, "\n  phases:");
+	json_array_foreach(json_object_get(res, "builds"), i, c)
+		fprintf(f, " build %s %.1f s;", js(c, "what"), jnum(c, "seconds"));
+	json_object_foreach((json_t *)json_object_get(res, "phases"), k, v)
+		if (json_is_number(v))
+			fprintf(f, " %s %.1f s;", k, json_number_value(v));
+	fputc('\n', f);
 }
