@@ -142,8 +142,12 @@ static void section_r1(struct strbuf *sb, const json_t *res)
 	strbuf_addstr(sb, "The per-hash-fault slope is the whole window's kernel work: the page "
 			  "fault, zeroing the 64 KiB page, and kernel threads and timer ticks whose share "
 			  "follows the virtual time, so differences of a few instructions per fault "
-			  "between kernels are within what that background moves. Counts are exact and "
-			  "repeat from boot to boot (one vCPU, `-icount`); they are not a time.\n\n");
+			  "between kernels are within what that background moves. The per-call path "
+			  "lengths repeat exactly from boot to boot (one vCPU, `-icount`); a window's "
+			  "kernel total need not (two studies on the same kernels differed by about "
+			  "1,550 kernel instructions at one size: a background event landing in or out "
+			  "of the window), which is why the per-call path, not the slope, measures the "
+			  "disabled tracepoint. None of it is a time.\n\n");
 	strbuf_addstr(sb, "**What the emulation cannot show.** Time: a nop costs a fetch slot, a taken "
 			  "branch a redirect, and neither is timed here. The hardware's hash-table walk "
 			  "and the hypervisor's part of an insert (`H_ENTER` runs in QEMU, not as guest "
