@@ -99,6 +99,8 @@ static int build_all(struct kernel_build *b, const struct kernel_config *c, cons
 	duration(&sum, b->t_base);
 	strbuf_addstr(&sum, ", variants ");
 	duration(&sum, total);
+	if (b->up_to_date)
+		strbuf_addf(&sum, "; %u up to date, kept", b->up_to_date);
 	strbuf_addf(&sum, "); logs in %s", b->kdir);
 	fprintf(stderr, "%s\n", sum.buf);
 	strbuf_release(&sum);

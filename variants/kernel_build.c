@@ -557,6 +557,12 @@ int kernel_build_variant(struct kernel_build *b, const struct kernel_variant *v,
 		rc = patch_files(patches.v[i], &files);
 	if (rc)
 		goto out;
+	/* the same inputs as the kernel already in OUT: nothing to do (a
+	 * study run twice does not relink every variant again) */
+	if (kernel_manifest_current(b, v, odir.buf, vdir.buf, &patches)) {
+		b->up_to_date++;
+		goto out;
+	}
 	double t0 = phase_begin(b, phase.buf, plain ? "baseline" : "variant");
 	for (size_t i = 0; i < patches.nr && !rc; i++) {
 		/* a dry run first: a patch that does not apply leaves no

@@ -16,6 +16,8 @@
 #ifndef LACE_VARIANTS_KERNEL_BUILD_H
 #define LACE_VARIANTS_KERNEL_BUILD_H
 
+#include <stdbool.h>
+
 #include "variants/kernel_config.h"
 
 /* A phase starts (end 0, estimate: seconds it took last time or 0) and
@@ -33,6 +35,7 @@ struct kernel_build {
 	char *version;          /* the source package's version */
 	int lockfd;             /* src/<dir>.lock, held from start to release */
 	double t_source, t_configure, t_base;  /* seconds, this run (0: nothing to do) */
+	unsigned up_to_date;    /* variants already in OUT with the same inputs, kept */
 };
 
 /* Resolve the cache and output folders, fetch and extract the source if
@@ -48,6 +51,10 @@ void kernel_build_release(struct kernel_build *b);
 /* OUT/<arch>-<variant>/manifest.json (kernel_manifest.c): what was built
  * from what (source version, config, patches, compiler, build-id, every
  * output's SHA-256) and how long its phases took. */
+/* Whether OUT/<arch>-<variant> already holds what this build would make
+ * (kernel_manifest.c): then the variant is not built again. */
+bool kernel_manifest_current(const struct kernel_build *b, const struct kernel_variant *v,
+			     const char *odir, const char *vdir, const struct strvec *patches);
 int kernel_write_manifest(const struct kernel_build *b, const struct kernel_variant *v,
 			  const char *odir, const char *vdir, const struct strvec *patches,
 			  double seconds);

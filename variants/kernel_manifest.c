@@ -136,3 +136,69 @@ int kernel_write_manifest(const struct kernel_build *b, const struct kernel_vari
 	strbuf_release(&p);
 	return rc;
 }
+
+/* Whether odir holds this variant already: its manifest records the same
+ * source, config fragments, resulting .config, patches and padding as
+ * this build would use, and every output it lists is there unchanged. */
+bool kernel_manifest_current(const struct kernel_build *b, const struct kernel_variant *v,
+			     const char *odir, const char *vdir, const struct strvec *patches)
+{
+	struct strbuf p = STRBUF_INIT;
+	json_error_t je;
+	json_t *m, *o;
+	size_t i;
+	int rc = 0;
+	bool same;
+
+	strbuf_addf(&p, "%s/manifest.json", odir);
+	m = json_load_file(p.buf, 0, &je);
+	if (!m) {
+		strbuf_release(&p);
+		return false;
+	}
+	same = !strcmp(json_string_value(json_object_get(json_object_get(m, "source"), "version")) ?: "",
+		       b->version ? b->version : "");
+	char *list = xstrdup(b->arch->config), *save = NULL;
+	json_t *frags = json_array();
+	for (char *f = strtok_r(list, " \t", &save); f; f = strtok_r(NULL, " \t", &save)) {
+		strbuf_reset(&p);
+		strbuf_addf(&p, "%s/%s", b->cfg->dir, f);
+		json_array_append_new(frags, hashed(p.buf, f, &rc));
+	}
+	free(list);
+	same = same && json_equal(frags, json_object_get(m, "config_fragments"));
+	json_decref(frags);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/.config", vdir);
+	o = hashed(p.buf, "config", &rc);
+	same = same && json_equal(o, json_object_get(m, "config"));
+	json_decref(o);
+	json_t *pa = json_array();
+	for (i = 0; i < patches->nr; i++) {
+		const char *name = patches->v[i];
+		size_t dl = strlen(b->cfg->dir);
+		if (!strncmp(name, b->cfg->dir, dl) && name[dl] == '/')
+			name += dl + 1;
+		json_array_append_new(pa, hashed(patches->v[i], name, &rc));
+	}
+	same = same && json_equal(pa, json_object_get(m, "patches"));
+	json_decref(pa);
+	o = v->pad ? json_pack("{s:I, s:I, s:I}", "bytes", (json_int_t)v->pad, "seed", (json_int_t)v->seed,
+			       "index", (json_int_t)v->index) : json_null();
+	same = same && json_equal(o, json_object_get(m, "padding"));
+	json_decref(o);
+	json_array_foreach(json_object_get(m, "outputs"), i, o) {
+		if (!same)
+			break;
+		strbuf_reset(&p);
+		strbuf_addf(&p, "%s/%s", odir, json_string_value(json_object_get(o, "name")) ?: "");
+		json_t *now = hashed(p.buf, json_string_value(json_object_get(o, "name")) ?: "", &rc);
+		same = json_equal(now, o);
+		json_decref(now);
+	}
+	same = same && !rc && json_array_size(json_object_get(m, "outputs")) > 0;
+	lace_error_clear();
+	json_decref(m);
+	strbuf_release(&p);
+	return same;
+}

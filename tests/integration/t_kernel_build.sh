@@ -104,6 +104,14 @@ else
   echo "note: no ppc64le kernels in $K: their placements not checked"
 fi
 
+# built again with nothing changed, a variant is kept, not relinked: its
+# manifest records the same inputs and its outputs are unchanged
+m0=$(stat -c %Y "$K/x86_64-entry-in-text/manifest.json")
+"$LACE" build --kernel x86_64 --variant entry-in-text -o "$K" > rebuild.out 2> rebuild.err ||
+  fail "rebuild: $(tail -3 rebuild.err)"
+grep -q "1 up to date, kept" rebuild.err || fail "entry-in-text built again: $(tail -1 rebuild.err)"
+expect_eq "$(stat -c %Y "$K/x86_64-entry-in-text/manifest.json")" "$m0" "manifest time after the rebuild"
+
 # boot each variant: a static /init that writes through the syscall entry
 # and prints the MMU line of /proc/cpuinfo; where the kernel has the
 # powerpc:hash_fault tracepoint it enables it, touches 256 fresh 64 KiB
