@@ -63,6 +63,38 @@ static size_t count_not_measured(const json_t *j)
 	return n;
 }
 
+/* --report-only: DIR/results.json; NULL after saying why */
+static json_t *load_results(const char *dir)
+{
+	char path[4096];
+	json_error_t je;
+	json_t *res;
+
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	res = json_load_file(path, 0, &je);
+	if (!res)
+		lace_err(path, "%s", je.text);
+	return res;
+}
+
+/* The end of both studies: the summary, where the reports are, and exit
+ * 1 when a step could not be measured.  Takes res. */
+static int finish(json_t *res, const char *dir, void (*summary)(const json_t *, FILE *))
+{
+	size_t missing;
+
+	summary(res, stdout);
+	printf("\nreport: %s/report.md, %s/report.html, %s/results.json\n", dir, dir, dir);
+	missing = count_not_measured(res);
+	json_decref(res);
+	if (missing) {
+		lace_err("study", "%zu step%s could not be measured (see the report)", missing,
+			 missing == 1 ? "" : "s");
+		return LACE_EXIT_FAIL;
+	}
+	return 0;
+}
+
 /* lace study --kernel: its own steps and report (pipeline/kstudy.c) */
 static int study_kernel(void)
 {
@@ -73,17 +105,10 @@ static int study_kernel(void)
 		.quick = o.quick, .no_build = o.keep_variants, .progress = o.progress,
 	};
 	json_t *res = NULL;
-	char path[4096];
 
 	if (report_only) {
-		json_error_t je;
-
-		snprintf(path, sizeof(path), "%s/results.json", ko.out_dir);
-		res = json_load_file(path, 0, &je);
-		if (!res) {
-			lace_err(path, "%s", je.text);
+		if (!(res = load_results(ko.out_dir)))
 			return LACE_EXIT_USAGE;
-		}
 	} else if (kstudy_run(&ko, &res) < 0) {
 		lace_err("study", "%s", lace_error_msg());
 	}
@@ -92,17 +117,7 @@ static int study_kernel(void)
 		json_decref(res);
 		return LACE_EXIT_FAIL;
 	}
-	kstudy_print_summary(res, stdout);
-	printf("\nreport: %s/report.md, %s/report.html, %s/results.json\n", ko.out_dir, ko.out_dir,
-	       ko.out_dir);
-	size_t missing = count_not_measured(res);
-	json_decref(res);
-	if (missing) {
-		lace_err("study", "%zu step%s could not be measured (see the report)", missing,
-			 missing == 1 ? "" : "s");
-		return LACE_EXIT_FAIL;
-	}
-	return 0;
+	return finish(res, ko.out_dir, kstudy_print_summary);
 }
 
 static int cmd_study(int argc, char **argv)
@@ -124,14 +139,8 @@ static int cmd_study(int argc, char **argv)
 
 	json_t *res = NULL;
 	if (report_only) {
-		char path[4096];
-		json_error_t je;
-		snprintf(path, sizeof(path), "%s/results.json", o.out_dir);
-		res = json_load_file(path, 0, &je);
-		if (!res) {
-			lace_err(path, "%s", je.text);
+		if (!(res = load_results(o.out_dir)))
 			return LACE_EXIT_USAGE;
-		}
 		/* floors, slopes and ranks are a function of the measured rows:
 		 * recompute them, so a re-render follows the current analysis */
 		study_analyse(res);
@@ -148,17 +157,7 @@ static int cmd_study(int argc, char **argv)
 		json_decref(res);
 		return LACE_EXIT_USAGE;
 	}
-	study_print_summary(res, stdout);
-	printf("\nreport: %s/report.md, %s/report.html, %s/results.json\n", o.out_dir, o.out_dir,
-	       o.out_dir);
-	size_t missing = count_not_measured(res);
-	json_decref(res);
-	if (missing) {
-		lace_err("study", "%zu step%s could not be measured (see the report)", missing,
-			 missing == 1 ? "" : "s");
-		return LACE_EXIT_FAIL;
-	}
-	return 0;
+	return finish(res, o.out_dir, study_print_summary);
 }
 
 LACE_COMMAND(study, .name = "study", .summary = "the built-in case study end to end: build, diff, measure, report",

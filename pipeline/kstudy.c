@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "pipeline/selfexec.h"
+#include "pipeline/study.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
@@ -44,11 +45,9 @@ static void progress(struct ks *s, const char *fmt, ...)
 
 	if (!s->o->progress)
 		return;
-	fprintf(stderr, "[%6.1fs] ", time_now_s() - s->t0);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	study_vprogress(s->t0, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 static bool is_file(const char *p)

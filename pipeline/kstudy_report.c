@@ -410,15 +410,7 @@ int kstudy_write_reports(const json_t *res, const char *dir)
 	strbuf_addf(&path, "%s/report.md", dir);
 	rc = fs_write_file(path.buf, md.buf, md.len);
 	if (!rc) {
-		strbuf_addstr(&html, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
-				     "<title>lace study --kernel</title><style>"
-				     "body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}"
-				     "table{border-collapse:collapse;margin:1em 0;font-size:13px}"
-				     "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
-				     "td:first-child,th:first-child{text-align:left}"
-				     "code{background:#f3f3f3;padding:0 3px}figure{margin:1.5em 0}"
-				     "figcaption{color:#555;font-size:13px}"
-				     "</style></head><body>\n");
+		study_html_head(&html, "lace study --kernel");
 		study_md_to_html(&html, md.buf);
 		figures(&html, res);
 		strbuf_addstr(&html, "</body></html>\n");

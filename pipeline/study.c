@@ -44,6 +44,13 @@ struct study {
 	double t0;
 };
 
+void study_vprogress(double t0, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "[%6.1fs] ", time_now_s() - t0);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 static void progress(struct study *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void progress(struct study *s, const char *fmt, ...)
 {
@@ -51,11 +58,9 @@ static void progress(struct study *s, const char *fmt, ...)
 
 	if (!s->o->progress)
 		return;
-	fprintf(stderr, "[%6.1fs] ", time_now_s() - s->t0);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	study_vprogress(s->t0, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 static char *path_join(const char *a, const char *b)

@@ -9,6 +9,8 @@
 #ifndef LACE_PIPELINE_STUDY_H
 #define LACE_PIPELINE_STUDY_H
 
+#include <stdarg.h>
+
 #include <jansson.h>
 #include <stdbool.h>
 
@@ -34,6 +36,10 @@ int study_write_reports(const json_t *results, const char *dir);
  * report uses it too. */
 struct strbuf;
 void study_md_to_html(struct strbuf *out, const char *md);
+/* A step line on stderr: "[  12.3s] what", seconds since t0. */
+void study_vprogress(double t0, const char *fmt, va_list ap);
+/* The reports' HTML head (title, the shared style), up to <body>. */
+void study_html_head(struct strbuf *html, const char *title);
 /* The terminal summary. */
 void study_print_summary(const json_t *results, FILE *f);
 

@@ -587,6 +587,21 @@ static void inline_md(struct strbuf *out, const char *s, size_t n)
 		strbuf_addstr(out, "</b>");
 }
 
+void study_html_head(struct strbuf *html, const char *title)
+{
+	strbuf_addstr(html, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>");
+	strbuf_add_xml(html, title);
+	strbuf_addstr(html, "</title><style>"
+			    "body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}"
+			    "table{border-collapse:collapse;margin:1em 0;font-size:13px}"
+			    "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
+			    "td:first-child,th:first-child{text-align:left}"
+			    "code{background:#f3f3f3;padding:0 3px}"
+			    "figure{margin:1.5em 0}figure.map svg{max-width:100%;height:auto}"
+			    "figcaption{color:#555;font-size:13px}"
+			    "</style></head><body>\n");
+}
+
 void study_md_to_html(struct strbuf *out, const char *md)
 {
 	bool in_table = false, in_list = false, header_row = false;
@@ -725,16 +740,7 @@ int study_write_reports(const json_t *res, const char *dir)
 	rc = fs_write_file(path.buf, md.buf, md.len);
 	strbuf_reset(&path);
 	if (!rc) {
-		strbuf_addstr(&html, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
-				     "<title>lace study</title><style>"
-				     "body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}"
-				     "table{border-collapse:collapse;margin:1em 0;font-size:13px}"
-				     "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
-				     "td:first-child,th:first-child{text-align:left}"
-				     "code{background:#f3f3f3;padding:0 3px}"
-				     "figure{margin:1.5em 0}figure.map svg{max-width:100%;height:auto}"
-				     "figcaption{color:#555;font-size:13px}"
-				     "</style></head><body>\n");
+		study_html_head(&html, "lace study");
 		study_md_to_html(&html, md.buf);
 		figures(&html, res, dir);
 		strbuf_addstr(&html, "</body></html>\n");
