@@ -38,15 +38,41 @@
 
 LACE_QEMU_PLUGIN_EXPORT int qemu_plugin_version = LACE_QEMU_PLUGIN_VERSION;
 
-/* one translated block, compiled */
+/* One translated block, compiled: one record per translation, carved from
+ * big chunks (rec_alloc) with its kept lookups and function slots right
+ * behind it, so that an execution reads a few adjacent host cache lines
+ * (separate allocations per array cost more than the model itself).
+ * Records are never freed: plugin API 1 says nothing when QEMU drops a
+ * block, and a retranslation makes a new record.
+ *
+ * The hot part first.  Most executions change no cache state: every kept
+ * lookup hits the most recently used tag of its set (a hit there leaves
+ * the set as it is).  The guard tests that with a fixed number of loads
+ * and no data-dependent branch -- unused slots compare a dummy tag with
+ * itself -- and only a block that fails it, or has more lookups than
+ * slots, runs the model's lookups (sim_seg_run_caches_inline). */
+#define TB_GUARD 4
+
 struct tb_info {
-	struct sim_seg seg;
-	int kernel;
-	int is_switch;
+	uint8_t key;                 /* TB_KERNEL | TB_SWITCH; see fast_key */
+	uint8_t guarded;             /* the guard covers every kept lookup */
+	uint32_t ninsn, l1i_loads, itlb_loads;
+	uint64_t execs;              /* per-function counts: settled at exit */
+	const uint64_t *guard_tag[TB_GUARD];
+	uint64_t guard_block[TB_GUARD];
+	struct sim_fetch_seg fetch;
+	/* cold */
+	struct sim_seg seg;          /* lines, pages and functions */
+	struct tb_info *next_all;    /* every record, for settling */
 	uint64_t vaddr;
-	long path_fn;        /* the path= function this block enters, or -1 */
-	uint64_t call_ret;   /* ends in a call returning here, or 0 */
+	uint64_t call_ret;           /* ends in a call returning here, or 0 */
+	long path_fn;                /* the path= function this block enters, or -1 */
+	struct sim_ref refs[];       /* seg.lines, then seg.pages, then seg.fns */
 };
+
+#define TB_KERNEL 1u
+#define TB_SWITCH 2u
+#define TB_SLOW   0x80u          /* never in a block's key */
 
 static struct sim_model model;
 static struct sim_totals last;
@@ -63,14 +89,56 @@ static uint64_t switches;
 static enum tcg_arch arch;
 static struct tcg_paths paths;
 static long *path_sym;   /* paths.n symbol indices */
+static struct tb_info *all_tbs;
+/* The key of a block that needs nothing but the model: the window open,
+ * the current side, no path= tracking; anything else takes the slow path
+ * in tb_exec (TB_SLOW: window closed or paths). */
+static uint8_t fast_key = TB_SLOW;
+static const uint64_t guard_dummy;
 
-static void tb_exec(unsigned int vcpu, void *ud)
+static void fast_key_update(void)
 {
-	struct tb_info *t = ud;
+	fast_key = (uint8_t)(!window_open || paths.n ? TB_SLOW : cur_kernel ? TB_KERNEL : 0);
+}
 
+/* Chunks of 1 MiB; records of blocks translated one after another (mostly
+ * code that runs together) sit next to each other. */
+static void *rec_alloc(size_t size)
+{
+	static char *chunk;
+	static size_t left;
+	void *p;
+
+	size = (size + 15) & ~(size_t)15;
+	if (size > left) {
+		size_t c = size > ((size_t)1 << 20) ? size : (size_t)1 << 20;
+
+		chunk = malloc(c);
+		if (!chunk)
+			abort();   /* QEMU itself aborts on allocation failure */
+		left = c;
+	}
+	p = chunk;
+	chunk += size;
+	left -= size;
+	return p;
+}
+
+/* The totals the hot path leaves behind (the fetch model's own counters),
+ * before anyone reads model.t. */
+static void totals_sync(void)
+{
+	model.t.fetch_blocks = model.fetch.entries;
+	model.t.fetch_late = model.fetch.late;
+}
+
+/* tb_exec's rare cases, out of line so that the common path saves no
+ * registers: 0 when the block counts nothing (window closed). */
+static __attribute__((noinline)) int tb_slow(struct tb_info *t)
+{
 	if (!window_open)
-		return;
-	if (t->is_switch) {
+		return 0;
+	if (t->key & TB_SWITCH) {
 		/* a new address space may follow: forget the user pages */
 		sim_cache_flush_below(&model.itlb, user_limit);
 		if (model.has_stlb)
@@ -79,24 +147,80 @@ static void tb_exec(unsigned int vcpu, void *ud)
 	}
 	if (paths.n)
 		tcg_paths_block(&paths, t->vaddr, t->path_fn, t->call_ret, model.t.instructions);
-	/* the split is taken when the side changes, not after every block:
-	 * a per-block copy of the totals cost as much as the model */
-	if (t->kernel != cur_kernel) {
+	/* the split is taken when the side changes, not after every block: a
+	 * per-block copy of the totals cost as much as the model */
+	if ((t->key & TB_KERNEL) != (unsigned)cur_kernel) {
+		totals_sync();
 		tcg_split_account(&win, cur_kernel, &model.t, &last);
-		cur_kernel = t->kernel;
+		cur_kernel = t->key & TB_KERNEL;
+		fast_key_update();
 	}
-	sim_seg_run(&model, &t->seg);
+	return 1;
+}
+
+static __attribute__((noinline)) void tb_caches(struct tb_info *t)
+{
+	sim_seg_run_caches_inline(&model, &t->seg);
+}
+
+static void tb_exec(unsigned int vcpu, void *ud)
+{
+	struct tb_info *t = ud;
+	uint64_t diff = 0;
+
+	if (__builtin_expect(t->key != fast_key, 0) && !tb_slow(t))
+		return;
+	/* sim_seg_run() of a lazy segment, with the fetch totals left to
+	 * totals_sync() */
+	model.t.instructions += t->ninsn;
+	model.t.l1i_loads += t->l1i_loads;
+	model.t.itlb_loads += t->itlb_loads;
+	t->execs++;
+	for (int i = 0; i < TB_GUARD; i++)
+		diff |= *t->guard_tag[i] ^ t->guard_block[i];
+	if (__builtin_expect(diff || !t->guarded, 0))
+		tb_caches(t);
+	sim_fetch_seg_apply(&model.fetch, &t->fetch);
+}
+
+static void at_exit(qemu_plugin_id_t id, void *ud);
+static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
+
+static void instrumented(qemu_plugin_id_t id)
+{
+	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
+}
+
+/* From the first window on, every block is translated with its model
+ * record and callback.  The flush happens when the vCPU leaves the
+ * marker's block: the rest of that block runs as translated before, which
+ * is what a window's first block always does (its callback ran while the
+ * window was still closed), and nothing else runs in between (each block
+ * checks for an exit request before its first instruction). */
+static qemu_plugin_id_t plugin_id;
+static int instrumenting;
+
+static void instrument_all(void)
+{
+	if (instrumenting)
+		return;
+	instrumenting = 1;
+	qemu_plugin_reset(plugin_id, instrumented);
 }
 
 static void mark_open(unsigned int vcpu, void *ud)
 {
 	if (window_open)
 		return;
+	instrument_all();
 	window_open = 1;
 	window_no++;
 	memset(&win, 0, sizeof(win));
+	totals_sync();
 	last = model.t;
 	cur_kernel = 0;   /* the marker runs in user space */
+	fast_key_update();
 }
 
 static void mark_close(unsigned int vcpu, void *ud)
@@ -106,6 +230,8 @@ static void mark_close(unsigned int vcpu, void *ud)
 	if (!window_open)
 		return;
 	window_open = 0;
+	fast_key_update();
+	totals_sync();
 	tcg_split_account(&win, cur_kernel, &model.t, &last);
 	tcg_split_format(line, sizeof(line), window_no, &win);
 	fputs(line, out);
@@ -136,40 +262,107 @@ static enum tcg_mark mark_at(struct qemu_plugin_tb *tb, size_t i, size_t n,
 	return tcg_mark_kind(qemu_plugin_insn_data(insn), len);
 }
 
+/* Register the window callbacks on the instruction i of tb when it is a
+ * marker. */
+static void markers_register(struct qemu_plugin_tb *tb, size_t i, size_t n,
+			     struct qemu_plugin_insn *insn, size_t len)
+{
+	switch (mark_at(tb, i, n, insn, len)) {
+	case TCG_MARK_OPEN:
+		qemu_plugin_register_vcpu_insn_exec_cb(insn, mark_open, QEMU_PLUGIN_CB_NO_REGS,
+						       NULL);
+		break;
+	case TCG_MARK_CLOSE:
+		qemu_plugin_register_vcpu_insn_exec_cb(insn, mark_close, QEMU_PLUGIN_CB_NO_REGS,
+						       NULL);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Before the first window: the markers alone.  The boot (billions of
+ * instructions that never count) runs without a per-block callback and
+ * without a model record per block; the first window's opening flushes the
+ * translated code (instrument_all) and everything is translated again with
+ * tb_trans. */
+static void tb_trans_boot(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	size_t n = qemu_plugin_tb_n_insns(tb);
+
+	for (size_t i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+
+		markers_register(tb, i, n, insn, qemu_plugin_insn_size(insn));
+	}
+}
+
+/* Translation-time scratch, grown to the largest block seen.  Blocks are
+ * translated one at a time: lace runs one vCPU under -icount, where TCG
+ * is single-threaded. */
+static struct {
+	size_t n;
+	uint32_t cap_l, cap_p;
+	struct sim_insn *iv, *ih;
+	struct sim_ref *lines, *pages, *tmp_l, *tmp_p;
+	uint64_t *sa;
+	uint32_t *sl;
+} scratch;
+
+static void scratch_reserve(size_t n)
+{
+	if (n <= scratch.n)
+		return;
+	scratch.n = n;
+	scratch.cap_l = (uint32_t)n * sim_seg_refs_per_insn(model.cfg.l1i_line, 16);
+	scratch.cap_p = (uint32_t)n * sim_seg_refs_per_insn((uint32_t)model.cfg.page, 16);
+#define GROW(f, k) (scratch.f = realloc(scratch.f, (k) * sizeof(*scratch.f)))
+	if (!GROW(iv, n) || !GROW(ih, n) || !GROW(sa, n) || !GROW(sl, n) ||
+	    !GROW(lines, scratch.cap_l) || !GROW(tmp_l, scratch.cap_l) ||
+	    !GROW(pages, scratch.cap_p) || !GROW(tmp_p, scratch.cap_p))
+		abort();   /* QEMU itself aborts on allocation failure */
+#undef GROW
+}
+
+/* The MRU guard of a block's kept lookups (see struct tb_info). */
+static void guard_build(struct tb_info *t)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < t->seg.nlines && k < TB_GUARD; i++, k++) {
+		t->guard_tag[k] = &model.l1i.tags[t->seg.lines[i].insn];
+		t->guard_block[k] = t->seg.lines[i].block;
+	}
+	for (uint32_t i = 0; i < t->seg.npages && k < TB_GUARD; i++, k++) {
+		t->guard_tag[k] = &model.itlb.tags[t->seg.pages[i].insn];
+		t->guard_block[k] = t->seg.pages[i].block;
+	}
+	t->guarded = t->seg.nlines + t->seg.npages <= TB_GUARD;
+	for (; k < TB_GUARD; k++) {
+		t->guard_tag[k] = &guard_dummy;
+		t->guard_block[k] = guard_dummy;
+	}
+}
+
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb);
-	uint32_t cap_l, cap_p, nfns = 0;
+	uint32_t nfns = 0;
+	struct sim_seg_fn fns[64];
+	struct sim_seg segh, segv;
 	struct sim_insn *iv, *ih;
-	struct sim_ref *lines, *pages, *tmp_l, *tmp_p;
-	struct sim_seg_fn *fns;
-	struct sim_seg segh;
 	struct tb_info *t;
-	uint64_t *sa;
-	uint32_t *sl;
 	long fn_sym[64];
+	uint64_t vaddr;
+	long path_fn = -1;
+	uint64_t call_ret = 0;
 
 	if (!n)
 		return;
-	cap_l = (uint32_t)n * sim_seg_refs_per_insn(model.cfg.l1i_line, 16);
-	cap_p = (uint32_t)n * sim_seg_refs_per_insn((uint32_t)model.cfg.page, 16);
-	t = calloc(1, sizeof(*t));
-	iv = calloc(n, sizeof(*iv));
-	ih = calloc(n, sizeof(*ih));
-	lines = calloc(cap_l, sizeof(*lines));
-	pages = calloc(cap_p, sizeof(*pages));
-	tmp_l = calloc(cap_l, sizeof(*tmp_l));
-	tmp_p = calloc(cap_p, sizeof(*tmp_p));
-	fns = calloc(64, sizeof(*fns));
-	sa = calloc(n, sizeof(*sa));
-	sl = calloc(n, sizeof(*sl));
-	if (!t || !iv || !ih || !lines || !pages || !tmp_l || !tmp_p || !fns || !sa || !sl)
-		abort();   /* QEMU itself aborts on allocation failure */
-
-	t->vaddr = qemu_plugin_tb_vaddr(tb);
-	t->kernel = tcg_is_kernel(t->vaddr);
-	t->is_switch = switch_addr && t->vaddr == switch_addr;
-	t->path_fn = -1;
+	scratch_reserve(n);
+	iv = scratch.iv;
+	ih = scratch.ih;
+	vaddr = qemu_plugin_tb_vaddr(tb);
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		uint64_t va = qemu_plugin_insn_vaddr(insn);
@@ -178,18 +371,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		long sym = map.n && tcg_is_kernel(va) ? symmap_lookup(&map, va) : -1;
 		uint16_t slot = 0xffff;
 
-		switch (mark_at(tb, i, n, insn, len)) {
-		case TCG_MARK_OPEN:
-			qemu_plugin_register_vcpu_insn_exec_cb(insn, mark_open,
-							       QEMU_PLUGIN_CB_NO_REGS, NULL);
-			break;
-		case TCG_MARK_CLOSE:
-			qemu_plugin_register_vcpu_insn_exec_cb(insn, mark_close,
-							       QEMU_PLUGIN_CB_NO_REGS, NULL);
-			break;
-		default:
-			break;
-		}
+		markers_register(tb, i, n, insn, len);
 		if (sym >= 0) {
 			for (uint32_t f = 0; f < nfns; f++)
 				if (fn_sym[f] == sym)
@@ -207,29 +389,45 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		if (i == 0 && iv[i].entry)
 			for (size_t k = 0; k < paths.n; k++)
 				if (path_sym[k] == sym)
-					t->path_fn = (long)k;
+					path_fn = (long)k;
 		if (i == n - 1 && tcg_insn_is_call(arch, qemu_plugin_insn_data(insn), len))
-			t->call_ret = va + len;
+			call_ret = va + len;
 		ih[i] = iv[i];
 		/* MMIO code has no host address: fall back to the virtual one */
 		ih[i].addr = ha ? (uint64_t)(uintptr_t)ha : va;
 	}
 	/* lines from the host (physical) addresses, pages and fetch blocks
 	 * from the virtual ones: two compilations, one segment */
-	if (sim_seg_build(&model, ih, (uint32_t)n, &segh, lines, cap_l, tmp_p, cap_p, fns, nfns,
-			  sa, sl) ||
-	    sim_seg_build(&model, iv, (uint32_t)n, &t->seg, tmp_l, cap_l, pages, cap_p, fns, nfns,
-			  sa, sl))
+	if (sim_seg_build(&model, ih, (uint32_t)n, &segh, scratch.lines, scratch.cap_l,
+			  scratch.tmp_p, scratch.cap_p, fns, nfns, scratch.sa, scratch.sl) ||
+	    sim_seg_build(&model, iv, (uint32_t)n, &segv, scratch.tmp_l, scratch.cap_l,
+			  scratch.pages, scratch.cap_p, fns, nfns, scratch.sa, scratch.sl))
 		abort();   /* the caps hold every lookup: cannot happen */
-	t->seg.lines = segh.lines;
+
+	t = rec_alloc(sizeof(*t) + (segh.nlines + segv.npages) * sizeof(struct sim_ref) +
+		      nfns * sizeof(struct sim_seg_fn));
+	t->seg = segv;
+	t->seg.lines = t->refs;
 	t->seg.nlines = segh.nlines;
 	t->seg.l1i_loads = segh.l1i_loads;
-	free(tmp_l);
-	free(tmp_p);
-	free(iv);
-	free(ih);
-	free(sa);
-	free(sl);
+	t->seg.pages = t->refs + segh.nlines;
+	t->seg.fns = (struct sim_seg_fn *)(t->seg.pages + segv.npages);
+	memcpy(t->seg.lines, segh.lines, segh.nlines * sizeof(struct sim_ref));
+	memcpy(t->seg.pages, segv.pages, segv.npages * sizeof(struct sim_ref));
+	memcpy(t->seg.fns, fns, nfns * sizeof(struct sim_seg_fn));
+	t->ninsn = t->seg.ninsn;
+	t->l1i_loads = t->seg.l1i_loads;
+	t->itlb_loads = t->seg.itlb_loads;
+	t->execs = 0;
+	t->fetch = t->seg.fetch;
+	guard_build(t);
+	t->next_all = all_tbs;
+	all_tbs = t;
+	t->vaddr = vaddr;
+	t->call_ret = call_ret;
+	t->path_fn = path_fn;
+	t->key = (uint8_t)((tcg_is_kernel(vaddr) ? TB_KERNEL : 0) |
+			   (switch_addr && vaddr == switch_addr ? TB_SWITCH : 0));
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS, t);
 }
 
@@ -237,6 +435,10 @@ static void at_exit(qemu_plugin_id_t id, void *ud)
 {
 	if (window_open)
 		mark_close(0, NULL);
+	for (struct tb_info *t = all_tbs; t; t = t->next_all) {
+		t->seg.execs = t->execs;
+		sim_seg_settle(&t->seg);
+	}
 	for (size_t i = 0; i < map.n; i++) {
 		const struct sim_fn_stats *s = &fn_stats[i];
 
@@ -365,7 +567,8 @@ LACE_QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_
 		return fail("out of memory", NULL);
 	sim_model_init(&model, &cfg, l1i, itlb, stlb);
 	user_limit = tcg_user_page_limit(cfg.page);
-	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+	plugin_id = id;
+	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans_boot);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
 	return 0;
 }

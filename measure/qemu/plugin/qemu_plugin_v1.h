@@ -42,6 +42,7 @@ enum qemu_plugin_cb_flags {
 	QEMU_PLUGIN_CB_RW_REGS,
 };
 
+typedef void (*qemu_plugin_simple_cb_t)(qemu_plugin_id_t id);
 typedef void (*qemu_plugin_udata_cb_t)(qemu_plugin_id_t id, void *userdata);
 typedef void (*qemu_plugin_vcpu_udata_cb_t)(unsigned int vcpu_index, void *userdata);
 typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
@@ -64,5 +65,9 @@ size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
 uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
 void *qemu_plugin_insn_haddr(const struct qemu_plugin_insn *insn);
 void qemu_plugin_outs(const char *string);
+/* Asynchronous: QEMU unregisters every callback of the plugin and flushes
+ * the translated code when the vCPU next leaves generated code (at the
+ * end of the current block), then calls cb. */
+void qemu_plugin_reset(qemu_plugin_id_t id, qemu_plugin_simple_cb_t cb);
 
 #endif
