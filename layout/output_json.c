@@ -83,11 +83,12 @@ json_t *branch_to_json(const struct lace_image *img, size_t i)
 json_t *jump_to_json(const struct lace_image *img, size_t i)
 {
 	const struct lace_jump_site *j = &img->jumps[i];
-	return json_pack("{s:o, s:o, s:I, s:o, s:i, s:b, s:s, s:i, s:o, s:i, s:i, s:o, s:i, s:o, s:o}", "code",
-			 layout_json_hex(j->code), "target", layout_json_hex(j->target), "distance",
+	return json_pack("{s:o, s:o, s:I, s:o, s:i, s:b, s:s, s:i, s:o, s:i, s:o, s:i, s:o, s:i, s:o, s:o}",
+			 "code", layout_json_hex(j->code), "target", layout_json_hex(j->target), "distance",
 			 (json_int_t)(int64_t)(j->target - j->code), "key", layout_json_hex(j->key), "key_flags",
 			 (int)j->key_flags, "init", j->init, "table", j->table, "func", j->func, "func_name",
-			 func_name_of(img, j->func), "region", j->region, "target_func", j->target_func,
+			 func_name_of(img, j->func), "region", j->region, "region_name",
+			 region_name_of(img, j->region), "target_func", j->target_func,
 			 "target_func_name", func_name_of(img, j->target_func), "target_region",
 			 j->target_region, "target_region_name", region_name_of(img, j->target_region),
 			 "key_symbol", lace_json_string(j->key_symbol));

@@ -107,6 +107,9 @@ static void test_json(void **state)
 	json_t *j = json_array_get(json_object_get(m, "jumps"), 0);
 	assert_int_equal(json_integer_value(json_object_get(j, "distance")), 0xe0);
 	assert_string_equal(json_string_value(json_object_get(j, "target_region_name")), "entry");
+	/* the site's own region, by name too (the kernel study reads both) */
+	assert_string_equal(json_string_value(json_object_get(j, "region_name")),
+			    json_string_value(json_object_get(json_array_get(json_object_get(m, "regions"), 0), "name")));
 	json_t *p = json_array_get(json_object_get(m, "probes"), 0);
 	assert_string_equal(json_string_value(json_object_get(p, "func_name")), "hot");
 	json_decref(m);
