@@ -217,30 +217,24 @@ static void step_layout(struct ks *s)
 			json_decref(sites);
 			continue;
 		}
-		strvec_pushv(&argv, (const char *[]){ "layout", "--jumps", "--csv", "--no-dwarf", vm, NULL });
-		run_lace(s, "jump sites", &argv, false, why, sizeof(why));
+		strvec_pushv(&argv, (const char *[]){ "layout", "--jumps", "--json", "--no-dwarf", vm, NULL });
+		/* borrowed: results.json's record of the command keeps it */
+		json_t *lj = run_lace(s, "jump sites", &argv, true, why, sizeof(why));
 		strvec_clear(&argv);
-		json_t *rec = json_array_get(s->commands, json_array_size(s->commands) - 1);
-		const char *csv = json_string_value(json_object_get(rec, "output")) ?: "";
-		/* code,target,function,region,target_function,target_region,distance,key,key_symbol,... */
-		for (const char *l = csv; *l;) {
-			size_t n = strcspn(l, "\n");
-			struct strvec f = STRVEC_INIT;
-			char *line = xstrndup(l, n);
+		size_t ji;
+		json_t *site;
 
-			for (char *c = line, *e; c; c = e ? e + 1 : NULL) {
-				e = strchr(c, ',');
-				if (e)
-					*e = '\0';
-				strvec_push(&f, c);
-			}
-			if (f.nr >= 9 && !strncmp(f.v[8], "__tracepoint_hash_fault", 23))
-				json_array_append_new(sites, json_pack("{s:s,s:s,s:s,s:s,s:I}",
-					"function", f.v[2], "region", f.v[3], "target_function", f.v[4],
-					"target_region", f.v[5], "distance", (json_int_t)atoll(f.v[6])));
-			strvec_clear(&f);
-			free(line);
-			l += n + (l[n] == '\n');
+		json_array_foreach(json_object_get(lj, "jumps"), ji, site) {
+			const char *key = json_string_value(json_object_get(site, "key_symbol"));
+
+			if (!key || strncmp(key, "__tracepoint_hash_fault", 23))
+				continue;
+			json_array_append_new(sites, json_pack("{s:O,s:O,s:O,s:O,s:O}",
+				"function", json_object_get(site, "func_name"),
+				"region", json_object_get(site, "region_name"),
+				"target_function", json_object_get(site, "target_func_name"),
+				"target_region", json_object_get(site, "target_region_name"),
+				"distance", json_object_get(site, "distance")));
 		}
 		if (why[0])
 			not_measured(k, "%s", why);
