@@ -8,8 +8,10 @@
  *            stlb_entries=N,stlb_ways=N,page=N,fetch_block=N]
  *
  * Each translation block is compiled once, at translation, into a model
- * segment (its distinct lines and pages, sim_seg_build), and costs one
- * callback per execution.  The L1i is looked up by the host address of the
+ * record (a segment of its distinct lines and pages, sim_seg_build, and an
+ * MRU guard; struct tb_info), and costs one callback per execution -- from
+ * the first window on: until then only the window markers are
+ * instrumented (tb_trans_boot, instrument_all).  The L1i is looked up by the host address of the
  * guest's code (guest RAM is one page-aligned host mapping, so this is the
  * guest-physical line: processes sharing virtual addresses do not alias);
  * the TLBs by the guest-virtual page.  QEMU shows no CR3/PCID, so the
