@@ -59,3 +59,19 @@ qemu_guest() {
   "$SRC/scripts/fetch-guest.sh" "$@" >"$T/.fetch-guest.out" 2>"$T/.fetch-guest.err" ||
     skip "no guest kernel for the qemu backend (scripts/fetch-guest.sh $*: $(tail -n 1 "$T/.fetch-guest.err"))"
 }
+
+# ppc_guest: what a test on the ppc64le guest needs -- qemu-system-ppc64,
+# the cross-built guest runner, Debian's powerpc64le kernel (qemu_guest
+# --arch ppc64le) -- or a skip saying which is missing.  Sets ppc_abi and
+# ppc_vmlinux, ppc_map (the kernel and its System.map in lace's cache).
+ppc_guest() {
+  local cache
+  command -v qemu-system-ppc64 >/dev/null || skip "qemu-system-ppc64 not installed"
+  [ -x "$BUILD/qemu/ppc64le/lace-guest-run" ] ||
+    skip "no ppc64le guest runner (make builds it with powerpc64le-linux-gnu-gcc)"
+  qemu_guest --arch ppc64le
+  cache="${LACE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lace}/guest/ppc64le"
+  ppc_abi=$(cat "$cache/kernel.abi")
+  ppc_vmlinux=$cache/vmlinux-$ppc_abi
+  ppc_map=$cache/System.map-$ppc_abi
+}

@@ -9,13 +9,9 @@
 # saying so, without QEMU or the cross compiler, or when that fails.
 # timeout: 300
 . "$SRC/tests/integration/lib.sh"
-command -v qemu-system-ppc64 >/dev/null || skip "qemu-system-ppc64 not installed"
 command -v powerpc64le-linux-gnu-gcc >/dev/null || skip "powerpc64le-linux-gnu-gcc not installed"
-[ -x "$BUILD/qemu/ppc64le/lace-guest-run" ] || skip "no ppc64le guest runner (make builds it with the cross compiler)"
-qemu_guest --arch ppc64le
-cache="${LACE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lace}/guest/ppc64le"
-abi=$(cat "$cache/kernel.abi")
-k="$cache/vmlinux-$abi" m="$cache/System.map-$abi"
+ppc_guest
+k=$ppc_vmlinux m=$ppc_map
 cd "$T" || exit 1
 powerpc64le-linux-gnu-gcc -static -O2 -o touch "$SRC/tests/fixtures/qemu/ppc_touch.c" ||
   fail "cross cc -static touch"

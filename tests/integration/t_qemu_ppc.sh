@@ -11,23 +11,20 @@
 # compiler, or when the fetch fails.
 # timeout: 300
 . "$SRC/tests/integration/lib.sh"
-command -v qemu-system-ppc64 >/dev/null || skip "qemu-system-ppc64 not installed"
 command -v powerpc64le-linux-gnu-gcc >/dev/null || skip "powerpc64le-linux-gnu-gcc not installed"
-[ -x "$BUILD/qemu/ppc64le/lace-guest-run" ] || skip "no ppc64le guest runner (make builds it with the cross compiler)"
-qemu_guest --arch ppc64le
-cache="${LACE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lace}/guest/ppc64le"
-abi=$(cat "$cache/kernel.abi")
+ppc_guest
+abi=$ppc_abi
 cd "$T" || exit 1
 
 N=256
 powerpc64le-linux-gnu-gcc -static -O2 -o touch "$SRC/tests/fixtures/qemu/ppc_touch.c" ||
   fail "cross cc -static touch"
 t0=$(date +%s.%N)
-"$LACE" stat --backend qemu --kernel "$cache/vmlinux-$abi" --system-map "$cache/System.map-$abi" \
+"$LACE" stat --backend qemu --kernel "$ppc_vmlinux" --system-map "$ppc_map" \
   -e instructions:k,instructions:u,powerpc:hash_fault --path-length hash_page_mm,__hash_page_64K \
   -r 2 --no-results --json -- ./touch $N > out.json 2> err.txt || fail "lace stat: $(tail -3 err.txt)"
 t1=$(date +%s.%N)
-bid=$(readelf -n "$cache/vmlinux-$abi" | sed -n 's/.*Build ID: //p' | head -n 1)
+bid=$(readelf -n "$ppc_vmlinux" | sed -n 's/.*Build ID: //p' | head -n 1)
 python3 - "$N" "$abi" "$bid" > summary.txt <<'PY' || fail "$(cat summary.txt)"
 import json, sys
 n = int(sys.argv[1])
@@ -61,7 +58,7 @@ PY
 echo "$abi: $(cat summary.txt) (2 boots in $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s)"
 
 # a host program is refused before any boot, in one line
-if "$LACE" stat --backend qemu --kernel "$cache/vmlinux-$abi" --system-map "$cache/System.map-$abi" \
+if "$LACE" stat --backend qemu --kernel "$ppc_vmlinux" --system-map "$ppc_map" \
     -e instructions:k -r 1 --no-results -- /bin/true > out2.txt 2> err2.txt; then
   fail "an x86-64 program was accepted for the ppc64le guest"
 fi

@@ -8,18 +8,15 @@
 # QEMU or the guest workloads, or when the fetch fails.
 # timeout: 300
 . "$SRC/tests/integration/lib.sh"
-command -v qemu-system-ppc64 >/dev/null || skip "qemu-system-ppc64 not installed"
 FB=$BUILD/ppc64le/bench/faultbench
 [ -x "$FB" ] || skip "no $FB (make builds it with powerpc64le-linux-gnu-gcc)"
-[ -x "$BUILD/qemu/ppc64le/lace-guest-run" ] || skip "no ppc64le guest runner (make builds it with the cross compiler)"
-qemu_guest --arch ppc64le
-cache="${LACE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lace}/guest/ppc64le"
-abi=$(cat "$cache/kernel.abi")
+ppc_guest
+abi=$ppc_abi
 cd "$T" || exit 1
 
 # faults PAGES: the guest's powerpc:hash_fault count for faultbench --real
 faults() {
-  "$LACE" stat --backend qemu --kernel "$cache/vmlinux-$abi" --system-map "$cache/System.map-$abi" \
+  "$LACE" stat --backend qemu --kernel "$ppc_vmlinux" --system-map "$ppc_map" \
     -e powerpc:hash_fault -r 1 --no-results --json -- "$FB" --real --pages "$1" \
     > "out-$1.json" 2> "err-$1.txt" || fail "lace stat, $1 pages: $(tail -3 "err-$1.txt")"
   python3 -c 'import json, sys
