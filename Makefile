@@ -158,11 +158,14 @@ study-kernel:
 
 install: setup
 	$(Q)$(MAKE) --no-print-directory install-files
+# The cache fetchers go next to the installed sources: lace study --kernel
+# runs fetch-guest.sh (which calls the others) from there.
 install-files: $(ALL_TARGETS) $(INSTALL_HOOKS)
 	install -D -m 0755 $(LACE) $(DESTDIR)$(PREFIX)/bin/lace
 	for m in doc/*.1; do [ -f "$$m" ] && install -D -m 0644 "$$m" $(DESTDIR)$(PREFIX)/share/man/man1/$$(basename $$m); done; true
 	install -D -m 0644 scripts/lace-completion.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/lace
 	install -D -m 0644 doc/lace-check.ini $(DESTDIR)$(PREFIX)/share/doc/lace/lace-check.ini
+	for f in scripts/fetch-*.sh; do install -D -m 0755 "$$f" $(DESTDIR)$(PREFIX)/share/lace/src/$$f; done
 
 clean:
 	rm -rf $(BUILD)

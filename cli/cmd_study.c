@@ -11,6 +11,7 @@
 #include "pipeline/study_analysis.h"
 #include "util/error.h"
 #include "util/parse_options.h"
+#include "variants/config.h"
 
 static struct study_opts o;
 static long shuffle;
@@ -105,18 +106,25 @@ static int study_kernel(void)
 		.quick = o.quick, .no_build = o.keep_variants, .progress = o.progress,
 	};
 	json_t *res = NULL;
+	char *src = NULL;
 
 	if (report_only) {
 		if (!(res = load_results(ko.out_dir)))
 			return LACE_EXIT_USAGE;
-	} else if (kstudy_run(&ko, &res) < 0) {
-		lace_err("study", "%s", lace_error_msg());
+	} else {
+		/* for the guest fetch scripts; without them the readings say why */
+		if (!variants_find_srcdir(&src))
+			ko.src = src;
+		if (kstudy_run(&ko, &res) < 0)
+			lace_err("study", "%s", lace_error_msg());
 	}
 	if (kstudy_write_reports(res, ko.out_dir) < 0) {
 		lace_err("study", "%s", lace_error_msg());
 		json_decref(res);
+		free(src);
 		return LACE_EXIT_FAIL;
 	}
+	free(src);
 	return finish(res, ko.out_dir, kstudy_print_summary);
 }
 

@@ -69,16 +69,17 @@ static void not_measured(json_t *o, const char *fmt, ...)
 	json_object_set_new(o, "not_measured", json_string(buf));
 }
 
-/* Run `lace argv...`, keep the command, its exit status, time and whole
- * output in results.json's "commands"; the parsed JSON output (borrowed
- * from the record) or NULL with *why set. */
-static json_t *run_lace(struct ks *s, const char *what, const struct strvec *argv, bool want_json,
-			char *why, size_t whylen)
+/* Run `lace argv...` (self) or the program argv[0], keep the command, its
+ * exit status, time and whole output in results.json's "commands"; the
+ * parsed JSON output (borrowed from the record) or NULL with *why set. */
+static json_t *run_recorded(struct ks *s, const char *what, const struct strvec *argv, bool self,
+			    bool want_json, char *why, size_t whylen)
 {
 	struct selfexec_result r;
 	json_t *rec = json_object(), *args = json_array(), *j = NULL;
 	double t = time_now_s();
 	json_error_t je;
+	int rc;
 
 	for (size_t i = 0; i < argv->nr; i++)
 		json_array_append_new(args, json_string(argv->v[i]));
@@ -86,7 +87,9 @@ static json_t *run_lace(struct ks *s, const char *what, const struct strvec *arg
 	json_object_set_new(rec, "argv", args);
 	json_array_append_new(s->commands, rec);
 	why[0] = '\0';
-	if (selfexec_run(argv->v, NULL, false, &r) < 0) {
+	rc = self ? selfexec_run(argv->v, NULL, false, &r)
+		  : selfexec_run_prog(argv->v, NULL, false, &r);
+	if (rc < 0) {
 		snprintf(why, whylen, "%s", lace_error_msg());
 		json_object_set_new(rec, "error", json_string(why));
 		return NULL;
@@ -101,12 +104,18 @@ static json_t *run_lace(struct ks *s, const char *what, const struct strvec *arg
 	if (r.exit_code != 0 || (want_json && !j)) {
 		strbuf_rtrim(&r.err);
 		const char *last = strrchr(r.err.buf, '\n');
-		snprintf(why, whylen, "lace %s exited %d: %.300s", argv->v[0], r.exit_code,
-			 last ? last + 1 : r.err.len ? r.err.buf : "no output");
+		snprintf(why, whylen, "%s%s exited %d: %.300s", self ? "lace " : "", argv->v[0],
+			 r.exit_code, last ? last + 1 : r.err.len ? r.err.buf : "no output");
 		j = NULL;
 	}
 	selfexec_result_release(&r);
 	return j;
+}
+
+static json_t *run_lace(struct ks *s, const char *what, const struct strvec *argv, bool want_json,
+			char *why, size_t whylen)
+{
+	return run_recorded(s, what, argv, true, want_json, why, whylen);
 }
 
 /* ---- reading a lace stat --json report ---------------------------------- */
@@ -192,6 +201,38 @@ static void step_build(struct ks *s)
 			not_measured(b, "%s", why);
 		json_array_append_new(out, b);
 		strvec_clear(&argv);
+	}
+}
+
+/* The guests the readings boot, fetched into lace's cache when missing
+ * (the scripts do nothing when they are there): busybox and Debian's
+ * x86-64 kernel (scripts/fetch-guest.sh), busybox and the stock ppc64le
+ * kernel (--arch ppc64le).  From an empty cache nothing else fetches them,
+ * and every reading would say not measured. */
+static void step_guests(struct ks *s)
+{
+	static const char *const arch[] = { "x86_64", "ppc64le" };
+	json_t *out = json_object();
+
+	json_object_set_new(s->res, "guests", out);
+	for (size_t i = 0; i < sizeof(arch) / sizeof(arch[0]); i++) {
+		struct strvec argv = STRVEC_INIT;
+		json_t *g = json_object();
+		char why[512];
+
+		json_object_set_new(out, arch[i], g);
+		if (!s->o->src) {
+			not_measured(g, "lace's sources not found (scripts/fetch-guest.sh; set LACE_SRCDIR)");
+			continue;
+		}
+		progress(s, "guest: %s (fetched into lace's cache when missing)", arch[i]);
+		strvec_pushf(&argv, "%s/scripts/fetch-guest.sh", s->o->src);
+		if (!strcmp(arch[i], "ppc64le"))
+			strvec_pushv(&argv, (const char *[]){ "--arch", "ppc64le", STOCK_PPC64LE, NULL });
+		run_recorded(s, "guest fetch", &argv, false, false, why, sizeof(why));
+		strvec_clear(&argv);
+		if (why[0])
+			not_measured(g, "%s", why);
 	}
 }
 
@@ -493,6 +534,9 @@ int kstudy_run(const struct kstudy_opts *o, json_t **results)
 		step_build(&s);
 		json_object_set_new(s.phases, "build", json_real(time_now_s() - t));
 	}
+	t = time_now_s();
+	step_guests(&s);
+	json_object_set_new(s.phases, "guests", json_real(time_now_s() - t));
 	t = time_now_s();
 	step_layout(&s);
 	json_object_set_new(s.phases, "layout", json_real(time_now_s() - t));

@@ -27,6 +27,7 @@ struct kstudy_opts {
 	bool quick;             /* fewer sizes, smaller hackbench */
 	bool no_build;          /* use the kernels already in `kernels` */
 	bool progress;          /* step lines on stderr */
+	const char *src;        /* lace's sources (scripts/fetch-guest.sh); NULL: unknown */
 };
 
 /* Run it; *results gets what was measured (also on failure, with
