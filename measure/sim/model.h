@@ -96,11 +96,16 @@ struct sim_insn {
 struct sim_ref {
 	uint64_t block;
 	uint32_t insn;   /* build time: index of the instruction; after
-			  * compaction: the set's first tag index (set * ways) */
+			  * compaction: the set's first slot in the cache's
+			  * tags (sim_cache_setoff(), where its MRU tag is) */
 	uint16_t fn;
 	uint8_t first;   /* first kept lookup of its instruction: resets the
 			  * at-most-one-miss rule */
-	uint8_t drop;    /* build time only */
+	union {
+		uint8_t drop;   /* build time */
+		uint8_t way;    /* after compaction: where the block was last
+				 * found (sim_cache_ref_way()'s hint) */
+	};
 };
 
 struct sim_seg_fn {
@@ -147,7 +152,7 @@ void sim_seg_run(struct sim_model *m, struct sim_seg *seg);
  * tool does in generated code.  It changes nothing when every kept lookup
  * hits the most recently used tag of its set, which such a caller may
  * test first and skip the call. */
-void sim_seg_run_caches(struct sim_model *m, const struct sim_seg *seg);
+void sim_seg_run_caches(struct sim_model *m, struct sim_seg *seg);
 
 /* ---- inline versions, for a caller's own hot path --------------------- */
 
@@ -171,16 +176,16 @@ static inline struct sim_fn_stats *sim_seg_fn(const struct sim_seg *seg, uint16_
 }
 
 /* sim_seg_run_caches(), inline. */
-static inline void sim_seg_run_caches_inline(struct sim_model *m, const struct sim_seg *seg)
+static inline void sim_seg_run_caches_inline(struct sim_model *m, struct sim_seg *seg)
 {
-	const struct sim_ref *r;
+	struct sim_ref *r;
 	uint32_t i;
 	int missed = 0;
 
 	for (i = 0, r = seg->lines; i < seg->nlines; i++, r++) {
 		if (r->first)
 			missed = 0;
-		if (sim_cache_ref_at(&m->l1i, r->insn, r->block) && !missed) {
+		if (sim_cache_ref_way(&m->l1i, r->insn, r->block, &r->way) && !missed) {
 			struct sim_fn_stats *s = sim_seg_fn(seg, r->fn);
 			missed = 1;
 			m->t.l1i_misses++;
@@ -193,7 +198,7 @@ static inline void sim_seg_run_caches_inline(struct sim_model *m, const struct s
 	for (i = 0, r = seg->pages; i < seg->npages; i++, r++) {
 		if (r->first)
 			missed = 0;
-		if (sim_cache_ref_at(&m->itlb, r->insn, r->block)) {
+		if (sim_cache_ref_way(&m->itlb, r->insn, r->block, &r->way)) {
 			struct sim_fn_stats *s = sim_seg_fn(seg, r->fn);
 			sim_model_stlb_lookup(m, r->block, s);
 			if (!missed) {
