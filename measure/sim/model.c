@@ -240,6 +240,45 @@ void sim_seg_settle(struct sim_seg *seg)
 	seg->execs = 0;
 }
 
+void sim_seg_refs_finish(struct sim_model *m, const struct sim_seg *seg,
+			 struct sim_ref *lines, uint32_t nlines,
+			 struct sim_ref *pages, uint32_t npages, uint32_t from)
+{
+	struct sim_ref *r;
+	uint32_t i;
+	int missed = 0;   /* the lookups before from all hit */
+
+	for (i = from; i < nlines; i++) {
+		r = &lines[i];
+		if (r->first)
+			missed = 0;
+		if (sim_cache_ref_way(&m->l1i, r->insn, r->block, &r->way) && !missed) {
+			struct sim_fn_stats *s = sim_seg_fn(seg, r->fn);
+			missed = 1;
+			m->t.l1i_misses++;
+			if (s)
+				s->l1i_misses++;
+		}
+	}
+
+	missed = 0;
+	for (i = from > nlines ? from - nlines : 0; i < npages; i++) {
+		r = &pages[i];
+		if (r->first)
+			missed = 0;
+		if (sim_cache_ref_way(&m->itlb, r->insn, r->block, &r->way)) {
+			struct sim_fn_stats *s = sim_seg_fn(seg, r->fn);
+			sim_model_stlb_lookup(m, r->block, s);
+			if (!missed) {
+				missed = 1;
+				m->t.itlb_misses++;
+				if (s)
+					s->itlb_misses++;
+			}
+		}
+	}
+}
+
 void sim_seg_run_caches(struct sim_model *m, struct sim_seg *seg)
 {
 	sim_seg_run_caches_inline(m, seg);

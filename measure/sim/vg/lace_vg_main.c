@@ -326,7 +326,6 @@ static VG_REGPARM(3) void lace_seg_call_helper(struct lace_seg *seg, UWord sp_en
 
 	model.t.instructions = after;
 	s->execs++;   /* lazy: the lookups and functions (totals_sync) */
-	sim_seg_run_caches_inline(&model, s);
 	sim_fetch_seg_apply(&model.fetch, &s->fetch);
 
 	if (fn) {
@@ -343,6 +342,8 @@ static VG_REGPARM(3) void lace_seg_call_helper(struct lace_seg *seg, UWord sp_en
 	if (seg->ends_in_ret)
 		while (st->n && st->f[st->n - 1].sp < sp_now)
 			frame_pop(st, after);
+	/* last: its rare slow path is a call with nothing left to do after */
+	sim_seg_run_caches_inline(&model, s);
 }
 
 /* Segment descriptors are carved from big chunks: the helper reads one per
