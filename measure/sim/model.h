@@ -216,6 +216,10 @@ static inline void sim_seg_refs_run(struct sim_model *m, const struct sim_seg *s
 		uint64_t block = pages[i].block;
 		uint32_t setoff = pages[i].insn, slot = setoff + 1 + pages[i].way;
 
+		/* a page is nearly always the MRU one of its set: that hit
+		 * changes nothing (code lines are not, they take turns) */
+		if (tags[setoff] == block)
+			continue;
 		if (__builtin_expect(tags[slot] != block, 0)) {
 			m->itlb.clock = clock;
 			sim_seg_refs_finish(m, seg, lines, nlines, pages, npages, nlines + i);

@@ -106,16 +106,17 @@ IRExpr *ir_cache_guard(IRSB *sb, const struct sim_seg *s)
 }
 
 /* What sim_seg_run() does besides the cache lookups, as generated code:
- * the instruction count, the lazy executions (from which totals_sync
- * derives the lookups) and the fetch model (sim_fetch_seg_apply). */
-void ir_seg_counts(IRSB *sb, struct sim_seg *s)
+ * the instruction count, the lazy executions (counted in *execs, from
+ * which totals_sync derives the lookups) and the fetch model
+ * (sim_fetch_seg_apply). */
+void ir_seg_counts(IRSB *sb, const struct sim_seg *s, ULong *execs)
 {
 	const struct sim_fetch_seg *fs = &s->fetch;
 	struct sim_fetch *f = &model.fetch;
 	IRExpr *pe, *cb, *jump, *e, *l;
 
 	ir_add64(sb, &model.t.instructions, s->ninsn);
-	ir_add64(sb, &s->execs, 1);   /* lookups and functions: totals_sync */
+	ir_add64(sb, execs, 1);   /* lookups and functions: totals_sync */
 
 	/* entries += first_extra + inner_entries
 	 *            + (a jump to the first instruction || a new block) */
