@@ -66,12 +66,10 @@ static IRExpr *ir_op(IRSB *sb, IROp op, IRExpr *a, IRExpr *b)
 	return ir_tmp(sb, Ity_I64, IRExpr_Binop(op, a, b));
 }
 
-/* 64-bit 1 when a != 0 */
-static IRExpr *ir_nonzero(IRSB *sb, IRExpr *a)
+/* 64-bit 1 when the bit b is set */
+static IRExpr *ir_bit64(IRSB *sb, IRExpr *b)
 {
-	IRExpr *c = ir_tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, a, ir_c64(0)));
-
-	return ir_tmp(sb, Ity_I64, IRExpr_Unop(Iop_1Uto64, c));
+	return ir_tmp(sb, Ity_I64, IRExpr_Unop(Iop_1Uto64, b));
 }
 
 static void ir_add64(IRSB *sb, void *p, ULong k)
@@ -113,29 +111,32 @@ void ir_seg_counts(IRSB *sb, const struct sim_seg *s, ULong *execs)
 {
 	const struct sim_fetch_seg *fs = &s->fetch;
 	struct sim_fetch *f = &model.fetch;
-	IRExpr *pe, *cb, *jump, *e, *l;
+	IRExpr *d, *jump, *e, *l;
 
 	ir_add64(sb, &model.t.instructions, s->ninsn);
 	ir_add64(sb, execs, 1);   /* lookups and functions: totals_sync */
 
-	/* entries += first_extra + inner_entries
-	 *            + (a jump to the first instruction || a new block) */
-	pe = ir_ld64(sb, &f->prev_end);
-	cb = ir_ld64(sb, &f->cur_block);
-	jump = ir_op(sb, Iop_Xor64, pe, ir_c64(fs->first_start));
-	e = ir_nonzero(sb, ir_op(sb, Iop_Or64, jump,
-				 ir_op(sb, Iop_Xor64, cb, ir_c64(fs->first_block))));
+	/* sim_fetch_seg_apply: d = state ^ first_state; a jump when d > 1.
+	 * Either the run falls through into a new block from a non-empty
+	 * instruction (seq_entries = jump_entries: d != 1 adds one) or not
+	 * (seq_entries = empty_entries: d > 1 adds one). */
+	d = ir_op(sb, Iop_Xor64, ir_ld64(sb, &f->state), ir_c64(fs->first_state));
+	jump = ir_bit64(sb, ir_tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, ir_c64(1), d)));
+	if (fs->seq_entries == fs->jump_entries)
+		e = ir_bit64(sb, ir_tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, d, ir_c64(1))));
+	else
+		e = jump;
 	e = ir_op(sb, Iop_Add64, e, ir_ld64(sb, &f->entries));
-	e = ir_op(sb, Iop_Add64, e, ir_c64((ULong)fs->first_extra + fs->inner_entries));
+	e = ir_op(sb, Iop_Add64, e, ir_c64(fs->empty_entries));
 	ir_st64(sb, &f->entries, e);
-	/* late += inner_late + (a jump ? first_late : 0) */
-	if (fs->first_late || fs->inner_late) {
-		l = ir_op(sb, Iop_Add64, ir_ld64(sb, &f->late), ir_c64(fs->inner_late));
-		if (fs->first_late)
-			l = ir_op(sb, Iop_Add64, l, ir_nonzero(sb, jump));
+	/* late += seq_late + (a jump ? jump_late - seq_late : 0) */
+	if (fs->jump_late || fs->seq_late) {
+		l = ir_op(sb, Iop_Add64, ir_ld64(sb, &f->late), ir_c64(fs->seq_late));
+		if (fs->jump_late != fs->seq_late)
+			l = ir_op(sb, Iop_Add64, l, fs->jump_late - fs->seq_late == 1 ? jump :
+				  ir_op(sb, Iop_Mul64, jump, ir_c64(fs->jump_late - fs->seq_late)));
 		ir_st64(sb, &f->late, l);
 	}
-	ir_st64(sb, &f->prev_end, ir_c64(fs->last_end));
-	ir_st64(sb, &f->cur_block, ir_c64(fs->last_block));
+	ir_st64(sb, &f->state, ir_c64(fs->last_state));
 }
 
