@@ -25,8 +25,9 @@ static IRExpr *ir_c64(ULong v)
 }
 
 /* The model's address, loaded once per superblock into a temporary
- * (model_base) so that its fields are reached as base + offset: a 64-bit
- * constant address costs a 10-byte instruction per access. */
+ * (model_base) so that its fields, and whatever lies within a gigabyte of
+ * it, are reached as base + offset: a 64-bit constant address costs a
+ * 10-byte instruction per access. */
 static struct sim_model *const model_addr = &model;
 static IRTemp model_base = IRTemp_INVALID;
 
@@ -37,9 +38,11 @@ void ir_model_base_reset(void)
 
 static IRExpr *ir_addr(IRSB *sb, const void *p)
 {
-	HWord off = (HWord)p - (HWord)&model;
+	Long off = (Long)((HWord)p - (HWord)&model);
 
-	if (off >= sizeof(model))
+	/* the model and what the tool keeps next to it in its own static
+	 * memory (lace_vg_main.c's pools: tags, hot segment parts) */
+	if (off < -(1LL << 30) || off >= (1LL << 30))
 		return mkIRExpr_HWord((HWord)p);
 	if (model_base == IRTemp_INVALID) {
 		model_base = newIRTemp(sb->tyenv, Ity_I64);
@@ -48,7 +51,7 @@ static IRExpr *ir_addr(IRSB *sb, const void *p)
 							   mkIRExpr_HWord((HWord)&model_addr))));
 	}
 	return ir_tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(model_base),
-						 mkIRExpr_HWord(off)));
+						 mkIRExpr_HWord((HWord)off)));
 }
 
 static IRExpr *ir_ld64(IRSB *sb, const void *p)

@@ -124,6 +124,24 @@ static void bad_config(const HChar *what, const HChar *why)
 	VG_(fmsg_bad_option)(what, "%s\n", why);
 }
 
+/* Tag arrays come from static memory when they fit: the generated code
+ * reads the L1i's and iTLB's, and reaches them from the model's address
+ * (lace_vg_ir.c's ir_addr) rather than by 64-bit constants. */
+#define TAG_POOL (1u << 16)
+static uint64_t tag_pool[TAG_POOL];
+
+static uint64_t *tags_alloc(const HChar *cc, uint64_t n)
+{
+	static uint64_t used;
+	uint64_t *p;
+
+	if (n > TAG_POOL - used)
+		return VG_(malloc)(cc, n * sizeof(uint64_t));
+	p = tag_pool + used;
+	used += n;
+	return p;
+}
+
 static void lace_post_clo_init(void)
 {
 	ULong v[3];
@@ -149,9 +167,8 @@ static void lace_post_clo_init(void)
 		bad_config(what, why);
 
 	sim_model_ntags(&cfg, &nl, &ni, &ns);
-	sim_model_init(&model, &cfg, VG_(malloc)("lace.l1i", nl * sizeof(uint64_t)),
-		       VG_(malloc)("lace.itlb", ni * sizeof(uint64_t)),
-		       ns ? VG_(malloc)("lace.stlb", ns * sizeof(uint64_t)) : NULL);
+	sim_model_init(&model, &cfg, tags_alloc("lace.l1i", nl), tags_alloc("lace.itlb", ni),
+		       ns ? tags_alloc("lace.stlb", ns) : NULL);
 	stacks_init();
 }
 
@@ -439,7 +456,11 @@ struct arena {
 	HChar *chunk;
 	SizeT left;
 };
-static struct arena hot_arena, cold_arena;
+/* The first hot parts come from static memory, near the model: the
+ * generated code of plain segments counts their executions there,
+ * reached from the model's address (ir_addr). */
+static HChar hot_pool[4u << 20] __attribute__((aligned(64)));
+static struct arena hot_arena = { hot_pool, sizeof(hot_pool) }, cold_arena;
 static struct lace_seg_cold *all_segs;
 
 /* The hot part's pending executions go to the model's segment. */
