@@ -174,9 +174,10 @@ static void lace_post_clo_init(void)
 
 /* ---- functions -------------------------------------------------------- */
 
-/* What the call stacks update on every call: kept apart from the rest of
- * the function, next to the other functions' (hot_alloc), so that the
- * helper of a call finds it in the host's cache. */
+/* What the call stacks update on every call.  It lives in the hot part
+ * of the function's first entry segment (struct lace_seg), on the host
+ * cache line the helper of a call reads anyway; later entry segments of
+ * the function point at it. */
 struct lace_fn_hot {
 	ULong inclusive;   /* instructions from entry to return, callees included */
 	UInt active;       /* frames of it on the call stacks (recursion) */
@@ -184,24 +185,11 @@ struct lace_fn_hot {
 
 struct lace_fn {
 	struct sim_fn_stats stats;
-	struct lace_fn_hot *hot;
+	struct lace_fn_hot *hot;   /* NULL until a segment holds its entry */
 	struct lace_fn *next;
 	UInt hash;
 	HChar name[];
 };
-
-static struct lace_fn_hot *hot_alloc(void)
-{
-	static struct lace_fn_hot *chunk;
-	static UInt left;
-
-	if (!left) {
-		left = 4096;
-		chunk = VG_(calloc)("lace.fnhot", left, sizeof(*chunk));
-	}
-	left--;
-	return chunk++;
-}
 
 #define FN_BUCKETS 8192
 static struct lace_fn *fn_table[FN_BUCKETS];
@@ -229,7 +217,6 @@ static struct lace_fn *fn_get(const HChar *name)
 	len = VG_(strlen)(name);
 	f = VG_(calloc)("lace.fn", 1, sizeof(*f) + len + 1);
 	VG_(memcpy)(f->name, name, len + 1);
-	f->hot = hot_alloc();
 	f->hash = h;
 	f->next = *b;
 	*b = f;
@@ -354,6 +341,8 @@ struct lace_seg {
 	UInt entry_offset;          /* how many instructions of the segment precede it */
 	UShort nlines, npages;
 	Bool ends_in_ret;
+	struct lace_fn_hot own;     /* the entry's function's, when this is its
+				     * first entry segment */
 	struct sim_fetch_seg fetch;
 	struct sim_ref refs[];      /* nlines lines, then npages pages */
 };
@@ -568,7 +557,15 @@ static void seg_flush(IRSB *sbOut, Bool ret)
 	seg->nlines = (UShort)tmp.nlines;   /* at most MAX_SEG_INSNS * 4 */
 	seg->npages = (UShort)tmp.npages;
 	seg->fetch = tmp.fetch;
-	seg->entry = clo_per_function && seg_entry_fn ? seg_entry_fn->hot : NULL;
+	seg->entry = NULL;
+	if (clo_per_function && seg_entry_fn) {
+		if (!seg_entry_fn->hot) {
+			seg->own.inclusive = 0;
+			seg->own.active = 0;
+			seg_entry_fn->hot = &seg->own;
+		}
+		seg->entry = seg_entry_fn->hot;
+	}
 	seg->entry_offset = seg_entry_offset;
 	seg->ends_in_ret = clo_per_function && ret;
 
@@ -785,7 +782,7 @@ static void results_write(const HChar *why)
 				out_printf(o, "fn %llu %llu %llu %llu %llu %llu %s\n",
 					   (ULong)s->instructions, (ULong)s->l1i_misses,
 					   (ULong)s->itlb_misses, (ULong)s->stlb_misses,
-					   (ULong)s->calls, f->hot->inclusive, f->name);
+					   (ULong)s->calls, f->hot ? f->hot->inclusive : 0, f->name);
 			}
 		}
 	}
@@ -805,8 +802,10 @@ static void counts_reset(void)
 		struct lace_fn *f;
 		for (f = fn_table[b]; f; f = f->next) {
 			VG_(memset)(&f->stats, 0, sizeof(f->stats));
-			f->hot->inclusive = 0;
-			f->hot->active = 0;
+			if (f->hot) {
+				f->hot->inclusive = 0;
+				f->hot->active = 0;
+			}
 		}
 	}
 	/* frames of the parent (or of the image before a failed exec) would
