@@ -418,7 +418,8 @@ static VG_REGPARM(3) void lace_seg_call_helper(struct lace_seg *seg, UWord sp_en
  * return pops no older frame -- pushes and pops nothing, and only adds
  * the call to the function's inclusive count when no frame of it is open
  * (the general path would push the frame and pop it right away). */
-static VG_REGPARM(3) void lace_leaf_helper(struct lace_seg *seg, UWord sp_entry, UWord sp_now)
+static inline __attribute__((always_inline)) void leaf_run(struct lace_seg *seg, UWord sp_entry,
+							   UWord sp_now, UInt nlines, UInt npages)
 {
 	ULong before = model.t.instructions;
 	ULong after = before + seg->ninsn;
@@ -433,8 +434,42 @@ static VG_REGPARM(3) void lace_leaf_helper(struct lace_seg *seg, UWord sp_entry,
 	} else {
 		seg_frames(seg, sp_entry, sp_now, before, after);
 	}
-	sim_seg_refs_run(&model, &seg->cold->s, seg->refs, seg->nlines, seg->refs + seg->nlines,
-			 seg->npages);
+	sim_seg_refs_run(&model, &seg->cold->s, seg->refs, nlines, seg->refs + nlines, npages);
+}
+
+static VG_REGPARM(3) void lace_leaf_helper(struct lace_seg *seg, UWord sp_entry, UWord sp_now)
+{
+	leaf_run(seg, sp_entry, sp_now, seg->nlines, seg->npages);
+}
+
+/* The same with the counts of lookups built in, for the common ones: each
+ * copy's loops then run a fixed number of times, which the host's branch
+ * predictor gets right, where the shared loop's length changes with every
+ * call to another function (1, 2 or 3 lines of code). */
+#define LEAF_HELPER(NL, NP)                                                           \
+	static VG_REGPARM(3) void lace_leaf_helper_##NL##_##NP(struct lace_seg *seg,  \
+							      UWord sp_entry, UWord sp_now) \
+	{                                                                             \
+		leaf_run(seg, sp_entry, sp_now, NL, NP);                              \
+	}
+LEAF_HELPER(1, 1) LEAF_HELPER(2, 1) LEAF_HELPER(3, 1) LEAF_HELPER(4, 1)
+LEAF_HELPER(1, 2) LEAF_HELPER(2, 2) LEAF_HELPER(3, 2) LEAF_HELPER(4, 2)
+#undef LEAF_HELPER
+
+typedef VG_REGPARM(3) void (*leaf_helper_fn)(struct lace_seg *, UWord, UWord);
+
+static leaf_helper_fn leaf_helper_for(const struct lace_seg *seg)
+{
+	static const leaf_helper_fn fixed[2][4] = {
+		{ lace_leaf_helper_1_1, lace_leaf_helper_2_1, lace_leaf_helper_3_1,
+		  lace_leaf_helper_4_1 },
+		{ lace_leaf_helper_1_2, lace_leaf_helper_2_2, lace_leaf_helper_3_2,
+		  lace_leaf_helper_4_2 },
+	};
+
+	if (seg->nlines >= 1 && seg->nlines <= 4 && seg->npages >= 1 && seg->npages <= 2)
+		return fixed[seg->npages - 1][seg->nlines - 1];
+	return lace_leaf_helper;
 }
 
 /* Segment descriptors are carved from big chunks: the helper reads one per
@@ -581,7 +616,7 @@ static void seg_flush(IRSB *sbOut, Bool ret)
 		}
 		if (seg->entry && seg->ends_in_ret)
 			di = unsafeIRDirty_0_N(3, "lace_leaf_helper",
-					       VG_(fnptr_to_fnentry)(&lace_leaf_helper),
+					       VG_(fnptr_to_fnentry)(leaf_helper_for(seg)),
 					       mkIRExprVec_3(mkIRExpr_HWord((HWord)seg), sp_entry,
 							     sp_now));
 		else
