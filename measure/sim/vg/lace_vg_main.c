@@ -369,6 +369,33 @@ static VG_REGPARM(1) void lace_seg_helper(struct lace_seg *seg)
 	sim_seg_run_caches(&model, &seg->cold->s);
 }
 
+/* The same with the counts of lookups built in, for the common ones (see
+ * the leaf helpers below: a loop of fixed length is predicted right). */
+#define SEG_HELPER(NL, NP)                                                        \
+	static VG_REGPARM(1) void lace_seg_helper_##NL##_##NP(struct lace_seg *seg) \
+	{                                                                         \
+		sim_seg_refs_run(&model, &seg->cold->s, seg->refs, NL, seg->refs + NL, NP); \
+	}
+SEG_HELPER(1, 1) SEG_HELPER(2, 1) SEG_HELPER(3, 1) SEG_HELPER(4, 1)
+SEG_HELPER(1, 2) SEG_HELPER(2, 2) SEG_HELPER(3, 2) SEG_HELPER(4, 2)
+#undef SEG_HELPER
+
+typedef VG_REGPARM(1) void (*seg_helper_fn)(struct lace_seg *);
+
+static seg_helper_fn seg_helper_for(const struct lace_seg *seg)
+{
+	static const seg_helper_fn fixed[2][4] = {
+		{ lace_seg_helper_1_1, lace_seg_helper_2_1, lace_seg_helper_3_1,
+		  lace_seg_helper_4_1 },
+		{ lace_seg_helper_1_2, lace_seg_helper_2_2, lace_seg_helper_3_2,
+		  lace_seg_helper_4_2 },
+	};
+
+	if (seg->nlines >= 1 && seg->nlines <= 4 && seg->npages >= 1 && seg->npages <= 2)
+		return fixed[seg->npages - 1][seg->nlines - 1];
+	return lace_seg_helper;
+}
+
 /* The call stacks' part of a segment that starts a function and/or ends
  * in a return; before, after: the instruction count around it. */
 static void seg_frames(struct lace_seg *seg, UWord sp_entry, UWord sp_now, ULong before,
@@ -626,7 +653,8 @@ static void seg_flush(IRSB *sbOut, Bool ret)
 							     sp_now));
 	} else {
 		IRExpr *guard = ir_cache_guard(sbOut, &cold->s);
-		di = unsafeIRDirty_0_N(1, "lace_seg_helper", VG_(fnptr_to_fnentry)(&lace_seg_helper),
+		di = unsafeIRDirty_0_N(1, "lace_seg_helper",
+				       VG_(fnptr_to_fnentry)(seg_helper_for(seg)),
 				       mkIRExprVec_1(mkIRExpr_HWord((HWord)seg)));
 		if (guard)
 			di->guard = guard;
