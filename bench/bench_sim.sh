@@ -6,8 +6,9 @@
 # simulator (short superblocks, one helper call each).  lace-vg simulates
 # L1i + iTLB + STLB + fetch blocks with per-function attribution (the
 # skylake-client profile); cachegrind runs with --cache-sim=yes.
-# Goal (issue 7, acceptance 4): lace-vg <= 0.8x cachegrind.  Exits 1 when
-# missed, 77 when the simulator or valgrind is missing.
+# Goal (issue 13, acceptance 4): lace-vg <= 0.6x cachegrind (issue 7 asked
+# for 0.8x).  Exits 1 when missed, 77 when the simulator or valgrind is
+# missing.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$root/build}
@@ -45,5 +46,5 @@ insns=$(awk '$1 == "instructions" { print $2 }' "$tmp"/lv.*)
 median() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
 mc=$(median "${cg[@]}") ml=$(median "${lv[@]}")
 ratio=$(awk -v a="$ml" -v b="$mc" 'BEGIN { printf "%.2f", a / b }')
-echo "bench_sim: $insns instructions: cachegrind --cache-sim=yes ${mc}s CPU, lace-vg (L1i+iTLB+STLB+fetch+per-function) ${ml}s CPU (medians of 3): ratio ${ratio}x (goal <= 0.8x)"
-awk -v r="$ratio" 'BEGIN { exit !(r <= 0.8) }'
+echo "bench_sim: $insns instructions: cachegrind --cache-sim=yes ${mc}s CPU, lace-vg (L1i+iTLB+STLB+fetch+per-function) ${ml}s CPU (medians of 3): ratio ${ratio}x (goal <= 0.6x)"
+awk -v a="$ml" -v b="$mc" 'BEGIN { exit !(a <= 0.6 * b) }'

@@ -60,41 +60,75 @@ const char *sim_cache_geometry_error(int code)
 
 uint64_t sim_cache_ntags(uint64_t size, uint32_t ways, uint64_t line)
 {
-	return size / line;
+	/* tags and stamps, each (ways + 1) slots per set */
+	return 2 * (size / line / ways) * (ways + 1);
 }
 
 void sim_cache_flush(struct sim_cache *c)
 {
-	uint64_t n = (uint64_t)c->sets * c->ways;
+	uint64_t n = (uint64_t)c->sets * c->stride;
 
-	for (uint64_t i = 0; i < n; i++)
+	for (uint64_t i = 0; i < n; i++) {
 		c->tags[i] = SIM_TAG_INVALID;
+		c->stamps[i] = 0;
+	}
+	c->clock = 0;
 }
 
 void sim_cache_flush_below(struct sim_cache *c, uint64_t limit)
 {
 	for (uint32_t s = 0; s < c->sets; s++) {
-		uint64_t *set = &c->tags[(uint64_t)s * c->ways];
-		uint32_t k = 0;
+		uint64_t *set = &c->tags[(uint64_t)s * c->stride];
+		uint64_t *stamp = &c->stamps[(uint64_t)s * c->stride];
 
-		/* keep the survivors MRU first, the freed ways become LRU */
-		for (uint32_t i = 0; i < c->ways; i++)
-			if (set[i] != SIM_TAG_INVALID && set[i] >= limit)
-				set[k++] = set[i];
-		while (k < c->ways)
-			set[k++] = SIM_TAG_INVALID;
+		/* the survivors keep their stamps (their LRU order); a freed
+		 * way is never used, the first to go on a miss */
+		for (uint32_t i = 0; i <= c->ways; i++) {
+			if (set[i] != SIM_TAG_INVALID && set[i] < limit) {
+				set[i] = SIM_TAG_INVALID;
+				stamp[i] = 0;
+			}
+		}
 	}
 }
 
 void sim_cache_init(struct sim_cache *c, uint64_t size, uint32_t ways, uint64_t line,
 		    uint64_t *tags)
 {
-	c->tags = tags;
 	c->ways = ways;
 	c->sets = (uint32_t)(size / line / ways);
+	c->stride = ways + 1;
 	c->line_bits = log2_u64(line);
 	c->set_mask = c->sets - 1;
+	c->tags = tags;
+	c->stamps = tags + (uint64_t)c->sets * c->stride;
 	sim_cache_flush(c);
+}
+
+int sim_cache_ref_search(struct sim_cache *c, uint32_t setoff, uint64_t block, uint8_t *way)
+{
+	uint64_t *set = &c->tags[setoff + 1];
+	uint64_t *stamp = &c->stamps[setoff + 1];
+	uint32_t w, victim = 0;
+
+	for (w = 0; w < c->ways; w++) {
+		if (set[w] == block) {
+			stamp[w] = ++c->clock;
+			c->tags[setoff] = block;
+			*way = (uint8_t)w;
+			return 0;
+		}
+	}
+	/* the least recently used way: the smallest stamp (an invalid way
+	 * has 0, below every valid one; the MRU way has the largest) */
+	for (w = 1; w < c->ways; w++)
+		if (stamp[w] < stamp[victim])
+			victim = w;
+	set[victim] = block;
+	stamp[victim] = ++c->clock;
+	c->tags[setoff] = block;
+	*way = (uint8_t)victim;
+	return 1;
 }
 
 int sim_cache_access(struct sim_cache *c, uint64_t addr, uint32_t len, uint64_t *lookups)

@@ -3,21 +3,38 @@
  * the tag storage -- so the very same code runs inside the Valgrind tool
  * and in the cmocka tests.
  *
- * The model is cachegrind's (cg_sim.c): every set keeps its tags in MRU
- * order; the tag is the whole block number (address >> line_bits), the set
- * is block & (sets - 1); a hit moves the tag to the front, a miss inserts
- * it at the front and drops the LRU tag.  An access that spans several
- * lines looks each line up (all of them: the state changes) and counts at
- * most one miss, as cachegrind does for an instruction crossing a line. */
+ * The replacement is cachegrind's (cg_sim.c): true LRU; the tag is the
+ * whole block number (address >> line_bits), the set is block & (sets - 1);
+ * a miss evicts the least recently used tag of its set.  An access that
+ * spans several lines looks each line up (all of them: the state changes)
+ * and counts at most one miss, as cachegrind does for an instruction
+ * crossing a line.  Hits and misses are exactly cachegrind's.
+ *
+ * The layout is not cachegrind's list in MRU order (a hit there shifts up
+ * to ways - 1 tags, behind a search whose length depends on the data, and
+ * both mispredict): a resident tag stays in its way until it is evicted,
+ * each way has a time stamp of its last use (one counter per cache; 0 =
+ * never, an invalid way), and a miss evicts the way with the smallest
+ * stamp, which is the LRU one.  Each set also keeps a copy of its most
+ * recently used tag in front of its ways (slot 0), which generated code
+ * compares against: a hit on the MRU tag changes nothing (its stamp is
+ * already the newest of the set) and may be skipped.  A caller that looks
+ * up the same block again and again (a compiled segment) keeps the way it
+ * found it in as a hint: the hit is then one compare and two stores. */
 #ifndef LACE_SIM_CACHE_H
 #define LACE_SIM_CACHE_H
 
 #include <stdint.h>
 
 struct sim_cache {
-	uint64_t *tags;     /* sets * ways tags, each set MRU first */
+	uint64_t *tags;     /* per set (stride slots): the MRU tag, then the
+			     * ways' tags; ~0 = invalid */
+	uint64_t *stamps;   /* the same indexes: the ways' last use (slot 0
+			     * of a set unused) */
+	uint64_t clock;     /* the last stamp given */
 	uint32_t ways;
 	uint32_t sets;
+	uint32_t stride;    /* ways + 1 */
 	uint32_t line_bits;
 	uint64_t set_mask;  /* sets - 1 */
 };
@@ -27,7 +44,7 @@ struct sim_cache {
  * sim_cache_geometry_error() spells out. */
 int sim_cache_geometry_check(uint64_t size, uint32_t ways, uint64_t line);
 const char *sim_cache_geometry_error(int code);
-/* Number of uint64_t tags the caller must provide (sets * ways). */
+/* Number of uint64_t slots the caller must provide (tags and stamps). */
 uint64_t sim_cache_ntags(uint64_t size, uint32_t ways, uint64_t line);
 /* Initialise (geometry must pass the check); tags: sim_cache_ntags() slots. */
 void sim_cache_init(struct sim_cache *c, uint64_t size, uint32_t ways, uint64_t line,
@@ -49,50 +66,49 @@ static inline uint64_t sim_cache_set_of(const struct sim_cache *c, uint64_t bloc
 	return block & c->set_mask;
 }
 
+/* The index of a set's first slot (its MRU tag) in tags[] and stamps[]. */
+static inline uint32_t sim_cache_setoff(const struct sim_cache *c, uint64_t block)
+{
+	return (uint32_t)((block & c->set_mask) * c->stride);
+}
+
+/* The most recently used tag of the set at setoff (~0: none). */
+static inline uint64_t sim_cache_mru(const struct sim_cache *c, uint32_t setoff)
+{
+	return c->tags[setoff];
+}
+
+/* The lookup when the hinted way does not hold the block: search the set;
+ * 1 on a miss.  *way is set to where the block now is. */
+int sim_cache_ref_search(struct sim_cache *c, uint32_t setoff, uint64_t block, uint8_t *way);
+
+/* Look up block in the set at setoff (sim_cache_setoff()), with *way the
+ * way it was found in last time (it must be below the number of ways: 0,
+ * or what this function left there for this cache); 1 on a miss, 0 on a
+ * hit.  LRU state and *way are updated. */
+static inline int sim_cache_ref_way(struct sim_cache *c, uint32_t setoff, uint64_t block,
+				    uint8_t *way)
+{
+	uint32_t slot = setoff + 1 + *way;
+
+	if (__builtin_expect(c->tags[slot] == block, 1)) {
+		c->stamps[slot] = ++c->clock;
+		c->tags[setoff] = block;
+		return 0;
+	}
+	return sim_cache_ref_search(c, setoff, block, way);
+}
+
 /* Look up one block; 1 on a miss, 0 on a hit.  LRU state is updated. */
 static inline int sim_cache_ref_block(struct sim_cache *c, uint64_t block)
 {
-	uint64_t *set = &c->tags[(block & c->set_mask) * c->ways];
-	uint32_t i, j;
+	uint32_t setoff = sim_cache_setoff(c, block);
+	uint8_t way = 0;
 
-	/* the common case: still the most recently used of its set */
-	if (set[0] == block)
+	/* the MRU tag: nothing changes */
+	if (c->tags[setoff] == block)
 		return 0;
-	for (i = 1; i < c->ways; i++) {
-		if (set[i] == block) {
-			for (j = i; j > 0; j--)
-				set[j] = set[j - 1];
-			set[0] = block;
-			return 0;
-		}
-	}
-	for (j = c->ways - 1; j > 0; j--)
-		set[j] = set[j - 1];
-	set[0] = block;
-	return 1;
-}
-
-/* The same lookup with the set's first tag index (set * ways) already
- * computed, as compiled segments keep it. */
-static inline int sim_cache_ref_at(struct sim_cache *c, uint32_t setoff, uint64_t block)
-{
-	uint64_t *set = &c->tags[setoff];
-	uint32_t i, j;
-
-	if (set[0] == block)
-		return 0;
-	for (i = 1; i < c->ways; i++) {
-		if (set[i] == block) {
-			for (j = i; j > 0; j--)
-				set[j] = set[j - 1];
-			set[0] = block;
-			return 0;
-		}
-	}
-	for (j = c->ways - 1; j > 0; j--)
-		set[j] = set[j - 1];
-	set[0] = block;
-	return 1;
+	return sim_cache_ref_search(c, setoff, block, &way);
 }
 
 /* One instruction-style access of len bytes at addr: every line it touches

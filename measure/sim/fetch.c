@@ -15,8 +15,7 @@ static uint32_t log2_u32(uint32_t x)
 void sim_fetch_init(struct sim_fetch *f, uint32_t block)
 {
 	f->block_bits = log2_u32(block);
-	f->prev_end = ~(uint64_t)0;
-	f->cur_block = ~(uint64_t)0;
+	f->state = ~(uint64_t)0;
 	f->entries = 0;
 	f->late = 0;
 }
@@ -28,20 +27,29 @@ static int is_late(uint32_t bits, uint64_t addr)
 	return (addr & (block - 1)) >= block - block / 4;
 }
 
+static uint64_t end_state(uint64_t addr, uint32_t len)
+{
+	return ((addr + len) << 1) | (len == 0);
+}
+
 void sim_fetch_insn(struct sim_fetch *f, uint64_t addr, uint32_t len)
 {
 	uint64_t first = addr >> f->block_bits;
 	uint64_t last = (addr + (len ? len - 1 : 0)) >> f->block_bits;
+	uint64_t d = f->state ^ (addr << 1);
 
-	if (addr != f->prev_end) {
+	if (d > 1) {
+		/* not where the last instruction ended: a jump */
 		f->entries++;
 		f->late += is_late(f->block_bits, addr);
-	} else if (first != f->cur_block) {
-		f->entries++;
+	} else {
+		/* the current block: the one of the last instruction's last
+		 * byte, before addr, or addr's own after an empty one */
+		uint64_t cur = d ? first : (addr - 1) >> f->block_bits;
+		f->entries += first != cur;
 	}
 	f->entries += last - first;
-	f->cur_block = last;
-	f->prev_end = addr + len;
+	f->state = end_state(addr, len);
 }
 
 void sim_fetch_seg_build(struct sim_fetch_seg *s, uint32_t block, const uint64_t *addr,
@@ -49,22 +57,21 @@ void sim_fetch_seg_build(struct sim_fetch_seg *s, uint32_t block, const uint64_t
 {
 	struct sim_fetch f;
 	uint32_t bits = log2_u32(block);
-	uint64_t last0 = (addr[0] + (len[0] ? len[0] - 1 : 0)) >> bits;
-
-	s->first_start = addr[0];
-	s->first_block = addr[0] >> bits;
-	s->first_extra = (uint32_t)(last0 - s->first_block);
-	s->first_late = (uint32_t)is_late(bits, addr[0]);
+	uint64_t first0 = addr[0] >> bits;
+	uint32_t extra = (uint32_t)(((addr[0] + (len[0] ? len[0] - 1 : 0)) >> bits) - first0);
+	uint32_t aligned = ((addr[0] - 1) >> bits) != first0;
 
 	/* the state after the first instruction does not depend on how it was
 	 * entered, so the rest can be run through the reference model now */
 	sim_fetch_init(&f, block);
-	f.cur_block = last0;
-	f.prev_end = addr[0] + len[0];
+	f.state = end_state(addr[0], len[0]);
 	for (uint32_t i = 1; i < n; i++)
 		sim_fetch_insn(&f, addr[i], len[i]);
-	s->inner_entries = (uint32_t)f.entries;
-	s->inner_late = (uint32_t)f.late;
-	s->last_block = f.cur_block;
-	s->last_end = f.prev_end;
+	s->first_state = addr[0] << 1;
+	s->last_state = f.state;
+	s->jump_entries = 1 + extra + (uint32_t)f.entries;
+	s->seq_entries = aligned + extra + (uint32_t)f.entries;
+	s->empty_entries = extra + (uint32_t)f.entries;
+	s->jump_late = (uint32_t)is_late(bits, addr[0]) + (uint32_t)f.late;
+	s->seq_late = (uint32_t)f.late;
 }

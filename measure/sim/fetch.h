@@ -18,8 +18,11 @@
 
 struct sim_fetch {
 	uint32_t block_bits;
-	uint64_t prev_end;   /* address after the last instruction; ~0 = none yet */
-	uint64_t cur_block;  /* block of the last byte of the last instruction */
+	uint64_t state;      /* where the last instruction ended, as 2 * end,
+			      * + 1 when it was empty (len 0: then the block
+			      * of its end is the current one, else the block
+			      * before it); ~0 = none yet.  (The doubling drops
+			      * bit 63, which canonical addresses repeat.) */
 	uint64_t entries;    /* fetch-blocks */
 	uint64_t late;       /* fetch-late-entries */
 };
@@ -30,16 +33,18 @@ void sim_fetch_init(struct sim_fetch *f, uint32_t block);
 void sim_fetch_insn(struct sim_fetch *f, uint64_t addr, uint32_t len);
 
 /* What a straight run of instructions does to the model, precomputed once
- * (at translation time) so that replaying it costs a few operations. */
+ * (at translation time) so that replaying it costs a few operations: with
+ * d = state ^ first_state, the run is entered by a jump when d > 1, by
+ * falling through from a non-empty instruction when d == 0, from an empty
+ * one when d == 1. */
 struct sim_fetch_seg {
-	uint64_t first_start;    /* address of the first instruction */
-	uint64_t first_block;
-	uint32_t first_extra;    /* further blocks the first instruction spans */
-	uint32_t first_late;     /* 1 when a jump to first_start would be late */
-	uint32_t inner_entries;  /* entries made by instructions 2..n */
-	uint32_t inner_late;
-	uint64_t last_block;     /* state after the run */
-	uint64_t last_end;
+	uint64_t first_state;     /* 2 * the first instruction's address */
+	uint64_t last_state;      /* the state after the run */
+	uint32_t jump_entries;    /* entries when entered by a jump */
+	uint32_t seq_entries;     /* ... falling through from a non-empty one */
+	uint32_t empty_entries;   /* ... falling through from an empty one */
+	uint32_t jump_late;       /* late entries when entered by a jump */
+	uint32_t seq_late;        /* ... otherwise (those of instructions 2..n) */
 };
 
 /* Summarise n >= 1 instructions (addr[i], len[i] accessed through the
@@ -49,16 +54,16 @@ void sim_fetch_seg_build(struct sim_fetch_seg *s, uint32_t block, const uint64_t
 
 static inline void sim_fetch_seg_apply(struct sim_fetch *f, const struct sim_fetch_seg *s)
 {
-	/* a jump to the first instruction enters its block (late or not);
-	 * falling through enters it only when it is a new block.  Without
-	 * branches: which case it is depends on the data, and a mispredict
-	 * costs more than the arithmetic (the hot path of both simulators). */
-	uint64_t jump = s->first_start != f->prev_end;
+	uint64_t d = f->state ^ s->first_state;
 
-	f->entries += (jump | (s->first_block != f->cur_block)) + s->first_extra + s->inner_entries;
-	f->late += (jump & s->first_late) + s->inner_late;
-	f->cur_block = s->last_block;
-	f->prev_end = s->last_end;
+	if (d > 1) {
+		f->entries += s->jump_entries;
+		f->late += s->jump_late;
+	} else {
+		f->entries += d ? s->empty_entries : s->seq_entries;
+		f->late += s->seq_late;
+	}
+	f->state = s->last_state;
 }
 
 #endif

@@ -45,8 +45,10 @@ uint64_t sim_model_ntags(const struct sim_config *cfg, uint64_t *l1i, uint64_t *
 			 uint64_t *stlb)
 {
 	*l1i = sim_cache_ntags(cfg->l1i_size, cfg->l1i_ways, cfg->l1i_line);
-	*itlb = cfg->itlb_entries;
-	*stlb = cfg->stlb_entries;
+	*itlb = sim_cache_ntags((uint64_t)cfg->itlb_entries * cfg->page, cfg->itlb_ways,
+				cfg->page);
+	*stlb = cfg->stlb_entries ? sim_cache_ntags((uint64_t)cfg->stlb_entries * cfg->page,
+						    cfg->stlb_ways, cfg->page) : 0;
 	return *l1i + *itlb + *stlb;
 }
 
@@ -183,7 +185,8 @@ static uint32_t refs_compact(const struct sim_cache *c, struct sim_ref *r, uint3
 		r[k] = r[j];
 		r[k].first = r[j].insn != prev_insn;
 		prev_insn = r[j].insn;
-		r[k].insn = (uint32_t)(sim_cache_set_of(c, r[j].block) * c->ways);
+		r[k].insn = sim_cache_setoff(c, r[j].block);
+		r[k].way = 0;
 		k++;
 	}
 	return k;
@@ -237,7 +240,46 @@ void sim_seg_settle(struct sim_seg *seg)
 	seg->execs = 0;
 }
 
-void sim_seg_run_caches(struct sim_model *m, const struct sim_seg *seg)
+void sim_seg_refs_finish(struct sim_model *m, const struct sim_seg *seg,
+			 struct sim_ref *lines, uint32_t nlines,
+			 struct sim_ref *pages, uint32_t npages, uint32_t from)
+{
+	struct sim_ref *r;
+	uint32_t i;
+	int missed = 0;   /* the lookups before from all hit */
+
+	for (i = from; i < nlines; i++) {
+		r = &lines[i];
+		if (r->first)
+			missed = 0;
+		if (sim_cache_ref_way(&m->l1i, r->insn, r->block, &r->way) && !missed) {
+			struct sim_fn_stats *s = sim_seg_fn(seg, r->fn);
+			missed = 1;
+			m->t.l1i_misses++;
+			if (s)
+				s->l1i_misses++;
+		}
+	}
+
+	missed = 0;
+	for (i = from > nlines ? from - nlines : 0; i < npages; i++) {
+		r = &pages[i];
+		if (r->first)
+			missed = 0;
+		if (sim_cache_ref_way(&m->itlb, r->insn, r->block, &r->way)) {
+			struct sim_fn_stats *s = sim_seg_fn(seg, r->fn);
+			sim_model_stlb_lookup(m, r->block, s);
+			if (!missed) {
+				missed = 1;
+				m->t.itlb_misses++;
+				if (s)
+					s->itlb_misses++;
+			}
+		}
+	}
+}
+
+void sim_seg_run_caches(struct sim_model *m, struct sim_seg *seg)
 {
 	sim_seg_run_caches_inline(m, seg);
 }

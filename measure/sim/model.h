@@ -96,11 +96,16 @@ struct sim_insn {
 struct sim_ref {
 	uint64_t block;
 	uint32_t insn;   /* build time: index of the instruction; after
-			  * compaction: the set's first tag index (set * ways) */
+			  * compaction: the set's first slot in the cache's
+			  * tags (sim_cache_setoff(), where its MRU tag is) */
 	uint16_t fn;
 	uint8_t first;   /* first kept lookup of its instruction: resets the
 			  * at-most-one-miss rule */
-	uint8_t drop;    /* build time only */
+	union {
+		uint8_t drop;   /* build time */
+		uint8_t way;    /* after compaction: where the block was last
+				 * found (sim_cache_ref_way()'s hint) */
+	};
 };
 
 struct sim_seg_fn {
@@ -147,7 +152,7 @@ void sim_seg_run(struct sim_model *m, struct sim_seg *seg);
  * tool does in generated code.  It changes nothing when every kept lookup
  * hits the most recently used tag of its set, which such a caller may
  * test first and skip the call. */
-void sim_seg_run_caches(struct sim_model *m, const struct sim_seg *seg);
+void sim_seg_run_caches(struct sim_model *m, struct sim_seg *seg);
 
 /* ---- inline versions, for a caller's own hot path --------------------- */
 
@@ -170,40 +175,66 @@ static inline struct sim_fn_stats *sim_seg_fn(const struct sim_seg *seg, uint16_
 	return fn < seg->nfns ? seg->fns[fn].stats : 0;
 }
 
-/* sim_seg_run_caches(), inline. */
-static inline void sim_seg_run_caches_inline(struct sim_model *m, const struct sim_seg *seg)
+/* The general lookups of a segment from the index from on (lines, then
+ * pages: from >= nlines starts in the pages), with every lookup before it
+ * a hit: any hint, misses, the STLB.  sim_seg_refs_run()'s slow path. */
+void sim_seg_refs_finish(struct sim_model *m, const struct sim_seg *seg,
+			 struct sim_ref *lines, uint32_t nlines,
+			 struct sim_ref *pages, uint32_t npages, uint32_t from);
+
+/* sim_seg_run_caches(), inline, with the segment's lookups given apart
+ * (seg is read only for its functions, on a miss).  The common case runs
+ * here: every kept lookup finds its block in the way its hint names (the
+ * rule once the segment ran: blocks stay in their ways), a hit, with the
+ * cache's arrays and clock in registers; at the first other one the rest
+ * goes to sim_seg_refs_finish(). */
+static inline void sim_seg_refs_run(struct sim_model *m, const struct sim_seg *seg,
+				    struct sim_ref *lines, uint32_t nlines,
+				    struct sim_ref *pages, uint32_t npages)
 {
-	const struct sim_ref *r;
+	uint64_t *tags = m->l1i.tags, *stamps = m->l1i.stamps, clock = m->l1i.clock;
 	uint32_t i;
-	int missed = 0;
 
-	for (i = 0, r = seg->lines; i < seg->nlines; i++, r++) {
-		if (r->first)
-			missed = 0;
-		if (sim_cache_ref_at(&m->l1i, r->insn, r->block) && !missed) {
-			struct sim_fn_stats *s = sim_seg_fn(seg, r->fn);
-			missed = 1;
-			m->t.l1i_misses++;
-			if (s)
-				s->l1i_misses++;
-		}
-	}
+	for (i = 0; i < nlines; i++) {
+		uint64_t block = lines[i].block;
+		uint32_t setoff = lines[i].insn, slot = setoff + 1 + lines[i].way;
 
-	missed = 0;
-	for (i = 0, r = seg->pages; i < seg->npages; i++, r++) {
-		if (r->first)
-			missed = 0;
-		if (sim_cache_ref_at(&m->itlb, r->insn, r->block)) {
-			struct sim_fn_stats *s = sim_seg_fn(seg, r->fn);
-			sim_model_stlb_lookup(m, r->block, s);
-			if (!missed) {
-				missed = 1;
-				m->t.itlb_misses++;
-				if (s)
-					s->itlb_misses++;
-			}
+		if (__builtin_expect(tags[slot] != block, 0)) {
+			m->l1i.clock = clock;
+			sim_seg_refs_finish(m, seg, lines, nlines, pages, npages, i);
+			return;
 		}
+		stamps[slot] = ++clock;
+		tags[setoff] = block;
 	}
+	m->l1i.clock = clock;
+
+	tags = m->itlb.tags;
+	stamps = m->itlb.stamps;
+	clock = m->itlb.clock;
+	for (i = 0; i < npages; i++) {
+		uint64_t block = pages[i].block;
+		uint32_t setoff = pages[i].insn, slot = setoff + 1 + pages[i].way;
+
+		/* a page is nearly always the MRU one of its set: that hit
+		 * changes nothing (code lines are not, they take turns) */
+		if (tags[setoff] == block)
+			continue;
+		if (__builtin_expect(tags[slot] != block, 0)) {
+			m->itlb.clock = clock;
+			sim_seg_refs_finish(m, seg, lines, nlines, pages, npages, nlines + i);
+			return;
+		}
+		stamps[slot] = ++clock;
+		tags[setoff] = block;
+	}
+	m->itlb.clock = clock;
+}
+
+/* sim_seg_run_caches(), inline. */
+static inline void sim_seg_run_caches_inline(struct sim_model *m, struct sim_seg *seg)
+{
+	sim_seg_refs_run(m, seg, seg->lines, seg->nlines, seg->pages, seg->npages);
 }
 /* Lazy segments: add the pending executions' instructions and calls to the
  * functions, and zero the pending count. */

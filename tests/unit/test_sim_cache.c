@@ -94,7 +94,7 @@ static void test_line_crossing(void **state)
 	assert_int_equal(sim_cache_access(&c, at(1, 2), 1, NULL), 1); /* evicts at(1,0) */
 	assert_int_equal(sim_cache_access(&c, at(0, 0) + 60, 8, NULL), 1);
 	/* the lookup of the first line still happened: at(0,0) is MRU of set 0 */
-	assert_int_equal(c.tags[0 * 2 + 0], at(0, 0) / 64);
+	assert_int_equal(sim_cache_mru(&c, sim_cache_setoff(&c, at(0, 0) / 64)), at(0, 0) / 64);
 }
 
 static void test_direct_mapped_and_full(void **state)
@@ -119,6 +119,120 @@ static void test_direct_mapped_and_full(void **state)
 	assert_int_equal(sim_cache_access(&c, 0, 1, NULL), 1);
 }
 
+/* The oracle: cachegrind's own layout (cg_sim.c), each set's tags in MRU
+ * order, a hit moving its tag to the front, a miss inserting there and
+ * dropping the last one. */
+struct mru_list {
+	uint64_t t[4096];
+	uint32_t ways, sets, line_bits;
+};
+
+static void mru_init(struct mru_list *o, uint32_t sets, uint32_t ways, uint32_t line_bits)
+{
+	o->sets = sets;
+	o->ways = ways;
+	o->line_bits = line_bits;
+	for (uint32_t i = 0; i < sets * ways; i++)
+		o->t[i] = ~(uint64_t)0;
+}
+
+static int mru_ref(struct mru_list *o, uint64_t block)
+{
+	uint64_t *set = &o->t[(block & (o->sets - 1)) * o->ways];
+	uint32_t i, j;
+
+	for (i = 0; i < o->ways; i++) {
+		if (set[i] == block) {
+			for (j = i; j > 0; j--)
+				set[j] = set[j - 1];
+			set[0] = block;
+			return 0;
+		}
+	}
+	for (j = o->ways - 1; j > 0; j--)
+		set[j] = set[j - 1];
+	set[0] = block;
+	return 1;
+}
+
+static void mru_flush_below(struct mru_list *o, uint64_t limit)
+{
+	for (uint32_t s = 0; s < o->sets; s++) {
+		uint64_t *set = &o->t[s * o->ways];
+		uint32_t k = 0;
+
+		for (uint32_t i = 0; i < o->ways; i++)
+			if (set[i] != ~(uint64_t)0 && set[i] >= limit)
+				set[k++] = set[i];
+		while (k < o->ways)
+			set[k++] = ~(uint64_t)0;
+	}
+}
+
+static uint64_t rng = 2463534242u;
+static uint64_t next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* Random block streams through both layouts: every lookup (plain, or with
+ * a way hint kept per block as a compiled segment keeps it) gives the same
+ * hit or miss, the MRU copy is the oracle's first tag, and flushes of the
+ * low blocks keep them in step. */
+static void random_vs_oracle(uint32_t sets, uint32_t ways, uint32_t nblocks)
+{
+	static struct mru_list o;
+	static uint8_t hint[256];
+	struct sim_cache c;
+	uint64_t line = 64, high = (uint64_t)1 << 40;
+
+	assert_true(nblocks <= 256);
+	assert_true(sim_cache_ntags(sets * ways * line, ways, line) <= 4096);
+	sim_cache_init(&c, sets * ways * line, ways, line, tags);
+	mru_init(&o, sets, ways, 6);
+	for (uint32_t i = 0; i < 256; i++)
+		hint[i] = 0;
+	for (int n = 0; n < 200000; n++) {
+		uint32_t k = (uint32_t)(next() % nblocks);
+		/* skewed: low-numbered blocks far more often; half are "high"
+		 * (kernel) blocks that survive flush_below */
+		if (next() % 2)
+			k = k % (1 + nblocks / 4);
+		uint64_t block = (k % 2 ? high : 0) + k;
+		uint32_t setoff = sim_cache_setoff(&c, block);
+		int want = mru_ref(&o, block), got;
+
+		if (next() % 2)
+			got = sim_cache_ref_block(&c, block);
+		else
+			got = sim_cache_ref_way(&c, setoff, block, &hint[k]);
+		assert_int_equal(got, want);
+		assert_int_equal(sim_cache_mru(&c, setoff), block);
+		if (next() % 5000 == 0) {
+			sim_cache_flush_below(&c, high);
+			mru_flush_below(&o, high);
+		}
+		if (next() % 50000 == 0) {
+			sim_cache_flush(&c);
+			mru_init(&o, sets, ways, 6);
+		}
+	}
+}
+
+static void test_same_as_mru_list(void **state)
+{
+	random_vs_oracle(64, 8, 200);    /* the Skylake L1i: 64 sets x 8 */
+	random_vs_oracle(16, 8, 160);
+	random_vs_oracle(4, 2, 24);
+	random_vs_oracle(8, 1, 40);      /* direct mapped */
+	random_vs_oracle(1, 3, 10);      /* fully associative, 3 ways */
+	random_vs_oracle(128, 12, 256);  /* the STLB */
+	random_vs_oracle(1, 64, 100);    /* a fully associative TLB */
+}
+
 static void test_geometry_errors(void **state)
 {
 	assert_int_not_equal(sim_cache_geometry_check(0, 8, 64), 0);
@@ -138,6 +252,7 @@ int main(void)
 		cmocka_unit_test(test_assoc_conflict),
 		cmocka_unit_test(test_line_crossing),
 		cmocka_unit_test(test_direct_mapped_and_full),
+		cmocka_unit_test(test_same_as_mru_list),
 		cmocka_unit_test(test_geometry_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -43,6 +43,18 @@ static void test_sequential_blocks(void **state)
 	sim_fetch_insn(&f, 0x3040, 1);
 	assert_int_equal(f.entries, 3);
 	assert_int_equal(f.late, 1);
+	/* an empty instruction (len 0, undecodable) on a block boundary
+	 * enters its block; falling through from it stays there */
+	sim_fetch_insn(&f, 0x3070, 16);   /* jump: late (offset 48 of 64) */
+	sim_fetch_insn(&f, 0x3080, 0);
+	assert_int_equal(f.entries, 5);
+	sim_fetch_insn(&f, 0x3080, 2);
+	assert_int_equal(f.entries, 5);
+	assert_int_equal(f.late, 2);
+	/* ... and an empty one inside a block enters nothing */
+	sim_fetch_insn(&f, 0x3082, 0);
+	sim_fetch_insn(&f, 0x3082, 4);
+	assert_int_equal(f.entries, 5);
 }
 
 static uint64_t r_l1i[8192], r_itlb[4096], r_stlb[4096];
@@ -85,6 +97,8 @@ static void random_equivalence(const struct sim_config *cfg, int rounds)
 
 		for (uint32_t i = 0; i < n; i++) {
 			uint32_t len = 1 + next() % 15;
+			if (next() % 32 == 0)   /* empty (an undecodable one) */
+				len = 0;
 			if (next() % 8 == 0)   /* a chased jump inside the segment */
 				pc = base[next() % 4] + next() % 8192;
 			insns[i].addr = pc;

@@ -25,8 +25,9 @@ static IRExpr *ir_c64(ULong v)
 }
 
 /* The model's address, loaded once per superblock into a temporary
- * (model_base) so that its fields are reached as base + offset: a 64-bit
- * constant address costs a 10-byte instruction per access. */
+ * (model_base) so that its fields, and whatever lies within a gigabyte of
+ * it, are reached as base + offset: a 64-bit constant address costs a
+ * 10-byte instruction per access. */
 static struct sim_model *const model_addr = &model;
 static IRTemp model_base = IRTemp_INVALID;
 
@@ -37,9 +38,11 @@ void ir_model_base_reset(void)
 
 static IRExpr *ir_addr(IRSB *sb, const void *p)
 {
-	HWord off = (HWord)p - (HWord)&model;
+	Long off = (Long)((HWord)p - (HWord)&model);
 
-	if (off >= sizeof(model))
+	/* the model and what the tool keeps next to it in its own static
+	 * memory (lace_vg_main.c's pools: tags, hot segment parts) */
+	if (off < -(1LL << 30) || off >= (1LL << 30))
 		return mkIRExpr_HWord((HWord)p);
 	if (model_base == IRTemp_INVALID) {
 		model_base = newIRTemp(sb->tyenv, Ity_I64);
@@ -48,7 +51,7 @@ static IRExpr *ir_addr(IRSB *sb, const void *p)
 							   mkIRExpr_HWord((HWord)&model_addr))));
 	}
 	return ir_tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(model_base),
-						 mkIRExpr_HWord(off)));
+						 mkIRExpr_HWord((HWord)off)));
 }
 
 static IRExpr *ir_ld64(IRSB *sb, const void *p)
@@ -66,12 +69,10 @@ static IRExpr *ir_op(IRSB *sb, IROp op, IRExpr *a, IRExpr *b)
 	return ir_tmp(sb, Ity_I64, IRExpr_Binop(op, a, b));
 }
 
-/* 64-bit 1 when a != 0 */
-static IRExpr *ir_nonzero(IRSB *sb, IRExpr *a)
+/* 64-bit 1 when the bit b is set */
+static IRExpr *ir_bit64(IRSB *sb, IRExpr *b)
 {
-	IRExpr *c = ir_tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, a, ir_c64(0)));
-
-	return ir_tmp(sb, Ity_I64, IRExpr_Unop(Iop_1Uto64, c));
+	return ir_tmp(sb, Ity_I64, IRExpr_Unop(Iop_1Uto64, b));
 }
 
 static void ir_add64(IRSB *sb, void *p, ULong k)
@@ -106,35 +107,39 @@ IRExpr *ir_cache_guard(IRSB *sb, const struct sim_seg *s)
 }
 
 /* What sim_seg_run() does besides the cache lookups, as generated code:
- * the instruction count, the lazy executions (from which totals_sync
- * derives the lookups) and the fetch model (sim_fetch_seg_apply). */
-void ir_seg_counts(IRSB *sb, struct sim_seg *s)
+ * the instruction count, the lazy executions (counted in *execs, from
+ * which totals_sync derives the lookups) and the fetch model
+ * (sim_fetch_seg_apply). */
+void ir_seg_counts(IRSB *sb, const struct sim_seg *s, ULong *execs)
 {
 	const struct sim_fetch_seg *fs = &s->fetch;
 	struct sim_fetch *f = &model.fetch;
-	IRExpr *pe, *cb, *jump, *e, *l;
+	IRExpr *d, *jump, *e, *l;
 
 	ir_add64(sb, &model.t.instructions, s->ninsn);
-	ir_add64(sb, &s->execs, 1);   /* lookups and functions: totals_sync */
+	ir_add64(sb, execs, 1);   /* lookups and functions: totals_sync */
 
-	/* entries += first_extra + inner_entries
-	 *            + (a jump to the first instruction || a new block) */
-	pe = ir_ld64(sb, &f->prev_end);
-	cb = ir_ld64(sb, &f->cur_block);
-	jump = ir_op(sb, Iop_Xor64, pe, ir_c64(fs->first_start));
-	e = ir_nonzero(sb, ir_op(sb, Iop_Or64, jump,
-				 ir_op(sb, Iop_Xor64, cb, ir_c64(fs->first_block))));
+	/* sim_fetch_seg_apply: d = state ^ first_state; a jump when d > 1.
+	 * Either the run falls through into a new block from a non-empty
+	 * instruction (seq_entries = jump_entries: d != 1 adds one) or not
+	 * (seq_entries = empty_entries: d > 1 adds one). */
+	d = ir_op(sb, Iop_Xor64, ir_ld64(sb, &f->state), ir_c64(fs->first_state));
+	jump = ir_bit64(sb, ir_tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, ir_c64(1), d)));
+	if (fs->seq_entries == fs->jump_entries)
+		e = ir_bit64(sb, ir_tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, d, ir_c64(1))));
+	else
+		e = jump;
 	e = ir_op(sb, Iop_Add64, e, ir_ld64(sb, &f->entries));
-	e = ir_op(sb, Iop_Add64, e, ir_c64((ULong)fs->first_extra + fs->inner_entries));
+	e = ir_op(sb, Iop_Add64, e, ir_c64(fs->empty_entries));
 	ir_st64(sb, &f->entries, e);
-	/* late += inner_late + (a jump ? first_late : 0) */
-	if (fs->first_late || fs->inner_late) {
-		l = ir_op(sb, Iop_Add64, ir_ld64(sb, &f->late), ir_c64(fs->inner_late));
-		if (fs->first_late)
-			l = ir_op(sb, Iop_Add64, l, ir_nonzero(sb, jump));
+	/* late += seq_late + (a jump ? jump_late - seq_late : 0) */
+	if (fs->jump_late || fs->seq_late) {
+		l = ir_op(sb, Iop_Add64, ir_ld64(sb, &f->late), ir_c64(fs->seq_late));
+		if (fs->jump_late != fs->seq_late)
+			l = ir_op(sb, Iop_Add64, l, fs->jump_late - fs->seq_late == 1 ? jump :
+				  ir_op(sb, Iop_Mul64, jump, ir_c64(fs->jump_late - fs->seq_late)));
 		ir_st64(sb, &f->late, l);
 	}
-	ir_st64(sb, &f->prev_end, ir_c64(fs->last_end));
-	ir_st64(sb, &f->cur_block, ir_c64(fs->last_block));
+	ir_st64(sb, &f->state, ir_c64(fs->last_state));
 }
 

@@ -124,6 +124,24 @@ static void bad_config(const HChar *what, const HChar *why)
 	VG_(fmsg_bad_option)(what, "%s\n", why);
 }
 
+/* Tag arrays come from static memory when they fit: the generated code
+ * reads the L1i's and iTLB's, and reaches them from the model's address
+ * (lace_vg_ir.c's ir_addr) rather than by 64-bit constants. */
+#define TAG_POOL (1u << 16)
+static uint64_t tag_pool[TAG_POOL];
+
+static uint64_t *tags_alloc(const HChar *cc, uint64_t n)
+{
+	static uint64_t used;
+	uint64_t *p;
+
+	if (n > TAG_POOL - used)
+		return VG_(malloc)(cc, n * sizeof(uint64_t));
+	p = tag_pool + used;
+	used += n;
+	return p;
+}
+
 static void lace_post_clo_init(void)
 {
 	ULong v[3];
@@ -149,18 +167,25 @@ static void lace_post_clo_init(void)
 		bad_config(what, why);
 
 	sim_model_ntags(&cfg, &nl, &ni, &ns);
-	sim_model_init(&model, &cfg, VG_(malloc)("lace.l1i", nl * sizeof(uint64_t)),
-		       VG_(malloc)("lace.itlb", ni * sizeof(uint64_t)),
-		       ns ? VG_(malloc)("lace.stlb", ns * sizeof(uint64_t)) : NULL);
+	sim_model_init(&model, &cfg, tags_alloc("lace.l1i", nl), tags_alloc("lace.itlb", ni),
+		       ns ? tags_alloc("lace.stlb", ns) : NULL);
 	stacks_init();
 }
 
 /* ---- functions -------------------------------------------------------- */
 
-struct lace_fn {
-	struct sim_fn_stats stats;
+/* What the call stacks update on every call.  It lives in the hot part
+ * of the function's first entry segment (struct lace_seg), on the host
+ * cache line the helper of a call reads anyway; later entry segments of
+ * the function point at it. */
+struct lace_fn_hot {
 	ULong inclusive;   /* instructions from entry to return, callees included */
 	UInt active;       /* frames of it on the call stacks (recursion) */
+};
+
+struct lace_fn {
+	struct sim_fn_stats stats;
+	struct lace_fn_hot *hot;   /* NULL until a segment holds its entry */
 	struct lace_fn *next;
 	UInt hash;
 	HChar name[];
@@ -225,7 +250,7 @@ static struct lace_fn *fn_of(DiEpoch ep, Addr a, Bool *entry)
  * meanwhile. */
 
 struct lace_frame {
-	struct lace_fn *fn;
+	struct lace_fn_hot *fn;
 	ULong start;
 	Addr sp;
 };
@@ -239,9 +264,23 @@ struct lace_stack {
 static struct lace_stack *stacks;   /* VG_N_THREADS of them */
 static ThreadId current_tid = 1;    /* set whenever a thread starts running client code */
 
+/* The current thread's top frame's stack pointer, for the helper of a
+ * whole call (lace_leaf_helper: its return pops nothing when this is at or
+ * above the new stack pointer); ~0 without frames, 0 when the stack is
+ * full (a frame could not be pushed: the general path decides). */
+static Addr top_sp = ~(Addr)0;
+
+static void top_sync(void)
+{
+	const struct lace_stack *st = &stacks[current_tid];
+
+	top_sp = st->n >= MAX_FRAMES ? 0 : st->n ? st->f[st->n - 1].sp : ~(Addr)0;
+}
+
 static void lace_start_client_code(ThreadId tid, ULong blocks_done)
 {
 	current_tid = tid;
+	top_sync();
 }
 
 static void stacks_init(void)
@@ -258,7 +297,7 @@ static void frame_pop(struct lace_stack *st, ULong now)
 		fr->fn->inclusive += now - fr->start;
 }
 
-static void frame_push(struct lace_stack *st, struct lace_fn *fn, ULong start, Addr sp)
+static void frame_push(struct lace_stack *st, struct lace_fn_hot *fn, ULong start, Addr sp)
 {
 	if (st->n == st->cap) {
 		if (st->cap >= MAX_FRAMES)
@@ -282,18 +321,36 @@ static void stacks_unwind_all(void)
 	for (t = 0; t < VG_N_THREADS; t++)
 		while (stacks[t].n)
 			frame_pop(&stacks[t], model.t.instructions);
+	top_sync();
 }
 
 /* ---- instrumentation -------------------------------------------------- */
 
-/* A segment as the tool keeps it: the model's part, then what the call
- * stacks need. */
+/* A segment as the tool keeps it, in two parts.  The hot one holds what
+ * the helpers of calls read every time -- counts, function entry, fetch
+ * summary, then the kept lookups themselves -- in two or three host cache
+ * lines (64-byte aligned, carved from chunks of their own); the cold one
+ * holds the model's segment (its lines and pages point at the hot copy of
+ * the lookups) and the rest. */
+struct lace_seg_cold;
 struct lace_seg {
-	struct sim_seg s;
-	struct lace_seg *next_all;  /* every segment, for settling the lazy counts */
-	struct lace_fn *entry_fn;   /* non-NULL: one instruction is a function's entry */
+	ULong execs;                /* executions not yet in cold->s.execs */
+	struct lace_fn_hot *entry;  /* non-NULL: one instruction is a function's entry */
+	struct lace_seg_cold *cold;
+	UInt ninsn;
 	UInt entry_offset;          /* how many instructions of the segment precede it */
+	UShort nlines, npages;
 	Bool ends_in_ret;
+	struct lace_fn_hot own;     /* the entry's function's, when this is its
+				     * first entry segment */
+	struct sim_fetch_seg fetch;
+	struct sim_ref refs[];      /* nlines lines, then npages pages */
+};
+
+struct lace_seg_cold {
+	struct sim_seg s;
+	struct lace_seg *hot;
+	struct lace_seg_cold *next_all;  /* every segment, for settling the lazy counts */
 };
 
 #define MAX_SEG_INSNS 512
@@ -309,25 +366,43 @@ static UInt seg_n, seg_nfns;
  * (see seg_flush), and calls this only when a lookup can change state. */
 static VG_REGPARM(1) void lace_seg_helper(struct lace_seg *seg)
 {
-	sim_seg_run_caches(&model, &seg->s);
+	sim_seg_run_caches(&model, &seg->cold->s);
 }
 
-/* A segment that starts a function and/or ends in a return: always
- * called, so it runs the whole segment itself (sim_seg_run(), inline: one
- * call per function call is the tool's hottest path). */
-static VG_REGPARM(3) void lace_seg_call_helper(struct lace_seg *seg, UWord sp_entry,
-					       UWord sp_now)
+/* The same with the counts of lookups built in, for the common ones (see
+ * the leaf helpers below: a loop of fixed length is predicted right). */
+#define SEG_HELPER(NL, NP)                                                        \
+	static VG_REGPARM(1) void lace_seg_helper_##NL##_##NP(struct lace_seg *seg) \
+	{                                                                         \
+		sim_seg_refs_run(&model, &seg->cold->s, seg->refs, NL, seg->refs + NL, NP); \
+	}
+SEG_HELPER(1, 1) SEG_HELPER(2, 1) SEG_HELPER(3, 1) SEG_HELPER(4, 1)
+SEG_HELPER(1, 2) SEG_HELPER(2, 2) SEG_HELPER(3, 2) SEG_HELPER(4, 2)
+#undef SEG_HELPER
+
+typedef VG_REGPARM(1) void (*seg_helper_fn)(struct lace_seg *);
+
+static seg_helper_fn seg_helper_for(const struct lace_seg *seg)
+{
+	static const seg_helper_fn fixed[2][4] = {
+		{ lace_seg_helper_1_1, lace_seg_helper_2_1, lace_seg_helper_3_1,
+		  lace_seg_helper_4_1 },
+		{ lace_seg_helper_1_2, lace_seg_helper_2_2, lace_seg_helper_3_2,
+		  lace_seg_helper_4_2 },
+	};
+
+	if (seg->nlines >= 1 && seg->nlines <= 4 && seg->npages >= 1 && seg->npages <= 2)
+		return fixed[seg->npages - 1][seg->nlines - 1];
+	return lace_seg_helper;
+}
+
+/* The call stacks' part of a segment that starts a function and/or ends
+ * in a return; before, after: the instruction count around it. */
+static void seg_frames(struct lace_seg *seg, UWord sp_entry, UWord sp_now, ULong before,
+		       ULong after)
 {
 	struct lace_stack *st = &stacks[current_tid];
-	struct sim_seg *s = &seg->s;
-	ULong before = model.t.instructions;
-	ULong after = before + s->ninsn;
-	struct lace_fn *fn = seg->entry_fn;
-
-	model.t.instructions = after;
-	s->execs++;   /* lazy: the lookups and functions (totals_sync) */
-	sim_seg_run_caches_inline(&model, s);
-	sim_fetch_seg_apply(&model.fetch, &s->fetch);
+	struct lace_fn_hot *fn = seg->entry;
 
 	if (fn) {
 		if (seg->ends_in_ret && sp_entry < sp_now && st->n < MAX_FRAMES) {
@@ -343,22 +418,117 @@ static VG_REGPARM(3) void lace_seg_call_helper(struct lace_seg *seg, UWord sp_en
 	if (seg->ends_in_ret)
 		while (st->n && st->f[st->n - 1].sp < sp_now)
 			frame_pop(st, after);
+	top_sync();
+}
+
+/* A segment that starts a function and/or ends in a return: always
+ * called, so it runs the whole segment itself (sim_seg_run(), inline: one
+ * call per function call is the tool's hottest path). */
+static VG_REGPARM(3) void lace_seg_call_helper(struct lace_seg *seg, UWord sp_entry,
+					       UWord sp_now)
+{
+	ULong before = model.t.instructions;
+	ULong after = before + seg->ninsn;
+
+	model.t.instructions = after;
+	seg->execs++;   /* lazy: the lookups and functions (totals_sync) */
+	sim_fetch_seg_apply(&model.fetch, &seg->fetch);
+	seg_frames(seg, sp_entry, sp_now, before, after);
+	/* last: its rare slow path is a call with nothing left to do after */
+	sim_seg_refs_run(&model, &seg->cold->s, seg->refs, seg->nlines, seg->refs + seg->nlines,
+			 seg->npages);
+}
+
+/* The same for a segment that holds a whole call (a function's entry,
+ * then the return from it; every call of a leaf function, mostly): the
+ * common case -- the call ran below its caller's stack pointer and the
+ * return pops no older frame -- pushes and pops nothing, and only adds
+ * the call to the function's inclusive count when no frame of it is open
+ * (the general path would push the frame and pop it right away). */
+static inline __attribute__((always_inline)) void leaf_run(struct lace_seg *seg, UWord sp_entry,
+							   UWord sp_now, UInt nlines, UInt npages)
+{
+	ULong before = model.t.instructions;
+	ULong after = before + seg->ninsn;
+
+	model.t.instructions = after;
+	seg->execs++;
+	sim_fetch_seg_apply(&model.fetch, &seg->fetch);
+	if (__builtin_expect(sp_entry < sp_now && top_sp >= sp_now, 1)) {
+		struct lace_fn_hot *fn = seg->entry;
+		if (fn->active == 0)
+			fn->inclusive += seg->ninsn - seg->entry_offset;
+	} else {
+		seg_frames(seg, sp_entry, sp_now, before, after);
+	}
+	sim_seg_refs_run(&model, &seg->cold->s, seg->refs, nlines, seg->refs + nlines, npages);
+}
+
+static VG_REGPARM(3) void lace_leaf_helper(struct lace_seg *seg, UWord sp_entry, UWord sp_now)
+{
+	leaf_run(seg, sp_entry, sp_now, seg->nlines, seg->npages);
+}
+
+/* The same with the counts of lookups built in, for the common ones: each
+ * copy's loops then run a fixed number of times, which the host's branch
+ * predictor gets right, where the shared loop's length changes with every
+ * call to another function (1, 2 or 3 lines of code). */
+#define LEAF_HELPER(NL, NP)                                                           \
+	static VG_REGPARM(3) void lace_leaf_helper_##NL##_##NP(struct lace_seg *seg,  \
+							      UWord sp_entry, UWord sp_now) \
+	{                                                                             \
+		leaf_run(seg, sp_entry, sp_now, NL, NP);                              \
+	}
+LEAF_HELPER(1, 1) LEAF_HELPER(2, 1) LEAF_HELPER(3, 1) LEAF_HELPER(4, 1)
+LEAF_HELPER(1, 2) LEAF_HELPER(2, 2) LEAF_HELPER(3, 2) LEAF_HELPER(4, 2)
+#undef LEAF_HELPER
+
+typedef VG_REGPARM(3) void (*leaf_helper_fn)(struct lace_seg *, UWord, UWord);
+
+static leaf_helper_fn leaf_helper_for(const struct lace_seg *seg)
+{
+	static const leaf_helper_fn fixed[2][4] = {
+		{ lace_leaf_helper_1_1, lace_leaf_helper_2_1, lace_leaf_helper_3_1,
+		  lace_leaf_helper_4_1 },
+		{ lace_leaf_helper_1_2, lace_leaf_helper_2_2, lace_leaf_helper_3_2,
+		  lace_leaf_helper_4_2 },
+	};
+
+	if (seg->nlines >= 1 && seg->nlines <= 4 && seg->npages >= 1 && seg->npages <= 2)
+		return fixed[seg->npages - 1][seg->nlines - 1];
+	return lace_leaf_helper;
 }
 
 /* Segment descriptors are carved from big chunks: the helper reads one per
  * call, and keeping those of neighbouring code next to each other (rather
- * than between the core's allocations) keeps them in the host's caches. */
-static HChar *seg_chunk;
-static SizeT seg_chunk_left;
-static struct lace_seg *all_segs;
+ * than between the core's allocations) keeps them in the host's caches.
+ * The hot parts have chunks of their own. */
+struct arena {
+	HChar *chunk;
+	SizeT left;
+};
+/* The first hot parts come from static memory, near the model: the
+ * generated code of plain segments counts their executions there,
+ * reached from the model's address (ir_addr). */
+static HChar hot_pool[4u << 20] __attribute__((aligned(64)));
+static struct arena hot_arena = { hot_pool, sizeof(hot_pool) }, cold_arena;
+static struct lace_seg_cold *all_segs;
+
+/* The hot part's pending executions go to the model's segment. */
+static void seg_fold(struct lace_seg_cold *g)
+{
+	g->s.execs += g->hot->execs;
+	g->hot->execs = 0;
+}
 
 /* Add every segment's pending executions to its functions (zap: drop them
  * instead, for a forked child's fresh start). */
 static void segs_settle(Bool zap)
 {
-	struct lace_seg *g;
+	struct lace_seg_cold *g;
 
 	for (g = all_segs; g; g = g->next_all) {
+		seg_fold(g);
 		if (zap)
 			g->s.execs = 0;
 		else
@@ -373,9 +543,10 @@ static void segs_settle(Bool zap)
  * than its instructions. */
 static void totals_sync(void)
 {
-	struct lace_seg *g;
+	struct lace_seg_cold *g;
 
 	for (g = all_segs; g; g = g->next_all) {
+		seg_fold(g);
 		model.t.l1i_loads += g->s.execs * g->s.l1i_loads;
 		model.t.itlb_loads += g->s.execs * g->s.itlb_loads;
 		sim_seg_settle(&g->s);
@@ -384,19 +555,21 @@ static void totals_sync(void)
 	model.t.fetch_late = model.fetch.late;
 }
 
-static HChar *seg_alloc(SizeT sz)
+/* sz bytes from arena a, aligned to align (a power of two, at most 64) */
+static HChar *seg_alloc(struct arena *a, SizeT sz, SizeT align)
 {
 	HChar *p;
 
-	sz = (sz + 15) & ~(SizeT)15;
-	if (sz > seg_chunk_left) {
+	sz = (sz + align - 1) & ~(align - 1);
+	if (sz > a->left) {
 		SizeT chunk = sz > (1u << 20) ? sz : (1u << 20);
-		seg_chunk = VG_(malloc)("lace.segs", chunk);
-		seg_chunk_left = chunk;
+		HChar *c = VG_(malloc)("lace.segs", chunk + 64);
+		a->chunk = (HChar *)(((Addr)c + 63) & ~(Addr)63);
+		a->left = chunk;
 	}
-	p = seg_chunk;
-	seg_chunk += sz;
-	seg_chunk_left -= sz;
+	p = a->chunk;
+	a->chunk += sz;
+	a->left -= sz;
 	return p;
 }
 
@@ -410,8 +583,7 @@ static void seg_flush(IRSB *sbOut, Bool ret)
 	static uint32_t sl[MAX_SEG_INSNS];
 	struct sim_seg tmp;
 	struct lace_seg *seg;
-	HChar *mem;
-	SizeT sz;
+	struct lace_seg_cold *cold;
 	IRDirty *di;
 	UInt i;
 
@@ -425,27 +597,42 @@ static void seg_flush(IRSB *sbOut, Bool ret)
 	if (!clo_per_function)
 		tmp.nfns = 0;
 
-	/* one allocation per segment, kept for the life of the process */
-	sz = sizeof(*seg) + (tmp.nlines + tmp.npages) * sizeof(struct sim_ref) +
-	     tmp.nfns * sizeof(struct sim_seg_fn);
-	mem = seg_alloc(sz);
-	seg = (struct lace_seg *)mem;
-	seg->s = tmp;
-	seg->s.lines = (struct sim_ref *)(mem + sizeof(*seg));
-	seg->s.pages = seg->s.lines + tmp.nlines;
-	seg->s.fns = (struct sim_seg_fn *)(seg->s.pages + tmp.npages);
-	VG_(memcpy)(seg->s.lines, tmp.lines, tmp.nlines * sizeof(struct sim_ref));
-	VG_(memcpy)(seg->s.pages, tmp.pages, tmp.npages * sizeof(struct sim_ref));
-	VG_(memcpy)(seg->s.fns, fns, tmp.nfns * sizeof(struct sim_seg_fn));
-	seg->s.lazy = 1;
-	seg->next_all = all_segs;
-	all_segs = seg;
-	seg->entry_fn = clo_per_function ? seg_entry_fn : NULL;
+	/* kept for the life of the process */
+	seg = (struct lace_seg *)seg_alloc(&hot_arena, sizeof(*seg) + (tmp.nlines + tmp.npages) *
+					   sizeof(struct sim_ref), 64);
+	cold = (struct lace_seg_cold *)seg_alloc(&cold_arena, sizeof(*cold) +
+						 tmp.nfns * sizeof(struct sim_seg_fn), 16);
+	cold->s = tmp;
+	cold->s.lines = seg->refs;
+	cold->s.pages = seg->refs + tmp.nlines;
+	cold->s.fns = (struct sim_seg_fn *)(cold + 1);
+	VG_(memcpy)(cold->s.lines, tmp.lines, tmp.nlines * sizeof(struct sim_ref));
+	VG_(memcpy)(cold->s.pages, tmp.pages, tmp.npages * sizeof(struct sim_ref));
+	VG_(memcpy)(cold->s.fns, fns, tmp.nfns * sizeof(struct sim_seg_fn));
+	cold->s.lazy = 1;
+	cold->hot = seg;
+	cold->next_all = all_segs;
+	all_segs = cold;
+	seg->execs = 0;
+	seg->cold = cold;
+	seg->ninsn = tmp.ninsn;
+	seg->nlines = (UShort)tmp.nlines;   /* at most MAX_SEG_INSNS * 4 */
+	seg->npages = (UShort)tmp.npages;
+	seg->fetch = tmp.fetch;
+	seg->entry = NULL;
+	if (clo_per_function && seg_entry_fn) {
+		if (!seg_entry_fn->hot) {
+			seg->own.inclusive = 0;
+			seg->own.active = 0;
+			seg_entry_fn->hot = &seg->own;
+		}
+		seg->entry = seg_entry_fn->hot;
+	}
 	seg->entry_offset = seg_entry_offset;
 	seg->ends_in_ret = clo_per_function && ret;
 
-	if (seg->entry_fn || seg->ends_in_ret) {
-		IRExpr *sp_entry = seg->entry_fn ? IRExpr_RdTmp(seg_entry_sp) : mkIRExpr_HWord(0);
+	if (seg->entry || seg->ends_in_ret) {
+		IRExpr *sp_entry = seg->entry ? IRExpr_RdTmp(seg_entry_sp) : mkIRExpr_HWord(0);
 		IRExpr *sp_now = mkIRExpr_HWord(0);
 		if (seg->ends_in_ret) {
 			/* after the ret's own statements: the stack pointer the
@@ -454,16 +641,24 @@ static void seg_flush(IRSB *sbOut, Bool ret)
 			addStmtToIRSB(sbOut, IRStmt_WrTmp(t, IRExpr_Get(OFFSET_amd64_RSP, Ity_I64)));
 			sp_now = IRExpr_RdTmp(t);
 		}
-		di = unsafeIRDirty_0_N(3, "lace_seg_call_helper",
-				       VG_(fnptr_to_fnentry)(&lace_seg_call_helper),
-				       mkIRExprVec_3(mkIRExpr_HWord((HWord)seg), sp_entry, sp_now));
+		if (seg->entry && seg->ends_in_ret)
+			di = unsafeIRDirty_0_N(3, "lace_leaf_helper",
+					       VG_(fnptr_to_fnentry)(leaf_helper_for(seg)),
+					       mkIRExprVec_3(mkIRExpr_HWord((HWord)seg), sp_entry,
+							     sp_now));
+		else
+			di = unsafeIRDirty_0_N(3, "lace_seg_call_helper",
+					       VG_(fnptr_to_fnentry)(&lace_seg_call_helper),
+					       mkIRExprVec_3(mkIRExpr_HWord((HWord)seg), sp_entry,
+							     sp_now));
 	} else {
-		IRExpr *guard = ir_cache_guard(sbOut, &seg->s);
-		di = unsafeIRDirty_0_N(1, "lace_seg_helper", VG_(fnptr_to_fnentry)(&lace_seg_helper),
+		IRExpr *guard = ir_cache_guard(sbOut, &cold->s);
+		di = unsafeIRDirty_0_N(1, "lace_seg_helper",
+				       VG_(fnptr_to_fnentry)(seg_helper_for(seg)),
 				       mkIRExprVec_1(mkIRExpr_HWord((HWord)seg)));
 		if (guard)
 			di->guard = guard;
-		ir_seg_counts(sbOut, &seg->s);
+		ir_seg_counts(sbOut, &cold->s, &seg->execs);
 	}
 	addStmtToIRSB(sbOut, IRStmt_Dirty(di));
 	seg_n = 0;
@@ -650,7 +845,7 @@ static void results_write(const HChar *why)
 				out_printf(o, "fn %llu %llu %llu %llu %llu %llu %s\n",
 					   (ULong)s->instructions, (ULong)s->l1i_misses,
 					   (ULong)s->itlb_misses, (ULong)s->stlb_misses,
-					   (ULong)s->calls, f->inclusive, f->name);
+					   (ULong)s->calls, f->hot ? f->hot->inclusive : 0, f->name);
 			}
 		}
 	}
@@ -670,8 +865,10 @@ static void counts_reset(void)
 		struct lace_fn *f;
 		for (f = fn_table[b]; f; f = f->next) {
 			VG_(memset)(&f->stats, 0, sizeof(f->stats));
-			f->inclusive = 0;
-			f->active = 0;
+			if (f->hot) {
+				f->hot->inclusive = 0;
+				f->hot->active = 0;
+			}
 		}
 	}
 	/* frames of the parent (or of the image before a failed exec) would
@@ -680,6 +877,7 @@ static void counts_reset(void)
 		UInt t;
 		for (t = 0; t < VG_N_THREADS; t++)
 			stacks[t].n = 0;
+		top_sync();
 	}
 }
 
