@@ -1,12 +1,18 @@
 #!/bin/bash
 # bench_qemu: what lace's TCG plugin costs, side by side in one run
-# (interleaved, median of 3 each, CPU time = user + sys of lace and its
+# (interleaved, 5 runs each, CPU time = user + sys of lace and its
 # QEMU): the same boot of Debian's x86-64 cloud kernel and the same
 # workload with the plugin counting L1i + iTLB + STLB + fetch blocks with
 # per-function attribution (what lace stat --backend qemu does), and with
 # --qemu-no-plugin (QEMU alone; a guest tracepoint is all that is counted).
 # Two workloads: a shell loop (user code, short blocks) and dd of 1-byte
 # blocks (system calls: kernel code).
+# The verdict uses the least CPU time of 5 interleaved runs per side
+# (BENCH_QEMU_REPEAT): on this VM the same boot and workload took 15.4 s
+# in one run and 25.2 s of user time in the next, with nothing else
+# running -- interference from outside only adds time, so the minimum is
+# the cost of the code; the medians are printed beside it, and every
+# sample.
 # Goal (issue 13, acceptance 4): plugin <= 1.5x QEMU alone.  Exits 1 when
 # missed, 77 when QEMU, the plugin or the cached guest is missing
 # (scripts/fetch-guest.sh).
@@ -23,13 +29,16 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench_qemu.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 loops=${BENCH_QEMU_LOOPS:-300000}
+repeat=${BENCH_QEMU_REPEAT:-5}
 
 cpu() { # CMD...: CPU seconds (user + sys) of CMD and its children
   local TIMEFORMAT='%U %S' t
   t=$( { time "$@" >/dev/null 2>"$tmp/err"; } 2>&1 ) || { cat "$tmp/err" >&2; exit 2; }
   echo "$t" | awk '{ printf "%.3f\n", $1 + $2 }'
 }
-median() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
+# sorted samples; their median and minimum
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+minimum() { printf '%s\n' "$@" | sort -g | head -n 1; }
 with_plugin() {
   cpu "$LACE" stat --backend qemu -e instructions,L1-icache-load-misses,iTLB-load-misses,stlb-misses,fetch-blocks \
     --per-function -r 1 --no-results "$@"
@@ -45,13 +54,15 @@ for w in shell dd; do
     dd) cmd=(-- dd if=/dev/zero of=/dev/null bs=1 count=$loops) ;;
   esac
   pl=() np=()
-  for i in 1 2 3; do
+  for i in $(seq "$repeat"); do
     pl+=("$(with_plugin "${cmd[@]}")")
     np+=("$(without "${cmd[@]}")")
   done
-  p=$(median "${pl[@]}") n=$(median "${np[@]}")
+  p=$(minimum "${pl[@]}") n=$(minimum "${np[@]}")
   r=$(awk -v a="$p" -v b="$n" 'BEGIN { printf "%.2f", a / b }')
-  echo "bench_qemu: $w: plugin ${p}s, QEMU alone ${n}s CPU (median of 3): ${r}x (goal <= 1.5x)"
+  rm=$(awk -v a="$(median "${pl[@]}")" -v b="$(median "${np[@]}")" 'BEGIN { printf "%.2f", a / b }')
+  echo "bench_qemu: $w: plugin ${p}s, QEMU alone ${n}s CPU (least of $repeat): ${r}x (goal <= 1.5x); medians ${rm}x"
+  echo "bench_qemu: $w: samples: plugin ${pl[*]}; QEMU alone ${np[*]}"
   worst=$(awk -v a="$worst" -v b="$r" 'BEGIN { print (b > a) ? b : a }')
 done
 awk -v r="$worst" 'BEGIN { exit !(r <= 1.5) }'
