@@ -401,32 +401,17 @@ static void figures(struct strbuf *html, const json_t *res)
 
 int kstudy_write_reports(const json_t *res, const char *dir)
 {
-	struct strbuf md = STRBUF_INIT, html = STRBUF_INIT, path = STRBUF_INIT;
+	struct strbuf md = STRBUF_INIT, body = STRBUF_INIT;
 	int rc;
 
 	if (fs_mkdir_p(dir, 0755))
 		return lace_error_set(errno, "%s: %s", dir, strerror(errno));
 	render_md(&md, res);
-	strbuf_addf(&path, "%s/report.md", dir);
-	rc = fs_write_file(path.buf, md.buf, md.len);
-	if (!rc) {
-		study_html_head(&html, "lace study --kernel");
-		study_md_to_html(&html, md.buf);
-		figures(&html, res);
-		strbuf_addstr(&html, "</body></html>\n");
-		strbuf_reset(&path);
-		strbuf_addf(&path, "%s/report.html", dir);
-		rc = fs_write_file(path.buf, html.buf, html.len);
-	}
-	if (!rc) {
-		strbuf_reset(&path);
-		strbuf_addf(&path, "%s/results.json", dir);
-		if (json_dump_file(res, path.buf, JSON_INDENT(2) | JSON_PRESERVE_ORDER))
-			rc = lace_error_set(EIO, "%s: write failed", path.buf);
-	}
+	study_md_to_html(&body, md.buf);
+	figures(&body, res);
+	rc = study_write_files(dir, "lace study --kernel", &md, &body, res);
 	strbuf_release(&md);
-	strbuf_release(&html);
-	strbuf_release(&path);
+	strbuf_release(&body);
 	return rc;
 }
 

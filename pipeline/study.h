@@ -40,6 +40,11 @@ void study_md_to_html(struct strbuf *out, const char *md);
 void study_vprogress(double t0, const char *fmt, va_list ap);
 /* The reports' HTML head (title, the shared style), up to <body>. */
 void study_html_head(struct strbuf *html, const char *title);
+/* DIR/report.md, DIR/report.html (html is the body after the head, the
+ * closing tags added here) and DIR/results.json: 0, or -errno with the
+ * message set.  Both studies write their reports through it. */
+int study_write_files(const char *dir, const char *title, const struct strbuf *md,
+		      const struct strbuf *html_body, const json_t *results);
 /* The terminal summary. */
 void study_print_summary(const json_t *results, FILE *f);
 
