@@ -62,9 +62,14 @@ endif
 # Modules linked into lace, in link order (users before what they use).
 # pipeline/ drives the other commands (lace check, lace study) through their
 # JSON output, as a user script would.
-# measure/sim holds the freestanding cache/TLB models and the backend that
-# launches the Valgrind tool; the tool itself is built by its module.mk.
-MODULES := pipeline variants layout measure measure/qemu measure/sim util
+# measure/ is the perf-stat engine; its rooms: measure/stats (statistics
+# and rendering: pure, runs no program), measure/model (the freestanding
+# front-end models), measure/vg (the Valgrind host: the backend and, built
+# by its module.mk, the tool) and measure/qemu (the QEMU host: the backend,
+# the TCG plugin, the guest).  The engine and the statistics use each other's
+# types both ways, so the archives are linked as one group.
+MODULES := pipeline variants layout measure measure/qemu measure/vg measure/stats \
+           measure/model util
 
 LACE      := $(BUILD)/lace
 CLI_SRCS  := $(wildcard cli/*.c)
@@ -72,6 +77,8 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 mod_srcs   = $(wildcard $(1)/*.c)
 mod_objs   = $(patsubst %.c,$(BUILD)/%.o,$(call mod_srcs,$(1)))
 MOD_LIBS  := $(foreach m,$(MODULES),$(BUILD)/lib$(subst /,_,$(m)).a)
+# how a program links them (see MODULES: one group)
+MOD_LINK   = -Wl,--start-group $(MOD_LIBS) -Wl,--end-group
 
 # Fragments add to these.
 UNIT_TESTS    :=
@@ -116,7 +123,7 @@ $(foreach m,$(MODULES),$(eval $(call module_rule,$(m))))
 
 $(LACE): $(CLI_OBJS) $(MOD_LIBS) | deps-check
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(MOD_LIBS) $(EXTRA_LIBS) $(DEP_LIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(MOD_LINK) $(EXTRA_LIBS) $(DEP_LIBS)
 
 # ---- tests --------------------------------------------------------------
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
@@ -125,7 +132,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 $(BUILD)/tests/%: tests/unit/%.c $(MOD_LIBS)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  TEST    $@")
-	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(MOD_LIBS) $(EXTRA_LIBS) $(DEP_LIBS) -lcmocka
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(MOD_LINK) $(EXTRA_LIBS) $(DEP_LIBS) -lcmocka
 
 unit: $(UNIT_BINS)
 	$(Q)tests/run-unit.sh $(UNIT_BINS)

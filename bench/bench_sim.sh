@@ -22,7 +22,7 @@ trap 'rm -rf "$tmp"' EXIT
 cc -O1 -o "$tmp/footprint" "$root/tests/fixtures/sim/footprint.c" || exit 2
 export VALGRIND_LIB=$VG
 rounds=${BENCH_SIM_ROUNDS:-20000}
-prof=$root/measure/sim/profiles/skylake-client.conf
+prof=$root/measure/model/profiles/skylake-client.conf
 geom() { awk -F' *= *' -v s="[$1]" -v k="$2" '/^\[/ { c = $0 } c == s && $1 == k { print $2 }' "$prof"; }
 l1i="$(geom l1i size),$(geom l1i ways),$(geom l1i line)"
 itlb="$(geom itlb entries),$(geom itlb ways)"

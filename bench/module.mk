@@ -69,7 +69,7 @@ BENCH_UNIT_OBJS := $(patsubst %.c,$(BUILD)/%.o,bench/rng.c bench/zipf.c bench/co
 $(BUILD)/tests/test_bench: tests/unit/test_bench.c $(BENCH_UNIT_OBJS) $(MOD_LIBS)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  TEST    $@")
-	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BENCH_UNIT_OBJS) $(MOD_LIBS) $(EXTRA_LIBS) $(DEP_LIBS) -lcmocka
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BENCH_UNIT_OBJS) $(MOD_LINK) $(EXTRA_LIBS) $(DEP_LIBS) -lcmocka
 
 # ---- ppc64le guest workloads ---------------------------------------------
 # The same three workloads, static, for a ppc64le Linux guest booted under

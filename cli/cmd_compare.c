@@ -1,7 +1,7 @@
 /* lace compare: two sides of saved batches (lace stat results, perf stat
  * -x or -j output), unpaired, with lace ab's verdicts.  The options and
  * printing; reading is measure/perf_import.c's, the analysis
- * measure/compare.c's. */
+ * measure/stats/compare.c's. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 
 #include "cli/command.h"
-#include "measure/compare.h"
+#include "measure/stats/compare.h"
 #include "util/error.h"
 #include "util/parse_num.h"
 #include "util/parse_options.h"

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli/command.h"
-#include "measure/render.h"
+#include "measure/stats/render.h"
 #include "measure/results.h"
 #include "util/error.h"
 #include "util/parse_options.h"

@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "cli/report_file.h"
-#include "measure/render.h"
+#include "measure/stats/render.h"
 #include "measure/session.h"
 
 struct session_cli {

@@ -10,7 +10,7 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "measure/render.h"
+#include "measure/stats/render.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"

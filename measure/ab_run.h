@@ -1,5 +1,5 @@
 /* lace ab's batch: A and B in randomized rounds through the session
- * (measure/session.h), the analysis of measure/ab.c deciding when
+ * (measure/session.h), the analysis of measure/stats/ab.c deciding when
  * `-r auto` may stop. */
 #ifndef LACE_MEASURE_AB_RUN_H
 #define LACE_MEASURE_AB_RUN_H

@@ -193,7 +193,7 @@ struct lace_backend_option {
 	const char *help;
 };
 
-/* The simulator backend (measure/backend_sim.c): it runs the lace-vg
+/* The simulator backend (measure/vg/backend_vg.c): it runs the lace-vg
  * Valgrind tool that `make` builds next to lace.  sim_backend_new() is NULL
  * when the tool or valgrind is missing; sim_backend_unavailable() then says
  * which, and the remedy.  The option table ends with a NULL name. */
@@ -204,7 +204,7 @@ extern const struct lace_backend_option sim_backend_options[];
 /* The perf_event_open backend (measure/backend_hw.c). */
 struct lace_backend *hw_backend_new(void);
 
-/* The full-system backend (measure/backend_qemu.c): boots a kernel under
+/* The full-system backend (measure/qemu/backend_qemu.c): boots a kernel under
  * QEMU with lace's TCG plugin and counts kernel and user code inside a
  * window around the workload.  NULL when QEMU or the plugin is missing;
  * qemu_backend_unavailable() then says which.  Its options (--kernel,

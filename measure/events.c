@@ -13,7 +13,7 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "measure/sim/results.h"
+#include "measure/model_results.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"

@@ -26,7 +26,7 @@
 #endif
 
 #ifdef LACE_WINDOW_HAVE_VALGRIND
-/* the requests lace-vg answers (measure/sim/vg/lace_vg_main.c) */
+/* the requests lace-vg answers (measure/vg/tool/lace_vg_main.c) */
 #define LACE_WINDOW_REQ_BEGIN (VG_USERREQ_TOOL_BASE('L', 'V') + 1)
 #define LACE_WINDOW_REQ_END (VG_USERREQ_TOOL_BASE('L', 'V') + 2)
 static inline void lace_window_begin(void)

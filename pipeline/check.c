@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "measure/stats.h"
+#include "measure/stats/stats.h"
 #include "pipeline/selfexec.h"
 #include "util/error.h"
 #include "util/strvec.h"

@@ -23,4 +23,4 @@ $(STUDY_LIB): $(STUDY_OBJS)
 $(STUDY_TESTS): $(BUILD)/tests/%: tests/unit/%.c $(STUDY_LIB) $(MOD_LIBS)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  TEST    $@")
-	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(STUDY_LIB) $(MOD_LIBS) $(EXTRA_LIBS) $(DEP_LIBS) -lcmocka
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(STUDY_LIB) $(MOD_LINK) $(EXTRA_LIBS) $(DEP_LIBS) -lcmocka

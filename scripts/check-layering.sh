@@ -3,8 +3,15 @@
 # what the compiler and the linker see, not on how the source is spelled.
 #
 #   layout/    never runs programs   (no fork/exec/system/popen/posix_spawn)
-#   measure/   never reads ELF       (no libbfd/libopcodes/libelf/libdw)
-#   cli/       neither               (commands hand that work to a module)
+#   measure/   never reads ELF       (no libbfd/libopcodes/libelf/libdw), and
+#              neither does any of its rooms (stats, model, vg, qemu)
+#   measure/stats/  runs no program: it calls neither fork/exec nor any
+#              function of a file that does (the runner, the backends)
+#   measure/model/  the freestanding models: no libc I/O (stdio, open/read/
+#              write), no programs; they are compiled into the Valgrind tool
+#              and the TCG plugin, where libc is not theirs to use
+#   cli/       neither runs programs nor reads ELF (commands hand that work
+#              to a module)
 #
 # variants/, pipeline/ and measure/ run programs by design (lace build, the
 # self-exec of lace check/study, the measured command); util/run.c is the
@@ -46,18 +53,24 @@ NM=${NM:-nm}
 
 # rules: folder  archive-or-"objects"  forbidden kinds
 #   run: running programs; elf: reading ELF; runmod: calling into modules
-#   that run programs
+#   that run programs; runsrc: calling a function of any object that runs
+#   programs itself; io: libc I/O
 rules="layout liblayout.a run,runmod
 measure libmeasure.a elf
-measure/sim libmeasure_sim.a elf
+measure/stats libmeasure_stats.a run,elf,runsrc
+measure/model libmeasure_model.a run,elf,io
+measure/vg libmeasure_vg.a elf
+measure/qemu libmeasure_qemu.a elf
 cli objects run,elf"
 
 run_syms='^(fork|vfork|_Fork|clone|clone3|execl|execle|execlp|execv|execve|execvp|execvpe|fexecve|execveat|system|popen|posix_spawn|posix_spawnp)$'
 elf_syms='^(_?bfd_.*|bfd|elf_.*|elf32_.*|elf64_.*|gelf_.*|dwarf_.*|dwfl_.*|dwelf_.*|disassembler|disassemble_.*|init_disassemble_info|print_insn_.*)$'
+io_syms='^(fopen|fopen64|fdopen|freopen|fclose|fflush|fread|fwrite|fgets|fgetc|getc|fputs|fputc|putc|putchar|puts|printf|fprintf|vprintf|vfprintf|dprintf|vdprintf|perror|open|open64|openat|creat|read|write|pread|pwrite|pread64|pwrite64|close|opendir|readdir|stat|fstat|lstat)$'
 run_hdrs='(^|/)(spawn\.h|sys/wait\.h)$'
+io_hdrs='(^|/)(stdio\.h|fcntl\.h|dirent\.h)$'
 elf_hdrs='(^|/)(bfd|bfdlink|dis-asm|libelf|gelf|dwarf|nlist|libdw|libdwfl|libdwelf)\.h$|(^|/)elfutils/'
 # modules whose functions run programs (layout must not call them)
-runmods='measure measure/sim variants pipeline'
+runmods='measure measure/vg measure/qemu variants pipeline'
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/lace-layering.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
@@ -110,6 +123,7 @@ while read -r dir archive kinds; do
   hdr_re=
   case ,$kinds, in *,run,*) hdr_re=$run_hdrs ;; esac
   case ,$kinds, in *,elf,*) hdr_re=${hdr_re:+$hdr_re|}$elf_hdrs ;; esac
+  case ,$kinds, in *,io,*) hdr_re=${hdr_re:+$hdr_re|}$io_hdrs ;; esac
   deps=$(cd "$src" && "$CC" -M -MG -std=gnu11 -D_GNU_SOURCE -I. -I"$build/gen" \
            $(pkg-config --cflags libdw libelf gsl jansson inih 2>/dev/null) $srcs 2>"$tmp/cc.err") ||
     cant "$CC -M failed on $dir: $(head -n 3 "$tmp/cc.err")"
@@ -121,16 +135,20 @@ while read -r dir archive kinds; do
   while read -r file hdr; do
     h=${hdr#/usr/include/}
     case $h in *-linux-gnu/*) h=${h#*-linux-gnu/} ;; esac
-    if printf '%s\n' "$hdr" | grep -Eq "$run_hdrs"; then why="$dir/ never runs programs"; else why="$dir/ never reads ELF"; fi
+    if printf '%s\n' "$hdr" | grep -Eq "$run_hdrs"; then why="$dir/ never runs programs"
+    elif printf '%s\n' "$hdr" | grep -Eq "$io_hdrs"; then why="$dir/ does no libc I/O"
+    else why="$dir/ never reads ELF"; fi
     violation "$file includes <$h> ($why)"
   done <"$tmp/hdrs"
 
   # symbols, through util/
   out=$(printf '%s\n' "$syms" | awk -F'\t' -v start="$dir" -v kinds=",$kinds," \
-         -v run_re="$run_syms" -v elf_re="$elf_syms" -v runmods=" $runmods " '
+         -v run_re="$run_syms" -v elf_re="$elf_syms" -v io_re="$io_syms" -v runmods=" $runmods " '
     { node[NR] = $1; nmod[$1] = $2; nsrc[$1] = $3
       if ($5 == "U") { und[$1] = und[$1] " " $4 } else if (!($4 in def)) def[$4] = $1 }
     END {
+      # the objects that start programs themselves (for runsrc)
+      for (n in nmod) { k = split(und[n], u, " "); for (i = 1; i <= k; i++) if (u[i] ~ run_re) runs[n] = 1 }
       # breadth first from the module objects; util objects join the walk
       q = 0; for (n in nmod) if (nmod[n] == start) { queue[q++] = n; seen[n] = 1; via[n] = ""; root[n] = nsrc[n] }
       for (h = 0; h < q; h++) {
@@ -139,11 +157,14 @@ while read -r dir archive kinds; do
           s = u[i]; what = ""
           if (index(kinds, ",run,") && s ~ run_re) what = "never runs programs"
           else if (index(kinds, ",elf,") && s ~ elf_re) what = "never reads ELF"
+          else if (index(kinds, ",io,") && s ~ io_re) what = "does no libc I/O"
           if (what != "") { printf "%s calls %s%s (%s/ %s)\n", root[n], s, via[n], start, what; continue }
           if (!(s in def)) continue
           d = def[s]
           if (index(kinds, ",runmod,") && index(runmods, " " nmod[d] " "))
             printf "%s calls %s of %s/%s, which runs programs (%s/ never runs programs)\n", root[n], s, nmod[d], via[n], start
+          else if (index(kinds, ",runsrc,") && (d in runs))
+            printf "%s calls %s of %s%s, which runs programs (%s/ runs no program)\n", root[n], s, nsrc[d], via[n], start
           else if (nmod[d] == "util" && !(d in seen)) {
             seen[d] = 1; queue[q++] = d; root[d] = root[n]
             via[d] = (via[n] == "" ? " via " : via[n] ", ") s " (" nsrc[d] ")"

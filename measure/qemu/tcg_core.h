@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "measure/sim/model.h"
+#include "measure/model/model.h"
 
 enum tcg_mark {
 	TCG_MARK_NONE = 0,

@@ -66,7 +66,7 @@ FUZZ_REPLAY_OBJS := $(patsubst %.c,$(BUILD)/%.o,tests/fuzz/replay_main.c $(FUZZ_
 
 $(FUZZ_REPLAYS): $(BUILD)/tests/fuzz/replay_%: $(BUILD)/tests/fuzz/%.o $(FUZZ_REPLAY_OBJS) $(MOD_LIBS)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(FUZZ_REPLAY_OBJS) $(MOD_LIBS) $(EXTRA_LIBS) $(DEP_LIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(FUZZ_REPLAY_OBJS) $(MOD_LINK) $(EXTRA_LIBS) $(DEP_LIBS)
 
 CHECK_DEPS += $(FUZZ_REPLAYS)
 

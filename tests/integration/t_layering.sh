@@ -55,12 +55,49 @@ cat >"$s/cli/lt_pipe.c" <<'EOF'
 #define P(a, b) a##b
 FILE *lt_pipe(void) { return P(po, pen)("true", "r"); }
 EOF
-for f in layout/lt_spawn layout/lt_pool measure/lt_readelf cli/lt_hdr cli/lt_pipe; do
+# one planted violation in each room of measure/
+cat >"$s/measure/stats/lt_stats_run.c" <<'EOF'
+#include "measure/runner.h"
+#define R(a, b) a##b
+void *lt_stats_run(void) { return (void *)R(runner_, start); }
+EOF
+cat >"$s/measure/model/lt_model_io.c" <<'EOF'
+#define IO(a, b) a##b
+int IO(fp, uts)(const char *, void *);
+int lt_model_io(void) { return IO(fp, uts)("x", 0); }
+EOF
+cat >"$s/measure/model/lt_model_hdr.c" <<'EOF'
+#define STR(x) #x
+#define XSTR(x) STR(x)
+#define HDR(a, b) XSTR(a##b.h)
+#include HDR(std, io)
+int lt_model_hdr;
+EOF
+cat >"$s/measure/vg/lt_vg_elf.c" <<'EOF'
+#define E(a, b) a##b
+int E(gelf_, getehdr)(void);
+int lt_vg_elf(void) { return E(gelf_, getehdr)(); }
+EOF
+cat >"$s/measure/qemu/lt_qemu_elf.c" <<'EOF'
+#define E(a, b) a##b
+int E(elf_, begin)(void);
+int lt_qemu_elf(void) { return E(elf_, begin)(); }
+EOF
+for f in layout/lt_spawn layout/lt_pool measure/lt_readelf cli/lt_hdr cli/lt_pipe \
+         measure/stats/lt_stats_run measure/model/lt_model_io measure/model/lt_model_hdr \
+         measure/vg/lt_vg_elf measure/qemu/lt_qemu_elf; do
   mkdir -p "$b/$(dirname "$f")"
   $CC -c -std=gnu11 -D_GNU_SOURCE -I"$s" -o "$b/$f.o" "$s/$f.c" || fail "cannot compile $f.c"
   # nothing a grep for the names would find
-  grep -Eq 'fork|bfd_init|gelf\.h|popen' "$s/$f.c" && fail "$f.c spells the name out"
+  grep -Eq 'fork|bfd_init|gelf\.h|popen|runner_start|fputs|gelf_getehdr|elf_begin' "$s/$f.c" &&
+    fail "$f.c spells the name out"
 done
+ar r "$b/libmeasure_stats.a" "$b/measure/stats/lt_stats_run.o" 2>/dev/null || fail "ar failed"
+ar r "$b/libmeasure_model.a" "$b/measure/model/lt_model_io.o" "$b/measure/model/lt_model_hdr.o" 2>/dev/null ||
+  fail "ar failed"
+ar r "$b/libmeasure_vg.a" "$b/measure/vg/lt_vg_elf.o" 2>/dev/null || fail "ar failed"
+ar r "$b/libmeasure_qemu.a" "$b/measure/qemu/lt_qemu_elf.o" 2>/dev/null || fail "ar failed"
+
 ar r "$b/liblayout.a" "$b/layout/lt_spawn.o" "$b/layout/lt_pool.o" 2>/dev/null || fail "ar failed"
 ar r "$b/libmeasure.a" "$b/measure/lt_readelf.o" 2>/dev/null || fail "ar failed"
 
@@ -72,9 +109,14 @@ expect_match '^layering: layout/lt_pool\.c calls fork via run_pool_add \(util/ru
 expect_match '^layering: measure/lt_readelf\.c calls bfd_init \(measure/ never reads ELF\)$' "$OUT"
 expect_match '^layering: cli/lt_hdr\.c includes <gelf\.h> \(cli/ never reads ELF\)$' "$OUT"
 expect_match '^layering: cli/lt_pipe\.c calls popen \(cli/ never runs programs\)$' "$OUT"
+expect_match '^layering: measure/stats/lt_stats_run\.c calls runner_start of measure/runner\.c, which runs programs \(measure/stats/ runs no program\)$' "$OUT"
+expect_match '^layering: measure/model/lt_model_io\.c calls fputs \(measure/model/ does no libc I/O\)$' "$OUT"
+expect_match '^layering: measure/model/lt_model_hdr\.c includes <stdio\.h> \(measure/model/ does no libc I/O\)$' "$OUT"
+expect_match '^layering: measure/vg/lt_vg_elf\.c calls gelf_getehdr \(measure/vg/ never reads ELF\)$' "$OUT"
+expect_match '^layering: measure/qemu/lt_qemu_elf\.c calls elf_begin \(measure/qemu/ never reads ELF\)$' "$OUT"
 # and nothing else: the real files are still clean
 n=$(grep -c . "$T/violations")
-[ "$n" -ge 6 ] || fail "expected at least 6 violations, got $n: $OUT"
+[ "$n" -ge 11 ] || fail "expected at least 11 violations, got $n: $OUT"
 grep -v 'lt_' "$T/violations" | grep -q . && fail "violations outside the synthetic files: $OUT"
 cat "$T/violations"
 

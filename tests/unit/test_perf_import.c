@@ -13,7 +13,7 @@
 
 #include "measure/kernel_id.h"
 #include "measure/perf_import.h"
-#include "measure/stats.h"
+#include "measure/stats/stats.h"
 
 static int parse(struct lace_import *im, const char *text, size_t runs)
 {

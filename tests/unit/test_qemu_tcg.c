@@ -16,7 +16,7 @@
 #include "measure/qemu/guest.h"
 #include "measure/qemu/symmap.h"
 #include "measure/qemu/tcg_core.h"
-#include "measure/sim/cache.h"
+#include "measure/model/cache.h"
 
 static void test_markers(void **state)
 {

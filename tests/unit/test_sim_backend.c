@@ -14,8 +14,8 @@
 #include <cmocka.h>
 
 #include "measure/backend.h"
-#include "measure/sim/profile.h"
-#include "measure/sim/results.h"
+#include "measure/cpu_profile.h"
+#include "measure/model_results.h"
 #include "util/error.h"
 
 /* build/tests/test_sim_backend -> the source tree's profiles */
@@ -27,7 +27,7 @@ static int setup(void **state)
 	if (n > 0 && !getenv("LACE_PROFILE_DIR")) {
 		exe[n] = '\0';
 		*strrchr(exe, '/') = '\0';
-		snprintf(dir, sizeof(dir), "%s/../../measure/sim/profiles", exe);
+		snprintf(dir, sizeof(dir), "%s/../../measure/model/profiles", exe);
 		setenv("LACE_PROFILE_DIR", dir, 1);
 	}
 	return 0;

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "measure/sim/cache.h"
+#include "measure/model/cache.h"
 
 static uint64_t tags[4096];
 

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "measure/sim/model.h"
+#include "measure/model/model.h"
 
 static void test_sequential_blocks(void **state)
 {

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "measure/sim/model.h"
+#include "measure/model/model.h"
 
 static uint64_t t_l1i[8192], t_itlb[4096], t_stlb[4096];
 

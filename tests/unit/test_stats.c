@@ -1,4 +1,4 @@
-/* measure/stats.c against known answers.
+/* measure/stats/stats.c against known answers.
  *
  * References: Student's sleep data (Cushny & Peebles 1905, R's `sleep`
  * dataset) with the values R prints for t.test(extra ~ group, data = sleep)
@@ -18,7 +18,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "measure/stats.h"
+#include "measure/stats/stats.h"
 
 static const double sleep1[] = { 0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0 };
 static const double sleep2[] = { 1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4 };

@@ -36,7 +36,7 @@
 #include "measure/qemu/plugin/qemu_plugin_v1.h"
 #include "measure/qemu/symmap.h"
 #include "measure/qemu/tcg_core.h"
-#include "measure/sim/model.h"
+#include "measure/model/model.h"
 
 LACE_QEMU_PLUGIN_EXPORT int qemu_plugin_version = LACE_QEMU_PLUGIN_VERSION;
 

@@ -1,0 +1,39 @@
+/* CPU profiles: the front-end geometry of one core, read from a data file
+ * (measure/model/profiles/NAME.conf, INI parsed with inih).  Each value is
+ * cited in doc/events.md. */
+#ifndef LACE_SIM_PROFILE_H
+#define LACE_SIM_PROFILE_H
+
+#include "measure/model/model.h"
+
+struct sim_profile {
+	char name[64];
+	char description[128];
+	struct sim_config cfg;
+};
+
+#define SIM_PROFILE_DEFAULT "skylake-client"
+
+/* Load a profile by name (searched in the profile folders) or by path
+ * (when it holds a '/').  0, or -errno with the message set. */
+int sim_profile_load(const char *name_or_path, struct sim_profile *p);
+/* The folder profiles are read from, or NULL: $LACE_PROFILE_DIR, then
+ * <lace>/../measure/model/profiles (build tree), then
+ * <lace>/../share/lace/profiles (installed). */
+const char *sim_profile_dir(void);
+
+/* Overrides: "SIZE,WAYS,LINE" for the L1i, "ENTRIES,WAYS" for the TLBs
+ * (stlb "0" or "0,0" = none), a page size, a fetch block size.  0 or
+ * -EINVAL with the message set. */
+int sim_profile_set_l1i(struct sim_profile *p, const char *spec);
+int sim_profile_set_itlb(struct sim_profile *p, const char *spec);
+int sim_profile_set_stlb(struct sim_profile *p, const char *spec);
+int sim_profile_set_page(struct sim_profile *p, const char *spec);
+int sim_profile_set_fetch_block(struct sim_profile *p, const char *spec);
+/* Check the whole geometry; 0 or -EINVAL with the message set. */
+int sim_profile_check(const struct sim_profile *p);
+
+/* Where lace's own files live: the folder of the running binary. */
+const char *sim_exe_dir(void);
+
+#endif

@@ -1,0 +1,146 @@
+/* Set-associative LRU cache model; see cache.h.  No libc here. */
+#include "measure/model/cache.h"
+
+/* the tag that no block number can equal (blocks are addr >> line_bits,
+ * with line_bits >= 1, so the top bit is never set) */
+#define SIM_TAG_INVALID (~(uint64_t)0)
+
+static int is_pow2(uint64_t x)
+{
+	return x && !(x & (x - 1));
+}
+
+static uint32_t log2_u64(uint64_t x)
+{
+	uint32_t n = 0;
+
+	while (x > 1) {
+		x >>= 1;
+		n++;
+	}
+	return n;
+}
+
+enum {
+	GEOM_ZERO = -1,
+	GEOM_LINE = -2,
+	GEOM_WAYS = -3,
+	GEOM_SETS = -4,
+};
+
+int sim_cache_geometry_check(uint64_t size, uint32_t ways, uint64_t line)
+{
+	if (!size || !ways || !line)
+		return GEOM_ZERO;
+	if (!is_pow2(line) || line < 2)
+		return GEOM_LINE;
+	if ((uint64_t)ways * line > size)
+		return GEOM_WAYS;
+	if (size % ((uint64_t)ways * line) || !is_pow2(size / ((uint64_t)ways * line)))
+		return GEOM_SETS;
+	return 0;
+}
+
+const char *sim_cache_geometry_error(int code)
+{
+	switch (code) {
+	case 0:
+		return "fine";
+	case GEOM_ZERO:
+		return "size, ways and line size must all be positive";
+	case GEOM_LINE:
+		return "line (or page) size must be a power of two";
+	case GEOM_WAYS:
+		return "more ways than the size holds lines";
+	case GEOM_SETS:
+		return "size / (ways * line) must be a power of two (the number of sets)";
+	}
+	return "bad geometry";
+}
+
+uint64_t sim_cache_ntags(uint64_t size, uint32_t ways, uint64_t line)
+{
+	/* tags and stamps, each (ways + 1) slots per set */
+	return 2 * (size / line / ways) * (ways + 1);
+}
+
+void sim_cache_flush(struct sim_cache *c)
+{
+	uint64_t n = (uint64_t)c->sets * c->stride;
+
+	for (uint64_t i = 0; i < n; i++) {
+		c->tags[i] = SIM_TAG_INVALID;
+		c->stamps[i] = 0;
+	}
+	c->clock = 0;
+}
+
+void sim_cache_flush_below(struct sim_cache *c, uint64_t limit)
+{
+	for (uint32_t s = 0; s < c->sets; s++) {
+		uint64_t *set = &c->tags[(uint64_t)s * c->stride];
+		uint64_t *stamp = &c->stamps[(uint64_t)s * c->stride];
+
+		/* the survivors keep their stamps (their LRU order); a freed
+		 * way is never used, the first to go on a miss */
+		for (uint32_t i = 0; i <= c->ways; i++) {
+			if (set[i] != SIM_TAG_INVALID && set[i] < limit) {
+				set[i] = SIM_TAG_INVALID;
+				stamp[i] = 0;
+			}
+		}
+	}
+}
+
+void sim_cache_init(struct sim_cache *c, uint64_t size, uint32_t ways, uint64_t line,
+		    uint64_t *tags)
+{
+	c->ways = ways;
+	c->sets = (uint32_t)(size / line / ways);
+	c->stride = ways + 1;
+	c->line_bits = log2_u64(line);
+	c->set_mask = c->sets - 1;
+	c->tags = tags;
+	c->stamps = tags + (uint64_t)c->sets * c->stride;
+	sim_cache_flush(c);
+}
+
+int sim_cache_ref_search(struct sim_cache *c, uint32_t setoff, uint64_t block, uint8_t *way)
+{
+	uint64_t *set = &c->tags[setoff + 1];
+	uint64_t *stamp = &c->stamps[setoff + 1];
+	uint32_t w, victim = 0;
+
+	for (w = 0; w < c->ways; w++) {
+		if (set[w] == block) {
+			stamp[w] = ++c->clock;
+			c->tags[setoff] = block;
+			*way = (uint8_t)w;
+			return 0;
+		}
+	}
+	/* the least recently used way: the smallest stamp (an invalid way
+	 * has 0, below every valid one; the MRU way has the largest) */
+	for (w = 1; w < c->ways; w++)
+		if (stamp[w] < stamp[victim])
+			victim = w;
+	set[victim] = block;
+	stamp[victim] = ++c->clock;
+	c->tags[setoff] = block;
+	*way = (uint8_t)victim;
+	return 1;
+}
+
+int sim_cache_access(struct sim_cache *c, uint64_t addr, uint32_t len, uint64_t *lookups)
+{
+	uint64_t first = sim_cache_block(c, addr);
+	uint64_t last = sim_cache_block(c, addr + (len ? len - 1 : 0));
+	int miss = 0;
+
+	/* every line is looked up even after a miss: the LRU state changes */
+	for (uint64_t b = first; b <= last; b++)
+		miss |= sim_cache_ref_block(c, b);
+	if (lookups)
+		*lookups += last - first + 1;
+	return miss;
+}

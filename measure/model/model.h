@@ -1,0 +1,243 @@
+/* The whole front-end model of one simulated process: L1i, iTLB, the
+ * second-level TLB (looked up on iTLB misses), fetch blocks, totals and
+ * per-function counters.  Freestanding C shared by the Valgrind tool and
+ * the tests.
+ *
+ * Two ways to drive it that give identical results (the unit tests check
+ * this on random instruction streams):
+ *  - sim_model_insn(): one executed instruction at a time (the reference);
+ *  - segments: a straight run of instructions (a superblock piece between
+ *    side exits) is compiled once by sim_seg_build() and replayed by
+ *    sim_seg_run() each time it executes.  Compilation keeps, per cache,
+ *    only the lookups that can change state or miss: a lookup of a block
+ *    that was looked up earlier in the segment, with no other block of
+ *    the same set in between, is certainly a hit on the most recently used
+ *    tag and changes nothing, so it is dropped.  What remains is mostly
+ *    the segment's distinct lines, and the replay equals cachegrind's
+ *    per-instruction simulation exactly. */
+#ifndef LACE_SIM_MODEL_H
+#define LACE_SIM_MODEL_H
+
+#include <stdint.h>
+
+#include "measure/model/cache.h"
+#include "measure/model/fetch.h"
+
+/* Geometry of one run.  Sizes in bytes; a TLB's size is entries * page. */
+struct sim_config {
+	uint64_t l1i_size;
+	uint32_t l1i_ways;
+	uint32_t l1i_line;
+	uint32_t itlb_entries;
+	uint32_t itlb_ways;
+	uint32_t stlb_entries;   /* 0 = no second-level TLB */
+	uint32_t stlb_ways;
+	uint64_t page;           /* 4096 or 2 MiB (2097152) */
+	uint32_t fetch_block;    /* 16, 32 or 64 */
+};
+
+struct sim_totals {
+	uint64_t instructions;
+	uint64_t l1i_loads;      /* line lookups: one per line an instruction touches */
+	uint64_t l1i_misses;     /* instructions with at least one line missing */
+	uint64_t itlb_loads;     /* page lookups */
+	uint64_t itlb_misses;    /* instructions with at least one page missing */
+	uint64_t stlb_loads;     /* page lookups that missed the iTLB */
+	uint64_t stlb_misses;    /* of those, the ones that missed the STLB too */
+	uint64_t fetch_blocks;
+	uint64_t fetch_late;
+};
+
+struct sim_fn_stats {
+	uint64_t instructions;
+	uint64_t l1i_misses;
+	uint64_t itlb_misses;
+	uint64_t stlb_misses;
+	uint64_t calls;          /* executions of the function's first instruction */
+};
+
+struct sim_model {
+	struct sim_config cfg;
+	struct sim_cache l1i, itlb, stlb;
+	int has_stlb;
+	struct sim_fetch fetch;
+	struct sim_totals t;
+};
+
+/* 0 when cfg is usable, else a negative code; *what names the part
+ * ("l1i", "itlb", "stlb", "page", "fetch-block") and *why says what is wrong. */
+int sim_config_check(const struct sim_config *cfg, const char **what, const char **why);
+/* Tags to provide for each cache (uint64_t slots). */
+uint64_t sim_model_ntags(const struct sim_config *cfg, uint64_t *l1i, uint64_t *itlb,
+			 uint64_t *stlb);
+/* cfg must pass sim_config_check(); the tag arrays come from the caller. */
+void sim_model_init(struct sim_model *m, const struct sim_config *cfg, uint64_t *l1i_tags,
+		    uint64_t *itlb_tags, uint64_t *stlb_tags);
+/* Zero the counters, keep the cache state (a forked child). */
+void sim_model_reset_counts(struct sim_model *m);
+
+/* Reference path: one executed instruction; fn may be NULL; entry is
+ * non-zero when addr is the first instruction of its function. */
+void sim_model_insn(struct sim_model *m, uint64_t addr, uint32_t len,
+		    struct sim_fn_stats *fn, int entry);
+
+/* ---- segments ---------------------------------------------------------- */
+
+/* One instruction handed to the segment compiler.  fn is a slot in the
+ * segment's function table (0 .. nfns-1). */
+struct sim_insn {
+	uint64_t addr;
+	uint32_t len;
+	uint16_t fn;
+	uint8_t entry;   /* first instruction of its function */
+};
+
+/* One kept lookup. */
+struct sim_ref {
+	uint64_t block;
+	uint32_t insn;   /* build time: index of the instruction; after
+			  * compaction: the set's first slot in the cache's
+			  * tags (sim_cache_setoff(), where its MRU tag is) */
+	uint16_t fn;
+	uint8_t first;   /* first kept lookup of its instruction: resets the
+			  * at-most-one-miss rule */
+	union {
+		uint8_t drop;   /* build time */
+		uint8_t way;    /* after compaction: where the block was last
+				 * found (sim_cache_ref_way()'s hint) */
+	};
+};
+
+struct sim_seg_fn {
+	struct sim_fn_stats *stats;   /* NULL: not attributed */
+	uint32_t instructions;
+	uint32_t calls;
+};
+
+struct sim_seg {
+	uint64_t execs;  /* lazy: executions not yet added to the functions */
+	uint8_t lazy;    /* per-function instructions and calls are settled by
+			  * sim_seg_settle() instead of on every run (the
+			  * function counters are scattered in memory; the
+			  * segment is already in the host's cache) */
+	uint32_t ninsn;
+	uint32_t l1i_loads, itlb_loads;
+	uint32_t nlines, npages, nfns;
+	struct sim_ref *lines;
+	struct sim_ref *pages;
+	struct sim_seg_fn *fns;
+	struct sim_fetch_seg fetch;
+};
+
+/* Most lookups one instruction can produce for cache c (for sizing). */
+uint32_t sim_seg_refs_per_insn(uint32_t line, uint32_t maxlen);
+
+/* Compile n >= 1 instructions into seg, for the geometry of m.  lines and
+ * pages are the caller's arrays of line_cap and page_cap refs (they must
+ * hold every lookup before dropping); seg->lines/pages point into them.
+ * fns must be filled by the caller (nfns slots, stats set), the builder
+ * fills their instruction and call counts.  Scratch arrays addr/len hold n
+ * entries.  Returns 0, or -1 when a buffer is too small. */
+int sim_seg_build(const struct sim_model *m, const struct sim_insn *insns, uint32_t n,
+		  struct sim_seg *seg, struct sim_ref *lines, uint32_t line_cap,
+		  struct sim_ref *pages, uint32_t page_cap, struct sim_seg_fn *fns,
+		  uint32_t nfns, uint64_t *scratch_addr, uint32_t *scratch_len);
+
+/* Replay one execution of seg. */
+void sim_seg_run(struct sim_model *m, struct sim_seg *seg);
+/* The cache part of sim_seg_run() alone (L1i, iTLB, STLB lookups and
+ * their misses, totals and functions): for a caller that does the rest
+ * itself -- the counters that do not depend on cache state, the lazy
+ * executions and the fetch model (sim_fetch_seg_apply) -- as the Valgrind
+ * tool does in generated code.  It changes nothing when every kept lookup
+ * hits the most recently used tag of its set, which such a caller may
+ * test first and skip the call. */
+void sim_seg_run_caches(struct sim_model *m, struct sim_seg *seg);
+
+/* ---- inline versions, for a caller's own hot path --------------------- */
+
+/* A page lookup that missed the iTLB goes to the STLB (when there is one). */
+static inline void sim_model_stlb_lookup(struct sim_model *m, uint64_t page,
+					 struct sim_fn_stats *fn)
+{
+	if (!m->has_stlb)
+		return;
+	m->t.stlb_loads++;
+	if (sim_cache_ref_block(&m->stlb, page)) {
+		m->t.stlb_misses++;
+		if (fn)
+			fn->stlb_misses++;
+	}
+}
+
+static inline struct sim_fn_stats *sim_seg_fn(const struct sim_seg *seg, uint16_t fn)
+{
+	return fn < seg->nfns ? seg->fns[fn].stats : 0;
+}
+
+/* The general lookups of a segment from the index from on (lines, then
+ * pages: from >= nlines starts in the pages), with every lookup before it
+ * a hit: any hint, misses, the STLB.  sim_seg_refs_run()'s slow path. */
+void sim_seg_refs_finish(struct sim_model *m, const struct sim_seg *seg,
+			 struct sim_ref *lines, uint32_t nlines,
+			 struct sim_ref *pages, uint32_t npages, uint32_t from);
+
+/* sim_seg_run_caches(), inline, with the segment's lookups given apart
+ * (seg is read only for its functions, on a miss).  The common case runs
+ * here: every kept lookup finds its block in the way its hint names (the
+ * rule once the segment ran: blocks stay in their ways), a hit, with the
+ * cache's arrays and clock in registers; at the first other one the rest
+ * goes to sim_seg_refs_finish(). */
+static inline void sim_seg_refs_run(struct sim_model *m, const struct sim_seg *seg,
+				    struct sim_ref *lines, uint32_t nlines,
+				    struct sim_ref *pages, uint32_t npages)
+{
+	uint64_t *tags = m->l1i.tags, *stamps = m->l1i.stamps, clock = m->l1i.clock;
+	uint32_t i;
+
+	for (i = 0; i < nlines; i++) {
+		uint64_t block = lines[i].block;
+		uint32_t setoff = lines[i].insn, slot = setoff + 1 + lines[i].way;
+
+		if (__builtin_expect(tags[slot] != block, 0)) {
+			m->l1i.clock = clock;
+			sim_seg_refs_finish(m, seg, lines, nlines, pages, npages, i);
+			return;
+		}
+		stamps[slot] = ++clock;
+		tags[setoff] = block;
+	}
+	m->l1i.clock = clock;
+
+	tags = m->itlb.tags;
+	stamps = m->itlb.stamps;
+	clock = m->itlb.clock;
+	for (i = 0; i < npages; i++) {
+		uint64_t block = pages[i].block;
+		uint32_t setoff = pages[i].insn, slot = setoff + 1 + pages[i].way;
+
+		/* a page is nearly always the MRU one of its set: that hit
+		 * changes nothing (code lines are not, they take turns) */
+		if (tags[setoff] == block)
+			continue;
+		if (__builtin_expect(tags[slot] != block, 0)) {
+			m->itlb.clock = clock;
+			sim_seg_refs_finish(m, seg, lines, nlines, pages, npages, nlines + i);
+			return;
+		}
+		stamps[slot] = ++clock;
+		tags[setoff] = block;
+	}
+	m->itlb.clock = clock;
+}
+
+/* sim_seg_run_caches(), inline. */
+static inline void sim_seg_run_caches_inline(struct sim_model *m, struct sim_seg *seg)
+{
+	sim_seg_refs_run(m, seg, seg->lines, seg->nlines, seg->pages, seg->npages);
+}
+/* Lazy segments: add the pending executions' instructions and calls to the
+ * functions, and zero the pending count. */
+void sim_seg_settle(struct sim_seg *seg);
+
+#endif

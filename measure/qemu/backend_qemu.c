@@ -1,0 +1,550 @@
+/* The full-system backend (--backend qemu): every run boots a real Linux
+ * kernel under QEMU's TCG emulator with lace's TCG plugin
+ * (measure/qemu/plugin/) and runs the workload inside the guest, inside a
+ * measurement window, so the counts include the kernel's own code and
+ * exclude boot and init.  The guest is an initramfs lace builds
+ * (measure/qemu/guest.c) around Debian's busybox-static; the kernel,
+ * System.map and busybox come from lace's cache (scripts/fetch-guest.sh)
+ * unless --kernel / --system-map name others.
+ *
+ * Guests: x86-64 (qemu-system-x86_64 -M pc, bzImage or vmlinuz) and
+ * ppc64le (qemu-system-ppc64 -M pseries,x-vof=on -cpu POWER8: the hash
+ * MMU, booting the ELF vmlinux), told apart by the kernel file's header.
+ *
+ * Determinism: one vCPU, `-icount shift=0,sleep=off` (the virtual clock
+ * advances by instructions, not host time), a fixed RTC, `-seed 1` (the
+ * random seed QEMU gives the guest), `nokaslr` and `random.trust_cpu=off`:
+ * the same kernel and workload give identical
+ * counts run after run.
+ *
+ * Tracepoints (-e SYS:NAME) are counted by the guest kernel's own
+ * tracing, around the window (lace-guest-run --trace); their counts and
+ * the workload's status come back on the console. */
+#include "measure/backend.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "measure/qemu/backend_qemu_priv.h"
+#include "measure/qemu/backend_qemu_report.h"
+#include "measure/qemu/guest.h"
+#include "measure/qemu/tcg_core.h"
+#include "measure/runner.h"
+#include "measure/cpu_profile.h"
+#include "measure/model_results.h"
+#include "util/error.h"
+#include "util/strbuf.h"
+#include "util/strvec.h"
+#include "util/xalloc.h"
+
+static bool is_guest_tracepoint(const struct lace_event_spec *ev)
+{
+	/* uprobes and SDT probes are the host's */
+	return ev->kind == LACE_EV_TRACEPOINT && strncmp(ev->base, "probe", 5) &&
+	       strncmp(ev->base, "sdt_", 4) && strchr(ev->base, ':');
+}
+
+static bool qemu_supports(struct lace_backend *be, const struct lace_event_spec *ev,
+			  const char **why)
+{
+	int idx = sim_event_index(ev->base);
+
+	if (is_guest_tracepoint(ev))
+		return true;
+
+	/* fetch-late-entries needs per-fetch timing the split does not keep */
+	if (idx < 0 || !strcmp(ev->base, "fetch-late-entries")) {
+		*why = "the qemu backend does not model it";
+		return false;
+	}
+	return true;
+}
+
+/* "QEMU emulator version 7.2.x (Debian ...)", the first line of --version */
+static void version_read(const char *prog, char *out, size_t len)
+{
+	char cmd[128];
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "%s --version 2>/dev/null", prog);
+	f = popen(cmd, "r");
+
+	out[0] = '\0';
+	if (!f)
+		return;
+	if (fgets(out, (int)len, f))
+		out[strcspn(out, "\n")] = '\0';
+	pclose(f);
+}
+
+static int qemu_prepare(struct lace_backend *be, struct lace_event_spec *evs, size_t nevents)
+{
+	struct qemu_priv *p = be->priv;
+	const char *tmp = getenv("TMPDIR");
+	int err;
+
+	err = qemu_resolve_files(p);
+	if (err)
+		return err;
+	/* the front end of the guest's kind of CPU unless told otherwise */
+	err = sim_profile_load(p->profile_name[0] ? p->profile_name
+			       : p->arch == GUEST_PPC64LE ? "power9" : SIM_PROFILE_DEFAULT, &p->prof);
+	if (err)
+		return err;
+	if (!p->qemu_version[0])
+		version_read(qemu_arches[p->arch].prog, p->qemu_version, sizeof(p->qemu_version));
+	if (!p->dir[0]) {
+		snprintf(p->dir, sizeof(p->dir), "%s/lace-qemu.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+		if (!mkdtemp(p->dir)) {
+			err = lace_error_set(errno, "%s: %s", p->dir, strerror(errno));
+			p->dir[0] = '\0';
+			return err;
+		}
+	}
+	free(p->event_idx);
+	p->event_idx = xcalloc(nevents ? nevents : 1, sizeof(*p->event_idx));
+	p->nevents = nevents;
+	free(p->excl_user);
+	free(p->excl_kernel);
+	p->excl_user = xcalloc(nevents ? nevents : 1, sizeof(bool));
+	p->excl_kernel = xcalloc(nevents ? nevents : 1, sizeof(bool));
+	if (p->no_plugin) {
+		const char *needs = p->per_function ? "--per-function" : p->paths.nr ? "--path-length" : NULL;
+
+		for (size_t i = 0; i < nevents && !needs; i++)
+			if (evs[i].backend == be && !is_guest_tracepoint(&evs[i]))
+				needs = evs[i].name;
+		if (needs)
+			return lace_error_set(EINVAL, "%s needs lace's TCG plugin: drop --qemu-no-plugin "
+					      "(which counts guest tracepoints only)", needs);
+	}
+	free(p->trace_idx);
+	p->trace_idx = xcalloc(nevents ? nevents : 1, sizeof(*p->trace_idx));
+	strbuf_reset(&p->trace);
+	strvec_clear(&p->trace_names);
+	p->trace_warned = 0;
+	for (size_t i = 0, ntp = 0; i < nevents; i++) {
+		bool mine = evs[i].backend == be;
+
+		p->event_idx[i] = mine ? sim_event_index(evs[i].base) : -1;
+		p->trace_idx[i] = -1;
+		if (mine && is_guest_tracepoint(&evs[i])) {
+			if (p->trace.len)
+				strbuf_addch(&p->trace, ',');
+			strbuf_addstr(&p->trace, evs[i].base);
+			strvec_push(&p->trace_names, evs[i].base);
+			p->trace_idx[i] = (int)ntp++;
+		}
+		p->excl_user[i] = evs[i].exclude_user;
+		p->excl_kernel[i] = evs[i].exclude_kernel;
+	}
+	return 0;
+}
+
+/* the initramfs of side k for argv, built once per batch (every run of
+ * a side is the same) */
+static int initrd_ensure(struct qemu_priv *p, struct qemu_kernel *k, int side, char *const argv[],
+			 char *path, size_t len)
+{
+	struct strbuf key = STRBUF_INIT;
+	struct guest_spec g = { p->arch, p->busybox, p->runner, argv, p->loops,
+				p->trace.len ? p->trace.buf : NULL };
+	int err = 0;
+
+	strbuf_addf(&key, "%s\n", p->trace.buf);
+	for (size_t i = 0; argv[i]; i++) {
+		strbuf_addstr(&key, argv[i]);
+		strbuf_addch(&key, '\n');
+	}
+	snprintf(path, len, "%s/initramfs-%c.cpio", p->dir, "AB"[side]);
+	if (!k->initrd_for || strcmp(k->initrd_for, key.buf)) {
+		err = guest_initramfs_build(&g, path);
+		free(k->initrd_for);
+		k->initrd_for = err ? NULL : strbuf_detach(&key, NULL);
+	}
+	strbuf_release(&key);
+	return err;
+}
+
+/* the last lines of the guest's console, for a fault message */
+static void console_tail(const char *path, char *out, size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	out[0] = '\0';
+	if (strbuf_read_file(&sb, path))
+		return;
+	strbuf_rtrim(&sb);
+	const char *nl = strrchr(sb.buf, '\n');
+	snprintf(out, len, "%s", nl ? nl + 1 : sb.buf);
+	for (char *c = out; *c; c++)
+		if ((unsigned char)*c < ' ')
+			*c = ' ';
+	strbuf_release(&sb);
+}
+
+/* the t-th tracepoint's count, from the guest's report; why it is not
+ * counted said once per batch */
+static void guest_report_event(struct qemu_priv *p, const struct guest_report *r, int t,
+			       const char *name, struct lace_count *c)
+{
+	if ((size_t)t >= r->nevents || !r->ev[t].ok) {
+		c->status = LACE_COUNT_NOT_COUNTED;
+		if (!(p->trace_warned & (1u << t)))
+			lace_warn(name, "not counted in the guest: %s",
+				  (size_t)t < r->nevents ? r->ev[t].why : "the guest did not report it");
+		p->trace_warned |= 1u << t;
+		return;
+	}
+	c->status = LACE_COUNT_OK;
+	c->raw = r->ev[t].count;
+	c->value = (double)r->ev[t].count;
+	c->time_enabled = c->time_running = 1;
+}
+
+static int qemu_run(struct lace_backend *be, char *const argv[], const struct lace_run_opts *opts,
+		    struct lace_run_result *res)
+{
+	struct qemu_priv *p = be->priv;
+	const struct sim_config *c = &p->prof.cfg;
+	char initrd[PATH_MAX + 32], out[PATH_MAX + 32], console[PATH_MAX + 48], tail[96];
+	const struct qemu_arch *qa = &qemu_arches[p->arch];
+	struct strvec qargv = STRVEC_INIT;
+	struct strbuf plug = STRBUF_INIT;
+	struct guest_report rep;
+	struct lace_child child;
+	struct tcg_split w;
+	unsigned nwin;
+	json_t *fns = NULL, *paths = NULL;
+	int err, status;
+
+	if (!p->event_idx)
+		return lace_error_set(EINVAL, "qemu backend: run before prepare");
+	int side = opts->side == 'B' && (p->k[1].kernel || p->k[1].sysmap);
+	struct qemu_kernel *k = &p->k[side];
+
+	err = initrd_ensure(p, k, side, argv, initrd, sizeof(initrd));
+	if (err)
+		return err;
+	p->nrun++;
+	snprintf(out, sizeof(out), "%s/tcg.%u", p->dir, p->nrun);
+	snprintf(console, sizeof(console), "%s/console.%u", p->dir, p->nrun);
+	strvec_push(&qargv, qa->prog);
+	strvec_pushv(&qargv, (const char *[]){ "-accel", "tcg", "-smp", "1", "-display", "none",
+					       "-monitor", "none", "-no-reboot",
+					       "-icount", "shift=0,sleep=off",
+					       "-rtc", "base=2020-01-01T00:00:00,clock=vm",
+					       /* the random bytes QEMU hands the guest
+						* (the device tree's rng-seed) */
+					       "-seed", "1", NULL });
+	strvec_pushv(&qargv, (const char **)qa->machine);
+	strvec_push(&qargv, "-serial");
+	strvec_pushf(&qargv, "file:%s", console);
+	strvec_push(&qargv, "-kernel");
+	strvec_push(&qargv, k->kernel_path);
+	strvec_push(&qargv, "-initrd");
+	strvec_push(&qargv, initrd);
+	strvec_push(&qargv, "-append");
+	strvec_push(&qargv, qa->append);
+	/* the System.map costs a lookup per instruction at translation and
+	 * per-function counting per block: only when asked for */
+	strbuf_addf(&plug,
+		    "%s,out=%s,switch=0x%" PRIx64 ",l1i_size=%" PRIu64
+		    ",l1i_ways=%u,l1i_line=%u,itlb_entries=%u,itlb_ways=%u"
+		    ",stlb_entries=%u,stlb_ways=%u,page=%" PRIu64 ",fetch_block=%u",
+		    p->plugin, out, k->switch_addr, c->l1i_size, c->l1i_ways,
+		    c->l1i_line, c->itlb_entries, c->itlb_ways, c->stlb_entries, c->stlb_ways,
+		    c->page, c->fetch_block);
+	if (p->per_function || p->paths.nr)
+		strbuf_addf(&plug, ",map=%s", k->map_path);
+	for (size_t i = 0; i < p->paths.nr; i++)
+		strbuf_addf(&plug, ",path=%s", p->paths.v[i]);
+	if (!p->no_plugin) {
+		strvec_push(&qargv, "-plugin");
+		strvec_push(&qargv, plug.buf);
+	}
+	strbuf_release(&plug);
+
+	err = runner_start(&child, (char *const *)qargv.v, NULL, opts);
+	if (!err) {
+		err = runner_go(&child);
+		if (err)
+			runner_abort(&child);
+		else
+			err = runner_wait(&child, opts, res);
+	}
+	strvec_clear(&qargv);
+	if (err)
+		return err;
+
+	/* the guest reports the workload's status on the console (and on x86
+	 * in QEMU's own, through isa-debug-exit) */
+	guest_report_read(console, &rep);
+	if (res->fault == LACE_FAULT_EXIT || res->fault == LACE_FAULT_NONE) {
+		status = res->fault == LACE_FAULT_EXIT ? guest_status_from_exit(res->exit_status) : -1;
+		if (status < 0 && rep.has_status)
+			status = rep.status;
+		res->exit_status = status;
+		if (status == 0) {
+			res->fault = LACE_FAULT_NONE;
+			res->fault_msg[0] = '\0';
+		} else if (status > 0) {
+			console_tail(console, tail, sizeof(tail));
+			res->fault = LACE_FAULT_EXIT;
+			snprintf(res->fault_msg, sizeof(res->fault_msg),
+				 "exit status %d in the guest: %.90s", status, tail);
+		} else {
+			console_tail(console, tail, sizeof(tail));
+			res->fault = LACE_FAULT_START;
+			snprintf(res->fault_msg, sizeof(res->fault_msg),
+				 "the guest ended without reporting: %.90s", tail);
+		}
+	}
+	if (p->no_plugin) {
+		memset(&w, 0, sizeof(w));
+		fns = json_array();
+		paths = json_array();
+	} else if (qemu_report_read(out, &w, &nwin, &fns, &paths) || nwin != 1) {
+		if (res->fault == LACE_FAULT_NONE) {
+			res->fault = LACE_FAULT_START;
+			snprintf(res->fault_msg, sizeof(res->fault_msg),
+				 "the guest opened %u measurement windows, not 1", nwin);
+		}
+		json_decref(fns);
+		json_decref(paths);
+		return 0;
+	}
+	for (size_t i = 0; i < res->nevents && i < p->nevents; i++) {
+		int idx = p->event_idx[i], t = p->trace_idx[i];
+		uint64_t v = 0;
+
+		if (t >= 0) {
+			guest_report_event(p, &rep, t, p->trace_names.v[t], &res->counts[i]);
+			continue;
+		}
+		if (idx < 0)
+			continue;
+		if (!p->excl_user[i])
+			v += sim_totals_get(&w.u, idx);
+		if (!p->excl_kernel[i])
+			v += sim_totals_get(&w.k, idx);
+		res->counts[i].status = LACE_COUNT_OK;
+		res->counts[i].raw = v;
+		res->counts[i].value = (double)v;
+		res->counts[i].time_enabled = res->counts[i].time_running =
+			(uint64_t)(res->elapsed_s * 1e9);
+	}
+	res->extra = json_object();
+	json_object_set_new(res->extra, "simulator", json_string(p->no_plugin ? "none" : "lace-tcg"));
+	json_object_set_new(res->extra, "profile", json_string(p->prof.name));
+	json_object_set_new(res->extra, "kernel", json_string(k->kernel_path));
+	json_object_set_new(res->extra, "system_map", json_string(k->map_path));
+	json_object_set_new(res->extra, "qemu", json_string(p->qemu_version));
+	json_object_set_new(res->extra, "kernel_release", json_string(rep.release));
+	json_object_set_new(res->extra, "kernel_build_id", json_string(rep.build_id));
+	json_object_set_new(res->extra, "loops", json_integer(p->loops));
+	json_object_set_new(res->extra, "user", qemu_report_split_json(&w.u));
+	json_object_set_new(res->extra, "kernel_counts", qemu_report_split_json(&w.k));
+	json_object_set_new(res->extra, "functions", qemu_report_top(fns, (size_t)p->top));
+	json_object_set_new(res->extra, "paths", paths);
+	json_object_set_new(res->extra, "guest_arch", json_string(guest_arch_name(p->arch)));
+	json_decref(fns);
+	unlink(out);
+	/* a failed run's console is the only account of what happened in
+	 * the guest: keep it (remove_dir() then keeps the folder) */
+	if (res->fault == LACE_FAULT_NONE)
+		unlink(console);
+	else if (!p->console_kept++)
+		lace_warn(NULL, "the guest's console of run %u is kept in %s", p->nrun, console);
+	return 0;
+}
+
+static const char *base_name(const char *path, const char *none)
+{
+	const char *b = strrchr(path, '/');
+
+	return b ? b + 1 : path[0] ? path : none;
+}
+
+static const char *qemu_describe(struct lace_backend *be)
+{
+	struct qemu_priv *p = be->priv;
+	char kernels[220];
+
+	if (p->k[1].kernel_path[0])
+		snprintf(kernels, sizeof(kernels), "A %.100s, B %.100s",
+			 base_name(p->k[0].kernel_path, "kernel"), base_name(p->k[1].kernel_path, "kernel"));
+	else
+		snprintf(kernels, sizeof(kernels), "%.200s", base_name(p->k[0].kernel_path, "kernel"));
+	snprintf(p->describe, sizeof(p->describe), "qemu (%s, %s, %.60s, %u run%s per boot)",
+		 guest_arch_name(p->arch), kernels,
+		 p->prof.name[0] ? p->prof.name : p->profile_name[0] ? p->profile_name : "default",
+		 p->loops, p->loops == 1 ? "" : "s");
+	return p->describe;
+}
+
+static int qemu_set_option(struct lace_backend *be, const char *name, const char *value)
+{
+	struct qemu_priv *p = be->priv;
+	char *end;
+	long v;
+
+	static const struct { const char *name; int side; bool map; } files[] = {
+		{ "kernel", 0, false }, { "kernel-a", 0, false }, { "kernel-b", 1, false },
+		{ "system-map", 0, true }, { "system-map-a", 0, true }, { "system-map-b", 1, true },
+	};
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		struct qemu_kernel *k = &p->k[files[i].side];
+		char **slot = files[i].map ? &k->sysmap : &k->kernel;
+
+		char abi[128];
+		enum guest_arch arch;
+
+		if (strcmp(name, files[i].name))
+			continue;
+		if (!value || (!qemu_is_file(value) &&
+			       (files[i].map || !qemu_debian_kernel_name(value, abi, sizeof(abi), &arch))))
+			return lace_error_set(ENOENT, "--%s %s: no such file", name, value ? value : "");
+		free(*slot);
+		*slot = xstrdup(value);
+		return 0;
+	}
+	if (!strcmp(name, "qemu-loops")) {
+		v = value ? strtol(value, &end, 10) : 0;
+		if (!value || !*value || *end || v < 1 || v > 1000000)
+			return lace_error_set(EINVAL, "--qemu-loops wants a positive number, not '%s'",
+					      value ? value : "");
+		p->loops = (unsigned)v;
+		return 0;
+	}
+	if (!strcmp(name, "cpu-profile")) {
+		struct sim_profile scratch;
+		int err = sim_profile_load(value, &scratch);
+		if (err)
+			return err == -ENOENT ? -EINVAL : err;
+		snprintf(p->profile_name, sizeof(p->profile_name), "%s", value);
+		return 0;
+	}
+	if (!strcmp(name, "guest-arch")) {
+		if (value && !strcmp(value, "x86_64"))
+			p->arch = GUEST_X86_64;
+		else if (value && !strcmp(value, "ppc64le"))
+			p->arch = GUEST_PPC64LE;
+		else
+			return lace_error_set(EINVAL, "--guest-arch wants x86_64 or ppc64le, not '%s'",
+					      value ? value : "");
+		return 0;
+	}
+	if (!strcmp(name, "path-length")) {
+		struct strvec v = STRVEC_INIT;
+
+		if (value)
+			for (const char *q = value; *q;) {
+				size_t l = strcspn(q, ",");
+				if (l)
+					strvec_pushf(&v, "%.*s", (int)l, q);
+				q += l + (q[l] == ',');
+			}
+		if (!v.nr) {
+			strvec_clear(&v);
+			return lace_error_set(EINVAL, "--path-length wants FUNCTION[,FUNCTION...]");
+		}
+		for (size_t i = 0; i < v.nr; i++)
+			strvec_push(&p->paths, v.v[i]);
+		strvec_clear(&v);
+		return 0;
+	}
+	if (!strcmp(name, "qemu-no-plugin")) {
+		p->no_plugin = true;
+		return 0;
+	}
+	if (!strcmp(name, "per-function")) {
+		p->per_function = true;
+		return 0;
+	}
+	if (!strcmp(name, "top")) {
+		v = value ? strtol(value, &end, 10) : 0;
+		if (!value || !*value || *end || v < 1 || v > 100000)
+			return lace_error_set(EINVAL, "--top wants a positive number, not '%s'",
+					      value ? value : "");
+		p->top = v;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static void qemu_print_extra(struct lace_backend *be, FILE *out, json_t *const *extra,
+			     size_t nruns)
+{
+	struct qemu_priv *p = be->priv;
+
+	qemu_report_print(out, extra, nruns, p->per_function);
+}
+
+static void remove_dir(const char *dir)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *names[] = { "initramfs-A.cpio", "initramfs-B.cpio", NULL };
+
+	for (size_t i = 0; names[i]; i++) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s/%s", dir, names[i]);
+		unlink(sb.buf);
+	}
+	strbuf_release(&sb);
+	rmdir(dir);   /* fails (and stays) when a run left its files for inspection */
+}
+
+static void qemu_free(struct lace_backend *be)
+{
+	struct qemu_priv *p = be->priv;
+
+	if (p->dir[0])
+		remove_dir(p->dir);
+	for (int i = 0; i < 2; i++) {
+		free(p->k[i].kernel);
+		free(p->k[i].sysmap);
+		free(p->k[i].initrd_for);
+	}
+	free(p->event_idx);
+	free(p->trace_idx);
+	free(p->excl_user);
+	free(p->excl_kernel);
+	strvec_clear(&p->paths);
+	strvec_clear(&p->trace_names);
+	strbuf_release(&p->trace);
+	free(p);
+	free(be);
+}
+
+struct lace_backend *qemu_backend_new(void)
+{
+	struct lace_backend *be;
+	struct qemu_priv *p;
+
+	if (qemu_backend_unavailable())
+		return NULL;
+	be = xcalloc(1, sizeof(*be));
+	p = xcalloc(1, sizeof(*p));
+	p->loops = 1;
+	p->top = 20;
+	strvec_init(&p->paths);
+	strvec_init(&p->trace_names);
+	strbuf_init(&p->trace, 0);
+	be->name = "qemu";
+	be->priv = p;
+	be->supports = qemu_supports;
+	be->prepare = qemu_prepare;
+	be->run = qemu_run;
+	be->describe = qemu_describe;
+	be->set_option = qemu_set_option;
+	be->print_extra = qemu_print_extra;
+	be->free = qemu_free;
+	return be;
+}

@@ -1,0 +1,231 @@
+/* Where a qemu batch's files come from: the kernel and System.map of each
+ * side (a file, a Debian kernel name in lace's cache, or the one fetched
+ * last), busybox, lace's TCG plugin and the guest runner of the guest's
+ * architecture; see backend_qemu_priv.h. */
+#include "measure/qemu/backend_qemu_priv.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "measure/backend.h"
+#include "measure/qemu/symmap.h"
+#include "measure/model_results.h"
+#include "util/error.h"
+
+#define QEMU_PROG "qemu-system-x86_64"   /* what the backend needs at all */
+
+static const char *const machine_x86[] = {
+	"-M", "pc", "-cpu", "qemu64", "-m", "512",
+	"-device", "isa-debug-exit,iobase=0xf4,iosize=0x04", NULL };
+static const char *const machine_ppc[] = {
+	/* TCG has none of the spectre workarounds the machine asks for by
+	 * default: say so instead of four warnings per boot */
+	"-M", "pseries,x-vof=on,cap-cfpc=broken,cap-sbbc=broken,cap-ibs=broken,cap-ccf-assist=off",
+	"-cpu", "POWER8", "-m", "1024", NULL };
+
+const struct qemu_arch qemu_arches[] = {
+	[GUEST_X86_64] = { "qemu-system-x86_64", "qemu-system-x86", "vmlinuz", "__switch_to_asm",
+			   machine_x86, "console=ttyS0 quiet panic=-1 nokaslr random.trust_cpu=off",
+			   "lace-guest-run" },
+	[GUEST_PPC64LE] = { "qemu-system-ppc64", "qemu-system-ppc", "vmlinux", "_switch",
+			    /* mitigations=off: TCG has no L1D-flush instruction, and
+			     * the software fallback flushes would be 20% of the
+			     * kernel's instructions (doc/events.md) */
+			    machine_ppc, "console=hvc0 quiet panic=-1 random.trust_cpu=off mitigations=off",
+			    "ppc64le/lace-guest-run" },
+};
+
+bool qemu_is_file(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode);
+}
+
+static bool in_path(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char buf[PATH_MAX];
+
+	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+		const char *e = strchr(p, ':');
+		size_t l = e ? (size_t)(e - p) : strlen(p);
+
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)l, p, prog);
+		if (l && !access(buf, X_OK))
+			return true;
+		p += l + (e != NULL);
+	}
+	return false;
+}
+
+/* The folder of the plugin and the guest runner: $LACE_QEMU_DIR, else
+ * <lace>/qemu (build tree) or <lace>/../lib/lace/qemu (installed). */
+static bool tool_dir(char *out, size_t len)
+{
+	const char *env = getenv("LACE_QEMU_DIR");
+	const char *exe = sim_exe_dir();
+	char path[PATH_MAX];
+
+	if (env && *env) {
+		snprintf(out, len, "%s", env);
+		snprintf(path, sizeof(path), "%s/liblace-tcg.so", out);
+		return qemu_is_file(path);
+	}
+	if (!exe)
+		return false;
+	snprintf(out, len, "%s/qemu", exe);
+	snprintf(path, sizeof(path), "%s/liblace-tcg.so", out);
+	if (qemu_is_file(path))
+		return true;
+	snprintf(out, len, "%s/../lib/lace/qemu", exe);
+	snprintf(path, sizeof(path), "%s/liblace-tcg.so", out);
+	return qemu_is_file(path);
+}
+
+const char *qemu_backend_unavailable(void)
+{
+	char dir[PATH_MAX];
+
+	if (!in_path(QEMU_PROG))
+		return "--backend qemu needs " QEMU_PROG " (apt-get install qemu-system-x86)";
+	if (!tool_dir(dir, sizeof(dir)))
+		return "--backend qemu needs the TCG plugin liblace-tcg.so: run 'make'";
+	return NULL;
+}
+
+/* ~/.cache/lace/guest/<arch>, as scripts/fetch-guest.sh fills it */
+static void guest_cache(char *out, size_t len, enum guest_arch arch)
+{
+	const char *c = getenv("LACE_CACHE"), *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
+	const char *a = guest_arch_name(arch);
+
+	if (c && *c)
+		snprintf(out, len, "%s/guest/%s", c, a);
+	else if (x && *x)
+		snprintf(out, len, "%s/lace/guest/%s", x, a);
+	else
+		snprintf(out, len, "%s/.cache/lace/guest/%s", h ? h : "", a);
+}
+
+/* --kernel linux-image-6.1.0-57-powerpc64le, or just its ABI: a Debian
+ * kernel that scripts/fetch-guest.sh puts in the cache */
+bool qemu_debian_kernel_name(const char *v, char *abi, size_t len, enum guest_arch *arch)
+{
+	const char *a = strncmp(v, "linux-image-", 12) ? v : v + 12;
+
+	if (strchr(v, '/') || qemu_is_file(v) || !isdigit((unsigned char)a[0]))
+		return false;
+	snprintf(abi, len, "%s", a);
+	*arch = strstr(a, "powerpc64le") || strstr(a, "ppc64el") ? GUEST_PPC64LE : GUEST_X86_64;
+	return true;
+}
+
+/* one side's kernel and map: given, or Debian's from the cache */
+static int resolve_kernel(struct qemu_priv *p, struct qemu_kernel *k, const char *cache,
+			  const char *cache_abi, const char *side)
+{
+	const struct qemu_arch *qa = &qemu_arches[p->arch];
+	char abi[128];
+	enum guest_arch named;
+	struct symmap map;
+	int err;
+
+	snprintf(abi, sizeof(abi), "%s", cache_abi);
+	if (k->kernel && qemu_debian_kernel_name(k->kernel, abi, sizeof(abi), &named)) {
+		snprintf(k->kernel_path, sizeof(k->kernel_path), "%.3900s/%s-%.120s", cache,
+			 qa->kernel_prefix, abi);
+		if (!qemu_is_file(k->kernel_path))
+			return lace_error_set(ENOENT, "--kernel%s %s: not in lace's cache (fetch it: "
+					      "scripts/fetch-guest.sh%s linux-image-%s)", side, k->kernel,
+					      p->arch == GUEST_PPC64LE ? " --arch ppc64le" : "", abi);
+	} else if (k->kernel)
+		snprintf(k->kernel_path, sizeof(k->kernel_path), "%s", k->kernel);
+	else
+		snprintf(k->kernel_path, sizeof(k->kernel_path), "%.3900s/%s-%.120s", cache,
+			 qa->kernel_prefix, abi);
+	if (k->sysmap)
+		snprintf(k->map_path, sizeof(k->map_path), "%s", k->sysmap);
+	else
+		snprintf(k->map_path, sizeof(k->map_path), "%.3900s/System.map-%.120s", cache, abi);
+	if (!qemu_is_file(k->kernel_path))
+		return lace_error_set(ENOENT, "%s: no kernel to boot (scripts/fetch-guest.sh%s fetches "
+				      "Debian's into the cache, or give --kernel%s)", k->kernel_path,
+				      p->arch == GUEST_PPC64LE ? " --arch ppc64le" : "", side);
+	if (!qemu_is_file(k->map_path))
+		return lace_error_set(ENOENT, "%s: no System.map for the kernel (scripts/fetch-guest.sh, "
+				      "or give --system-map%s)", k->map_path, side);
+	err = symmap_load(&map, k->map_path);
+	if (err)
+		return err;
+	k->switch_addr = symmap_addr(&map, qa->context_switch);
+	for (size_t i = 0; i < p->paths.nr; i++)
+		if (!symmap_addr(&map, p->paths.v[i]) && !err)
+			err = lace_error_set(ENOENT, "--path-length %s: no such function in %s",
+					     p->paths.v[i], k->map_path);
+	symmap_free(&map);
+	return err;
+}
+
+int qemu_resolve_files(struct qemu_priv *p)
+{
+	char cache[PATH_MAX], abi[128] = "", tools[PATH_MAX];
+	struct strbuf sb = STRBUF_INIT;
+	const struct qemu_arch *qa;
+	bool two = p->k[1].kernel || p->k[1].sysmap;
+	int err;
+
+	for (int i = 0; i < 2; i++) {
+		char name_abi[128];
+		enum guest_arch named;
+		int a;
+
+		if (!p->k[i].kernel)
+			continue;
+		if (qemu_debian_kernel_name(p->k[i].kernel, name_abi, sizeof(name_abi), &named))
+			a = (int)named;
+		else
+			a = guest_kernel_arch(p->k[i].kernel);
+		if (a < 0)
+			return -ENOEXEC;
+		if (i == 1 && p->k[0].kernel && (enum guest_arch)a != p->arch)
+			return lace_error_set(EINVAL, "--kernel-a boots %s, --kernel-b %s: A and B "
+					      "must be kernels of one architecture",
+					      guest_arch_name(p->arch), guest_arch_name((enum guest_arch)a));
+		p->arch = (enum guest_arch)a;
+	}
+	qa = &qemu_arches[p->arch];
+	if (!in_path(qa->prog))
+		return lace_error_set(ENOENT, "a %s guest needs %s (apt-get install %s)",
+				      guest_arch_name(p->arch), qa->prog, qa->package);
+	guest_cache(cache, sizeof(cache), p->arch);
+	snprintf(tools, sizeof(tools), "%.3900s/kernel.abi", cache);
+	if (!strbuf_read_file(&sb, tools)) {
+		strbuf_rtrim(&sb);
+		snprintf(abi, sizeof(abi), "%s", sb.buf);
+	}
+	strbuf_release(&sb);
+	err = resolve_kernel(p, &p->k[0], cache, abi, two ? "-a" : "");
+	if (!err && two)
+		err = resolve_kernel(p, &p->k[1], cache, abi, "-b");
+	if (err)
+		return err;
+	snprintf(p->busybox, sizeof(p->busybox), "%.3900s/busybox", cache);
+	if (!qemu_is_file(p->busybox))
+		return lace_error_set(ENOENT, "%s: no busybox for the guest (scripts/fetch-guest.sh%s)",
+				      p->busybox, p->arch == GUEST_PPC64LE ? " --arch ppc64le" : "");
+	if (!tool_dir(tools, sizeof(tools)))
+		return lace_error_set(ENOENT, "%s", qemu_backend_unavailable());
+	snprintf(p->plugin, sizeof(p->plugin), "%.3900s/liblace-tcg.so", tools);
+	snprintf(p->runner, sizeof(p->runner), "%.3900s/%s", tools, qa->runner);
+	if (!qemu_is_file(p->runner))
+		return lace_error_set(ENOENT, "%s: no guest runner for %s (make builds it when "
+				      "powerpc64le-linux-gnu-gcc is installed: 'make setup-kernel')",
+				      p->runner, guest_arch_name(p->arch));
+	return 0;
+}

@@ -1,0 +1,73 @@
+/* The qemu backend's private state, shared by backend_qemu.c (the runs)
+ * and backend_qemu_files.c (which kernel, map, busybox, plugin and guest
+ * runner a batch uses).  Not an interface: only these files include it. */
+#ifndef LACE_MEASURE_BACKEND_QEMU_PRIV_H
+#define LACE_MEASURE_BACKEND_QEMU_PRIV_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "measure/qemu/guest.h"
+#include "measure/cpu_profile.h"
+#include "util/strbuf.h"
+#include "util/strvec.h"
+
+/* what differs between the guest architectures */
+struct qemu_arch {
+	const char *prog, *package;
+	const char *kernel_prefix;     /* Debian's kernel file in the cache */
+	const char *context_switch;    /* where the guest changes address space */
+	const char *const *machine;    /* QEMU's machine arguments */
+	const char *append;            /* the kernel command line */
+	const char *runner;            /* lace-guest-run, relative to the tool folder */
+};
+
+/* one side's kernel: lace stat has one, lace ab one per side */
+struct qemu_kernel {
+	char *kernel, *sysmap;         /* --kernel[-a/-b], --system-map[-a/-b] */
+	char kernel_path[PATH_MAX], map_path[PATH_MAX];
+	uint64_t switch_addr;
+	char *initrd_for;              /* the argv its initramfs was built for */
+};
+
+struct qemu_priv {
+	struct qemu_kernel k[2];       /* [0]: lace stat, and A; [1]: B */
+	enum guest_arch arch;          /* from the kernel, or --guest-arch */
+	struct strvec paths;           /* --path-length */
+	struct strbuf trace;           /* the tracepoints asked for, SYS:NAME,... */
+	int *trace_idx;                /* per event: which of them, or -1 */
+	struct strvec trace_names;     /* their names */
+	unsigned trace_warned;         /* bit t: said why t was not counted */
+	unsigned console_kept;         /* failed runs whose console was kept */
+	unsigned loops;                /* --qemu-loops */
+	bool per_function;
+	bool no_plugin;                /* --qemu-no-plugin: QEMU alone (make bench) */
+	long top;
+	char profile_name[PATH_MAX];
+	struct sim_profile prof;
+	char busybox[PATH_MAX];
+	char plugin[PATH_MAX], runner[PATH_MAX];
+	char dir[PATH_MAX];            /* this batch's temporary folder */
+	unsigned nrun;
+	int *event_idx;
+	bool *excl_user, *excl_kernel;  /* per event: perf's :k / :u */
+	size_t nevents;
+	char describe[320];
+	char qemu_version[128];        /* for the results file */
+};
+
+/* by enum guest_arch */
+extern const struct qemu_arch qemu_arches[];
+
+bool qemu_is_file(const char *path);
+/* --kernel linux-image-6.1.0-57-powerpc64le (or the ABI alone): *abi and
+ * *arch; false when v is a file or no such name */
+bool qemu_debian_kernel_name(const char *v, char *abi, size_t len, enum guest_arch *arch);
+/* Every file of the batch: the kernels and maps of both sides (given, or
+ * Debian's from the cache), busybox, the plugin, the guest runner, the
+ * context-switch addresses; checks --path-length's functions.  0 or
+ * -errno with the message set. */
+int qemu_resolve_files(struct qemu_priv *p);
+
+#endif

@@ -1,0 +1,174 @@
+/* What the qemu backend reads and prints; see backend_qemu_report.h. */
+#include "measure/qemu/backend_qemu_report.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "measure/backend.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+int qemu_report_read(const char *path, struct tcg_split *w, unsigned *nwin, json_t **fns,
+		     json_t **paths)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024];
+	bool end = false;
+
+	*nwin = 0;
+	*fns = json_array();
+	*paths = json_array();
+	if (!f)
+		return lace_error_set(errno, "%s: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		unsigned n;
+		struct tcg_split one;
+		char name[256];
+		unsigned long long ins, l1, it, st, calls;
+
+		if (!tcg_split_parse(line, &n, &one)) {
+			*w = one;
+			(*nwin)++;
+		} else if (sscanf(line,
+				  "fn %255s instructions=%llu l1i_misses=%llu itlb_misses=%llu "
+				  "stlb_misses=%llu calls=%llu",
+				  name, &ins, &l1, &it, &st, &calls) == 6) {
+			json_array_append_new(*fns, json_pack("{s:s,s:I,s:I,s:I,s:I,s:I}", "name", name,
+							      "instructions", (json_int_t)ins,
+							      "l1i_misses", (json_int_t)l1,
+							      "itlb_misses", (json_int_t)it,
+							      "stlb_misses", (json_int_t)st,
+							      "calls", (json_int_t)calls));
+		} else if (sscanf(line, "path %255s calls=%llu inclusive=%llu", name, &calls,
+				  &ins) == 3) {
+			json_array_append_new(*paths, json_pack("{s:s,s:I,s:I,s:o}", "name", name,
+								"calls", (json_int_t)calls,
+								"inclusive", (json_int_t)ins,
+								"per_call", calls ? json_real((double)ins /
+								(double)calls) : json_null()));
+		} else if (!strncmp(line, "end ", 4)) {
+			end = true;
+		}
+	}
+	fclose(f);
+	return end ? 0 : lace_error_set(EIO, "%s: cut short (QEMU did not exit normally)", path);
+}
+
+static int by_instructions(const void *a, const void *b)
+{
+	json_int_t x = json_integer_value(json_object_get(*(json_t *const *)a, "instructions"));
+	json_int_t y = json_integer_value(json_object_get(*(json_t *const *)b, "instructions"));
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+json_t *qemu_report_top(json_t *fns, size_t top)
+{
+	size_t n = json_array_size(fns), i;
+	json_t **v = xcalloc(n ? n : 1, sizeof(*v)), *out = json_array();
+
+	for (i = 0; i < n; i++)
+		v[i] = json_array_get(fns, i);
+	qsort(v, n, sizeof(*v), by_instructions);
+	for (i = 0; i < n && i < top; i++)
+		json_array_append(out, v[i]);
+	free(v);
+	return out;
+}
+
+json_t *qemu_report_split_json(const struct sim_totals *t)
+{
+	return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "instructions",
+			 (json_int_t)t->instructions, "L1-icache-loads", (json_int_t)t->l1i_loads,
+			 "L1-icache-load-misses", (json_int_t)t->l1i_misses, "iTLB-loads",
+			 (json_int_t)t->itlb_loads, "iTLB-load-misses", (json_int_t)t->itlb_misses,
+			 "stlb-loads", (json_int_t)t->stlb_loads, "stlb-misses",
+			 (json_int_t)t->stlb_misses, "fetch-blocks", (json_int_t)t->fetch_blocks);
+}
+
+/* --path-length: calls and inclusive instructions per call of the named
+ * functions, from the last run, and whether every run agreed */
+/* one vCPU under -icount: every boot of one kernel and workload should
+ * count the same; say whether these did */
+static void print_determinism(FILE *out, json_t *const *extra, size_t nruns)
+{
+	size_t nu, nk;
+	bool same_u, same_k;
+	json_t *last = backend_extra_last(extra, nruns, "user", "user", &nu, &same_u);
+
+	/* --qemu-no-plugin: nothing was counted to agree on */
+	if (!last || !strcmp(json_string_value(json_object_get(last, "simulator")) ?: "", "none") ||
+	    !backend_extra_last(extra, nruns, "kernel_counts", "kernel_counts", &nk, &same_k) ||
+	    nu < 2)
+		return;
+	if (same_u && same_k)
+		fprintf(out, "\n Deterministic: one vCPU under -icount; the %zu boots counted exactly the "
+			"same (several vCPUs would not).\n", nu);
+	else
+		fprintf(out, "\n Not deterministic: the %zu boots counted differently (something in the "
+			"guest or QEMU depends on the host; please report it).\n", nu);
+}
+
+static void print_paths(FILE *out, json_t *const *extra, size_t nruns)
+{
+	json_t *last, *fn, *pv;
+	size_t i, nvalid;
+	bool same;
+
+	last = backend_extra_last(extra, nruns, "paths", "paths", &nvalid, &same);
+	if (!last)
+		return;
+	pv = json_object_get(last, "paths");
+	fprintf(out, "\n Kernel path lengths (qemu, instructions from entry to return, callees "
+		"included; %s):\n\n", backend_extra_agreement(nvalid, same));
+	fprintf(out, " %10s %14s %12s  %s\n", "calls", "instructions", "instr/call", "function");
+	json_array_foreach(pv, i, fn) {
+		json_int_t calls = json_integer_value(json_object_get(fn, "calls"));
+		json_int_t ins = json_integer_value(json_object_get(fn, "inclusive"));
+		char per[32] = "-";
+
+		if (calls)
+			snprintf(per, sizeof(per), "%.1f", (double)ins / (double)calls);
+		fprintf(out, " %10" JSON_INTEGER_FORMAT " %14" JSON_INTEGER_FORMAT " %12s  %s\n", calls,
+			ins, per, json_string_value(json_object_get(fn, "name")));
+	}
+}
+
+/* The kernel functions of the last run (runs of one kernel and workload
+ * are identical under -icount; lace says when they are not). */
+void qemu_report_print(FILE *out, json_t *const *extra, size_t nruns, bool per_function)
+{
+	json_t *last, *fns, *fn;
+	size_t i, nvalid;
+	bool same;
+
+	print_determinism(out, extra, nruns);
+	print_paths(out, extra, nruns);
+	if (!per_function)
+		return;
+	last = backend_extra_last(extra, nruns, "functions", "kernel_counts", &nvalid, &same);
+	if (!last)
+		return;
+	fns = json_object_get(last, "functions");
+	fprintf(out, "\n Hottest kernel functions (qemu, %s; %s):\n\n",
+		json_string_value(json_object_get(last, "profile")), backend_extra_agreement(nvalid, same));
+	fprintf(out, " %14s %10s %12s %10s %10s %10s  %s\n", "instructions", "calls", "instr/call",
+		"L1i-miss", "iTLB-miss", "STLB-miss", "function");
+	json_array_foreach(fns, i, fn) {
+		json_int_t ins = json_integer_value(json_object_get(fn, "instructions"));
+		json_int_t calls = json_integer_value(json_object_get(fn, "calls"));
+		char per[32] = "-";
+
+		if (calls)
+			snprintf(per, sizeof(per), "%.1f", (double)ins / (double)calls);
+		fprintf(out, " %14" JSON_INTEGER_FORMAT " %10" JSON_INTEGER_FORMAT " %12s %10"
+			JSON_INTEGER_FORMAT " %10" JSON_INTEGER_FORMAT " %10" JSON_INTEGER_FORMAT
+			"  %s\n", ins, calls, per,
+			json_integer_value(json_object_get(fn, "l1i_misses")),
+			json_integer_value(json_object_get(fn, "itlb_misses")),
+			json_integer_value(json_object_get(fn, "stlb_misses")),
+			json_string_value(json_object_get(fn, "name")));
+	}
+}
+

@@ -1,0 +1,67 @@
+/* Output of a batch: `lace stat` and `lace ab` tables, CSV, JSON and
+ * Markdown, one place per format.  Live output and `lace report` both go
+ * through here. */
+#ifndef LACE_MEASURE_RENDER_H
+#define LACE_MEASURE_RENDER_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "measure/results.h"
+#include "measure/stats/stats.h"
+
+enum lace_format { LACE_FMT_TEXT, LACE_FMT_CSV, LACE_FMT_JSON, LACE_FMT_MD };
+
+struct lace_render_opts {
+	enum lace_format fmt;
+	const char *sep;   /* CSV separator (-x): any string, as perf takes it;
+			    * "\\t" is a tab (perf's spelling); NULL: "," */
+	bool verbose;      /* -v: min / median / max */
+	json_t *const *backend_data;   /* per run, what the simulating backend
+					* kept (its functions, path lengths):
+					* "backend_data" in --json */
+	size_t nbackend_data;
+};
+
+/* Where a batch's elapsed (wall) time comes from: the simulator's runs
+ * under valgrind when every event is simulated (no native run happens),
+ * else the native runs. */
+bool render_elapsed_simulated(const struct lace_batch *b);
+
+/* lace stat */
+void stat_render(FILE *out, const struct lace_batch *b, const struct lace_render_opts *o);
+json_t *stat_json(const struct lace_batch *b);
+
+/* lace ab: the analysis of one event over the paired rounds so far */
+struct lace_ab_event {
+	const char *name;         /* the event, or "elapsed" for wall time */
+	const char *unit;         /* "msec", "s" (elapsed), "" for counts */
+	bool simulated;
+	size_t rounds;            /* paired rounds with both values */
+	struct lace_summary a, b; /* per side, over those rounds (display scale) */
+	struct lace_ratio r;      /* B/A from the paired log ratios */
+	double p_adj;             /* Holm over the events */
+	enum lace_verdict verdict;
+	size_t rounds_needed;     /* inconclusive: total rounds likely to settle it */
+	const char *why;          /* undecided: "<not supported>" ... */
+	bool deterministic;       /* simulated, same value every round on both
+				   * sides: the exact ratio, no CI, no verdict */
+};
+
+/* Analyse the batch's non-warmup, fault-free rounds; returns nevents + 1
+ * entries (caller frees the array): the events in order, then wall time
+ * ("elapsed", seconds per run), analysed the same way and part of the
+ * Holm family. */
+struct lace_ab_event *ab_analyze(const struct lace_batch *b);
+/* Rounds in which both A and B ran without a fault (warmup excluded): a
+ * comparison needs at least 2. */
+size_t ab_paired_rounds(const struct lace_batch *b);
+/* Every event decided (slower/faster/equivalent) or undecidable. */
+bool ab_all_decided(const struct lace_ab_event *ev, size_t n);
+void ab_render(FILE *out, const struct lace_batch *b, const struct lace_ab_event *ev,
+	       const struct lace_render_opts *o);
+json_t *ab_json(const struct lace_batch *b, const struct lace_ab_event *ev);
+
+#endif

@@ -1,0 +1,305 @@
+/* Statistics on GSL; see stats.h for the definitions used. */
+#include "measure/stats/stats.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "util/error.h"
+#include "util/xalloc.h"
+
+void stats_summary(const double *x, size_t n, struct lace_summary *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->n = n;
+	if (!n) {
+		s->mean = s->sd = s->sem = s->min = s->median = s->max = NAN;
+		return;
+	}
+	s->mean = gsl_stats_mean(x, 1, n);
+	s->sd = n > 1 ? gsl_stats_sd_m(x, 1, n, s->mean) : 0.0;
+	s->sem = s->sd / sqrt((double)n);
+	gsl_stats_minmax(&s->min, &s->max, x, 1, n);
+	double *sorted = xmalloc(n * sizeof(*sorted));
+	memcpy(sorted, x, n * sizeof(*sorted));
+	gsl_sort(sorted, 1, n);
+	s->median = gsl_stats_median_from_sorted_data(sorted, 1, n);
+	free(sorted);
+}
+
+/* two-sided p of t with df degrees of freedom */
+static double two_sided_p(double t, double df)
+{
+	if (isnan(t))
+		return NAN;
+	if (isinf(t))
+		return 0.0;
+	double p = 2.0 * gsl_cdf_tdist_Q(fabs(t), df);
+	return p > 1.0 ? 1.0 : p;
+}
+
+static double t_crit(double confidence, double df)
+{
+	return gsl_cdf_tdist_Pinv(1.0 - (1.0 - confidence) / 2.0, df);
+}
+
+/* t, p and CI from a difference, its standard error and df; a zero SE
+ * (identical values) gives t = +-inf (p = 0) or 0/0 -> t = 0 (p = 1). */
+static void fill_t(struct lace_ttest *r, double diff, double se, double df, double confidence)
+{
+	r->diff = diff;
+	r->df = df;
+	if (se > 0) {
+		r->t = diff / se;
+		r->p = two_sided_p(r->t, df);
+	} else {
+		r->t = diff == 0 ? 0.0 : copysign(INFINITY, diff);
+		r->p = diff == 0 ? 1.0 : 0.0;
+	}
+	double h = t_crit(confidence, df) * se;
+	r->ci_low = diff - h;
+	r->ci_high = diff + h;
+}
+
+int stats_ttest_welch(const double *x, size_t nx, const double *y, size_t ny, double confidence,
+		      struct lace_ttest *r)
+{
+	memset(r, 0, sizeof(*r));
+	if (nx < 2 || ny < 2)
+		return lace_error_set(EINVAL, "Welch's t test needs at least 2 values per sample");
+	double mx = gsl_stats_mean(x, 1, nx), my = gsl_stats_mean(y, 1, ny);
+	double vx = gsl_stats_variance_m(x, 1, nx, mx) / (double)nx;
+	double vy = gsl_stats_variance_m(y, 1, ny, my) / (double)ny;
+	double se = sqrt(vx + vy);
+	/* Welch-Satterthwaite degrees of freedom */
+	double df = (vx + vy) * (vx + vy) /
+		    (vx * vx / (double)(nx - 1) + vy * vy / (double)(ny - 1));
+	if (!(se > 0))
+		df = (double)(nx + ny - 2);
+	fill_t(r, mx - my, se, df, confidence);
+	return 0;
+}
+
+int stats_ttest_one(const double *d, size_t n, double confidence, struct lace_ttest *r)
+{
+	memset(r, 0, sizeof(*r));
+	if (n < 2)
+		return lace_error_set(EINVAL, "a t test needs at least 2 values");
+	double m = gsl_stats_mean(d, 1, n);
+	double se = gsl_stats_sd_m(d, 1, n, m) / sqrt((double)n);
+	fill_t(r, m, se, (double)(n - 1), confidence);
+	return 0;
+}
+
+int stats_ttest_paired(const double *x, const double *y, size_t n, double confidence,
+		       struct lace_ttest *r)
+{
+	double *d = xmalloc((n ? n : 1) * sizeof(*d));
+
+	for (size_t i = 0; i < n; i++)
+		d[i] = x[i] - y[i];
+	int err = stats_ttest_one(d, n, confidence, r);
+	free(d);
+	return err;
+}
+
+double stats_tost(const double *d, size_t n, double low, double high)
+{
+	if (n < 2)
+		return NAN;
+	double m = gsl_stats_mean(d, 1, n);
+	double se = gsl_stats_sd_m(d, 1, n, m) / sqrt((double)n);
+	double df = (double)(n - 1);
+	if (!(se > 0))
+		return (m > low && m < high) ? 0.0 : 1.0;
+	/* H0a: mean <= low (reject when t large); H0b: mean >= high */
+	double p_low = gsl_cdf_tdist_Q((m - low) / se, df);
+	double p_high = gsl_cdf_tdist_P((m - high) / se, df);
+	return p_low > p_high ? p_low : p_high;
+}
+
+struct idx_p {
+	double p;
+	size_t i;
+};
+
+static int cmp_idx_p(const void *a, const void *b)
+{
+	const struct idx_p *x = a, *y = b;
+
+	/* NaN last */
+	if (isnan(x->p) || isnan(y->p))
+		return isnan(x->p) - isnan(y->p);
+	return (x->p > y->p) - (x->p < y->p);
+}
+
+void stats_holm(const double *p, size_t n, double *adj)
+{
+	struct idx_p *v = xmalloc((n ? n : 1) * sizeof(*v));
+	size_t valid = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		v[i] = (struct idx_p){ p[i], i };
+		valid += !isnan(p[i]);
+	}
+	qsort(v, n, sizeof(*v), cmp_idx_p);
+	double running = 0.0;
+	for (size_t k = 0; k < n; k++) {
+		if (isnan(v[k].p)) {
+			adj[v[k].i] = NAN;
+			continue;
+		}
+		double a = (double)(valid - k) * v[k].p;
+		if (a > 1.0)
+			a = 1.0;
+		if (a < running) /* keep the adjusted values monotone */
+			a = running;
+		running = a;
+		adj[v[k].i] = a;
+	}
+	free(v);
+}
+
+int stats_ratio_ci(const double *a, const double *b, size_t n, double confidence, double margin,
+		   struct lace_ratio *r)
+{
+	struct lace_ttest t;
+
+	memset(r, 0, sizeof(*r));
+	r->n = n;
+	r->ratio = r->ci_low = r->ci_high = r->p = r->tost_p = NAN;
+	r->log_mean = r->log_sd = NAN;
+	if (n < 2)
+		return lace_error_set(EINVAL, "a ratio needs at least 2 rounds");
+	double *d = xmalloc(n * sizeof(*d));
+	for (size_t i = 0; i < n; i++) {
+		if (!(a[i] > 0) || !(b[i] > 0)) {
+			free(d);
+			return lace_error_set(EDOM, "a ratio needs positive values (round %zu: %g, %g)",
+					      i + 1, a[i], b[i]);
+		}
+		d[i] = log(b[i] / a[i]);
+	}
+	stats_ttest_one(d, n, confidence, &t);
+	r->log_mean = t.diff;
+	r->log_sd = gsl_stats_sd_m(d, 1, n, t.diff);
+	r->ratio = exp(t.diff);
+	r->ci_low = exp(t.ci_low);
+	r->ci_high = exp(t.ci_high);
+	r->p = t.p;
+	r->tost_p = stats_tost(d, n, log1p(-margin), log1p(margin));
+	free(d);
+	return 0;
+}
+
+enum lace_verdict stats_verdict(const struct lace_ratio *r, double p_adj, double confidence,
+				double margin)
+{
+	double alpha = 1.0 - confidence;
+
+	if (r->n < 2 || isnan(r->ratio))
+		return LACE_VERDICT_UNDECIDED;
+	if (r->ci_low >= 1.0 - margin && r->ci_high <= 1.0 + margin)
+		return LACE_VERDICT_EQUIVALENT;
+	if (p_adj < alpha && r->ci_low > 1.0 + margin)
+		return LACE_VERDICT_SLOWER;
+	if (p_adj < alpha && r->ci_high < 1.0 - margin)
+		return LACE_VERDICT_FASTER;
+	return LACE_VERDICT_INCONCLUSIVE;
+}
+
+const char *stats_verdict_name(enum lace_verdict v)
+{
+	switch (v) {
+	case LACE_VERDICT_SLOWER: return "slower";
+	case LACE_VERDICT_FASTER: return "faster";
+	case LACE_VERDICT_EQUIVALENT: return "equivalent";
+	case LACE_VERDICT_INCONCLUSIVE: return "inconclusive";
+	default: return "undecided";
+	}
+}
+
+int stats_factor(const struct lace_ratio *r, double *factor, double *pm)
+{
+	if (!(r->ratio > 0) || !isfinite(r->ratio)) {
+		*factor = *pm = NAN;
+		return 0;
+	}
+	if (r->ratio >= 1) {
+		*factor = r->ratio;
+		*pm = (r->ci_high - r->ci_low) / 2;
+		return r->ratio > 1;
+	}
+	*factor = 1 / r->ratio;
+	*pm = (1 / r->ci_low - 1 / r->ci_high) / 2;
+	return -1;
+}
+
+size_t stats_rounds_needed(const struct lace_ratio *r, double confidence, double margin)
+{
+	if (r->n < 2 || isnan(r->log_mean))
+		return 0;
+	double m = r->log_mean, s = r->log_sd;
+	double up = log1p(margin), lo = log1p(-margin);
+	/* the distance from the estimate to the nearest margin: the CI half
+	 * width must shrink below it, on whichever side the estimate lies */
+	double gap = m > up ? m - up : m < lo ? lo - m : (m >= 0 ? up - m : m - lo);
+	if (!(s > 0))
+		return r->n;
+	if (gap < 1e-6 * (fabs(m) + 1e-12) || gap / s < 1e-3)
+		return SIZE_MAX;
+	double n = (double)r->n;
+	for (int it = 0; it < 8; it++) {
+		double t = t_crit(confidence, n > 2 ? n - 1 : 1);
+		n = ceil(t * t * s * s / (gap * gap));
+		if (n < 2)
+			n = 2;
+		if (n > 1e7)
+			return SIZE_MAX;
+	}
+	return (size_t)n;
+}
+
+int stats_ratio_unpaired(const struct lace_side_mean *a, const struct lace_side_mean *b,
+			 double confidence, double margin, struct lace_ratio *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->ratio = r->ci_low = r->ci_high = r->p = r->tost_p = NAN;
+	r->log_mean = r->log_sd = NAN;
+	if (!(a->mean > 0) || !(b->mean > 0))
+		return -EDOM;
+	if (a->df < 1 || b->df < 1)
+		return -EINVAL;
+	/* delta method: the SE of ln(mean) is sem / mean */
+	double ra = a->sem / a->mean, rb = b->sem / b->mean;
+	double va = ra * ra, vb = rb * rb, se = sqrt(va + vb);
+	double df = va + vb > 0 ? (va + vb) * (va + vb) / (va * va / a->df + vb * vb / b->df) : a->df + b->df;
+	double lm = log(b->mean / a->mean);
+
+	r->n = a->n < b->n ? a->n : b->n;
+	r->log_mean = lm;
+	r->log_sd = se;
+	r->ratio = exp(lm);
+	if (!(se > 0)) {
+		/* no spread on either side: the ratio is exact */
+		r->ci_low = r->ci_high = r->ratio;
+		r->p = lm == 0 ? 1.0 : 0.0;
+		r->tost_p = r->ratio >= 1 - margin && r->ratio <= 1 + margin ? 0.0 : 1.0;
+		return 0;
+	}
+	double tc = t_crit(confidence, df);
+	r->ci_low = exp(lm - tc * se);
+	r->ci_high = exp(lm + tc * se);
+	r->p = two_sided_p(lm / se, df);
+	/* TOST: both one-sided tests against the margin's logs */
+	double p_low = gsl_cdf_tdist_Q((lm - log1p(-margin)) / se, df);
+	double p_high = gsl_cdf_tdist_P((lm - log1p(margin)) / se, df);
+	r->tost_p = p_low > p_high ? p_low : p_high;
+	return 0;
+}
