@@ -134,8 +134,10 @@ int build_kernel(const struct build_kernel_opts *o)
 					      o->names->v[i], o->arch, o->arch);
 			goto out;
 		}
-	if (o->shuffle)
-		kernel_config_add_shuffled(&c, o->arch, o->shuffle, o->seed);
+	if (o->shuffle && kernel_config_add_shuffled(&c, o->arch, o->shuffle, o->seed)) {
+		rc = lace_usage_error(CMD, "%s", lace_error_msg());
+		goto out;
+	}
 	if (o->list) {
 		list(&c, o->arch);
 		goto out;
@@ -155,7 +157,7 @@ int build_kernel(const struct build_kernel_opts *o)
 	/* --shuffle alone: just the relinks (and the base they come from) */
 	if (o->shuffle && !names.nr)
 		for (size_t i = 0; i < c.nvariants; i++)
-			if (!strcmp(c.variants[i].arch, o->arch) && c.variants[i].pad)
+			if (!strcmp(c.variants[i].arch, o->arch) && c.variants[i].npad)
 				strvec_push(&names, c.variants[i].name);
 	rc = build_all(&b, &c, &names, o->out ? o->out : "build/kernels");
 	strvec_clear(&names);

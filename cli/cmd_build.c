@@ -275,7 +275,8 @@ LACE_COMMAND(build, .name = "build",
 		      "                       Debian's linux-source in the cache, a base build, and\n"
 		      "                       each variant relinked from it, into DIR/ARCH-VARIANT/\n"
 		      "                       (default DIR build/kernels); --shuffle K: K relinks\n"
-		      "                       of baseline with random padding after the head code\n"
+		      "                       of baseline, each padded differently where the variants\n"
+		      "                       move code and data (kernel.conf shuffle_pad)\n"
 		      "\n"
 		      "Sources: $LACE_SRCDIR, else the tree lace was built from, else\n"
 		      "<prefix>/share/lace/src.  Compiler: $CC, else gcc.\n",

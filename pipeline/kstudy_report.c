@@ -255,8 +255,9 @@ static void section_r4(struct strbuf *sb, const json_t *res)
 	json_array_foreach(json_object_get(r4, "workload"), i, k)
 		strbuf_addf(sb, "%s%s", i ? " " : "", json_string_value(k));
 	strbuf_addstr(sb, "` (lace's hackbench) on each kernel, one boot each (the counts repeat "
-			  "exactly); `shuffle-K` are relinks of baseline with random padding after the "
-			  "head code: how much a layout change that means nothing moves the counts.\n\n"
+			  "exactly); `shuffle-K` are relinks of baseline padded where the variants move code "
+			  "and data (the text after the head code, the entry text, the start of rodata and "
+			  "data): how much a layout change that means nothing moves the counts.\n\n"
 			  "| kernel |");
 	for (e = 0; e < 6; e++)
 		strbuf_addf(sb, " %s |", evs[e]);

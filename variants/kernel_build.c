@@ -105,7 +105,16 @@ static int run_cmd(const char *cwd, const char *log, const char *what, const cha
 	return rc;
 }
 
-/* make -C src O=dir <arch make vars> [-jN] targets... */
+const char *const kernel_build_env[] = {
+	"KBUILD_BUILD_TIMESTAMP=Thu Jan  1 00:00:00 UTC 1970",
+	"KBUILD_BUILD_VERSION=1",
+	"KBUILD_BUILD_USER=lace",
+	"KBUILD_BUILD_HOST=lace",
+	NULL,
+};
+
+/* make -C src O=dir <arch make vars> <kernel_build_env> [-jN] targets...
+ * (command-line variables reach every sub-make and script's environment) */
 static int run_make(const struct kernel_build *b, const char *dir, const char *log, const char *what,
 		    const char *const *targets, int parallel)
 {
@@ -117,6 +126,7 @@ static int run_make(const struct kernel_build *b, const char *dir, const char *l
 	strvec_pushf(&j->argv, "-C%s", b->src);
 	strvec_pushf(&j->argv, "O=%s", dir);
 	strvec_split(&j->argv, b->arch->make);
+	strvec_pushv(&j->argv, (const char **)kernel_build_env);
 	if (parallel)
 		strvec_pushf(&j->argv, "-j%d", b->jobs);
 	for (size_t i = 0; targets[i]; i++)
@@ -317,67 +327,73 @@ static int patches_recover(const struct kernel_build *b, const char *log)
 	return rc;
 }
 
-/* The padding patch of a shuffled relink: one line after shuffle_after in
- * shuffle_file, written as a diff so it goes through the same path. */
+/* Whether line is where pad point pt goes: it holds the anchor and is
+ * no preprocessor line (the anchors are often macros, defined above) */
+static bool pad_line(const char *line, const struct kernel_pad_point *pt)
+{
+	const char *t = line + strspn(line, " \t");
+
+	return *t && *t != '#' && strstr(t, pt->anchor);
+}
+
+/* The padding patch of a shuffled relink: one line after each pad point's
+ * anchor in shuffle_file, written as a diff (one hunk from three lines
+ * before the first anchor to three after the last, as diff -u would merge
+ * them) so it goes through the same path as a variant's patches. */
 static int pad_patch(const struct kernel_build *b, const struct kernel_variant *v, const char *out)
 {
-	struct strbuf p = STRBUF_INIT, lines = STRBUF_INIT;
+	const struct kernel_arch *a = b->arch;
+	struct strbuf p = STRBUF_INIT, diff = STRBUF_INIT;
+	struct strvec lines = STRVEC_INIT;
+	size_t *at = xcalloc(a->npads, sizeof(*at)), next = 0, alloc = 0;
 	char *line = NULL;
-	size_t alloc = 0, n = 0, at = 0;
-	FILE *f, *o;
+	FILE *f;
 	int rc = 0;
 
-	if (!b->arch->shuffle_file || !b->arch->shuffle_after)
-		return lace_error_set(EINVAL, "[arch %s] has no shuffle_file/shuffle_after for --shuffle",
-				      b->arch->name);
-	strbuf_addf(&p, "%s/%s", b->src, b->arch->shuffle_file);
+	if (!a->shuffle_file || !a->npads || v->npad != a->npads) {
+		rc = lace_error_set(EINVAL, "[arch %s] has no shuffle_file/shuffle_pad for --shuffle",
+				    a->name);
+		goto out;
+	}
+	strbuf_addf(&p, "%s/%s", b->src, a->shuffle_file);
 	f = fopen(p.buf, "r");
 	if (!f) {
 		rc = lace_error_set(errno, "%s: %s", p.buf, strerror(errno));
 		goto out;
 	}
-	/* up to three lines of context on each side, as diff -u */
-	char *ctx[7] = { 0 };
-	size_t nctx = 0;
-	while (getline(&line, &alloc, f) > 0) {
-		n++;
-		if (!at) {
-			free(ctx[0]);
-			memmove(ctx, ctx + 1, 2 * sizeof(*ctx));
-			ctx[2] = xstrdup(line);
-			if (strstr(line, b->arch->shuffle_after) && strspn(line, " \t") < strlen(line))
-				at = n;
-		} else if (nctx < 3) {
-			ctx[3 + nctx++] = xstrdup(line);
-		}
-	}
+	while (getline(&line, &alloc, f) > 0)
+		strvec_push(&lines, line);
 	fclose(f);
-	if (!at) {
-		rc = lace_error_set(EINVAL, "%s: no line with '%s'", p.buf, b->arch->shuffle_after);
-		goto free_ctx;
+	for (size_t i = 0; i < lines.nr && next < a->npads; i++)
+		if (pad_line(lines.v[i], &a->pads[next]))
+			at[next++] = i;
+	if (next < a->npads) {
+		rc = lace_error_set(EINVAL, "%s: no line with '%s' (after the pad points before it)", p.buf,
+				    a->pads[next].anchor);
+		goto out;
 	}
-	size_t before = at < 3 ? at : 3;
-	o = fopen(out, "w");
-	if (!o) {
-		rc = lace_error_set(errno, "%s: %s", out, strerror(errno));
-		goto free_ctx;
+	size_t first = at[0] < 2 ? 0 : at[0] - 2;
+	size_t last = at[a->npads - 1] + 3 < lines.nr ? at[a->npads - 1] + 3 : lines.nr - 1;
+	strbuf_addf(&diff, "--- a/%s\n+++ b/%s\n@@ -%zu,%zu +%zu,%zu @@\n", a->shuffle_file, a->shuffle_file,
+		    first + 1, last - first + 1, first + 1, last - first + 1 + a->npads);
+	next = 0;
+	for (size_t i = first; i <= last; i++) {
+		strbuf_addf(&diff, " %s", lines.v[i]);
+		if (next < a->npads && i == at[next])
+			strbuf_addf(&diff, "+\t\t. = . + %lu; /* lace --shuffle: seed %lu, %lu */\n",
+				    v->pad[next++], v->seed, v->index);
 	}
-	fprintf(o, "--- a/%s\n+++ b/%s\n@@ -%zu,%zu +%zu,%zu @@\n", b->arch->shuffle_file,
-		b->arch->shuffle_file, at - before + 1, before + nctx, at - before + 1, before + nctx + 1);
-	for (size_t i = 3 - before; i < 3; i++)
-		fprintf(o, " %s", ctx[i]);
-	fprintf(o, "+\t\t. = . + %lu; /* lace --shuffle: seed %lu, %lu */\n", v->pad, v->seed, v->index);
-	for (size_t i = 0; i < nctx; i++)
-		fprintf(o, " %s", ctx[3 + i]);
-	if (fclose(o))
+	f = fopen(out, "w");
+	if (!f || fwrite(diff.buf, 1, diff.len, f) != diff.len)
 		rc = lace_error_set(EIO, "%s: cannot write", out);
-free_ctx:
-	for (size_t i = 0; i < 7; i++)
-		free(ctx[i]);
+	if (f && fclose(f) && !rc)
+		rc = lace_error_set(EIO, "%s: cannot write", out);
 out:
+	free(at);
 	free(line);
+	strvec_clear(&lines);
 	strbuf_release(&p);
-	strbuf_release(&lines);
+	strbuf_release(&diff);
 	return rc;
 }
 
@@ -534,7 +550,7 @@ int kernel_build_variant(struct kernel_build *b, const struct kernel_variant *v,
 	struct applied a = { STRVEC_INIT };
 	struct strvec patches = STRVEC_INIT, files = STRVEC_INIT;
 	int rc = 0;
-	bool plain = !v->patches.nr && !v->pad;
+	bool plain = !v->patches.nr && !v->npad;
 
 	*seconds = 0;
 	/* one build folder per arch, always: kbuild records absolute paths of
@@ -547,7 +563,7 @@ int kernel_build_variant(struct kernel_build *b, const struct kernel_variant *v,
 	strbuf_addf(&phase, "%s: build", v->name);
 	for (size_t i = 0; i < v->patches.nr; i++)
 		strvec_pushf(&patches, "%s/%s", b->cfg->dir, v->patches.v[i]);
-	if (v->pad) {
+	if (v->npad) {
 		strbuf_addf(&tmp, "%s/%s.pad.patch", b->kdir, v->name);
 		if ((rc = pad_patch(b, v, tmp.buf)))
 			goto out;

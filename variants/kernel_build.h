@@ -62,4 +62,10 @@ int kernel_write_manifest(const struct kernel_build *b, const struct kernel_vari
 /* The build-id of an ELF file as hex (libelf), or -errno. */
 int kernel_build_id(const char *path, char *hex, size_t size);
 
+/* The make variables every kernel build runs with, NULL-ended: a fixed
+ * build time, number, user and host, so that two builds of one layout are
+ * the same bytes (the version string is in the image: a relink with a new
+ * build number or time ran a different kernel, measured as noise). */
+extern const char *const kernel_build_env[];
+
 #endif

@@ -4,10 +4,12 @@
 #include <errno.h>
 #include <ini.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/error.h"
+#include "util/parse_num.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -62,6 +64,33 @@ static void set_string(char **slot, const char *value)
 	*slot = xstrdup(value);
 }
 
+/* "ANCHOR UNIT MAX" (the anchor may hold blanks: the last two words are
+ * the numbers); NULL when malformed */
+static struct kernel_pad_point *pad_point_add(struct kernel_arch *a, const char *value)
+{
+	struct strvec w = STRVEC_INIT;
+	struct kernel_pad_point pt = { 0 };
+	struct strbuf anchor = STRBUF_INIT;
+	unsigned long unit, max;
+
+	strvec_split(&w, value);
+	if (w.nr < 3 || parse_ulong(w.v[w.nr - 2], &unit) || parse_ulong(w.v[w.nr - 1], &max) ||
+	    !unit || !max) {
+		lace_error_clear();
+		strvec_clear(&w);
+		return NULL;
+	}
+	for (size_t i = 0; i + 2 < w.nr; i++)
+		strbuf_addf(&anchor, "%s%s", i ? " " : "", w.v[i]);
+	pt.anchor = strbuf_detach(&anchor, NULL);
+	pt.unit = unit;
+	pt.max = max;
+	strvec_clear(&w);
+	ALLOC_GROW(a->pads, a->npads + 1, a->apads);
+	a->pads[a->npads] = pt;
+	return &a->pads[a->npads++];
+}
+
 /* inih: nonzero = line accepted; 0 makes ini_parse return its number */
 static int kernel_ini(void *user, const char *section, const char *key, const char *value)
 {
@@ -88,10 +117,11 @@ static int kernel_ini(void *user, const char *section, const char *key, const ch
 			    : !strcmp(key, "config") ? &a->config
 			    : !strcmp(key, "target") ? &a->target
 			    : !strcmp(key, "image") ? &a->image
-			    : !strcmp(key, "shuffle_file") ? &a->shuffle_file
-			    : !strcmp(key, "shuffle_after") ? &a->shuffle_after : NULL;
+			    : !strcmp(key, "shuffle_file") ? &a->shuffle_file : NULL;
 		if (slot)
 			set_string(slot, value);
+		else if (!strcmp(key, "shuffle_pad"))
+			slot = (char **)pad_point_add(a, value);
 		ok = slot != NULL;
 	} else {
 		struct kernel_variant *v = variant_get(c, first, sp + 1);
@@ -136,29 +166,77 @@ int kernel_config_load(struct kernel_config *c, const char *src)
 	return rc;
 }
 
-void kernel_config_add_shuffled(struct kernel_config *c, const char *arch, unsigned long k,
-				unsigned long seed)
+/* xorshift64: the same seed gives the same relinks anywhere */
+static unsigned long long xorshift(unsigned long long *x)
 {
-	unsigned long long x = seed * 0x9E3779B97F4A7C15ULL + 1;
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
 
+unsigned long kernel_variant_pad_total(const struct kernel_variant *v)
+{
+	unsigned long t = 0;
+
+	for (size_t i = 0; i < v->npad; i++)
+		t += v->pad[i];
+	return t;
+}
+
+int kernel_config_add_shuffled(struct kernel_config *c, const char *arch, unsigned long k,
+			       unsigned long seed)
+{
+	const struct kernel_arch *a = kernel_config_arch(c, arch);
+	unsigned long long x = seed * 0x9E3779B97F4A7C15ULL + 1;
+	double space = 1;
+
+	if (!a || !a->npads)
+		return lace_error_set(EINVAL, "[arch %s] has no shuffle_pad points for --shuffle", arch);
+	for (size_t j = 0; j < a->npads; j++)
+		space *= (double)a->pads[j].max + (j ? 1 : 0);
+	if ((double)k > space)
+		return lace_error_set(EINVAL, "--shuffle %lu: [arch %s] has only %.0f distinct paddings", k,
+				      arch, space);
+	unsigned long *draws = xcalloc(k * a->npads, sizeof(*draws));
+	for (unsigned long i = 0; i < k; i++) {
+		unsigned long *d = draws + i * a->npads;
+		bool repeat;
+		/* draw again until this relink differs from every earlier
+		 * one: two relinks of one layout would count one layout twice */
+		do {
+			for (size_t j = 0; j < a->npads; j++) {
+				const struct kernel_pad_point *pt = &a->pads[j];
+				unsigned long n = j ? xorshift(&x) % (pt->max + 1) : 1 + xorshift(&x) % pt->max;
+				d[j] = n * pt->unit;
+			}
+			repeat = false;
+			for (unsigned long e = 0; e < i && !repeat; e++)
+				repeat = !memcmp(d, draws + e * a->npads, a->npads * sizeof(*d));
+		} while (repeat);
+	}
 	for (unsigned long i = 1; i <= k; i++) {
 		struct strbuf name = STRBUF_INIT;
 
 		strbuf_addf(&name, "baseline-shuffle-%lu", i);
 		struct kernel_variant *v = variant_get(c, arch, name.buf);
-		/* xorshift64: the same seed gives the same relinks anywhere */
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		v->pad = 16 * (1 + x % 255);
+		free(v->pad);
+		v->npad = a->npads;
+		v->pad = xcalloc(v->npad, sizeof(*v->pad));
+		memcpy(v->pad, draws + (i - 1) * a->npads, v->npad * sizeof(*v->pad));
 		v->seed = seed;
 		v->index = i;
 		strbuf_reset(&name);
-		strbuf_addf(&name, "baseline relinked with %lu bytes of padding after the head code "
-			    "(seed %lu, %lu of %lu)", v->pad, seed, i, k);
+		strbuf_addstr(&name, "baseline relinked with padding");
+		for (size_t j = 0; j < v->npad; j++)
+			strbuf_addf(&name, "%s%lu bytes after %s", j ? ", " : " of ", v->pad[j],
+				    a->pads[j].anchor);
+		strbuf_addf(&name, " (seed %lu, %lu of %lu)", seed, i, k);
 		set_string(&v->description, name.buf);
 		strbuf_release(&name);
 	}
+	free(draws);
+	return 0;
 }
 
 void kernel_config_release(struct kernel_config *c)
@@ -166,11 +244,14 @@ void kernel_config_release(struct kernel_config *c)
 	for (size_t i = 0; i < c->narches; i++) {
 		struct kernel_arch *a = &c->arches[i];
 		free(a->name); free(a->make); free(a->base); free(a->config);
-		free(a->target); free(a->image); free(a->shuffle_file); free(a->shuffle_after);
+		free(a->target); free(a->image); free(a->shuffle_file);
+		for (size_t j = 0; j < a->npads; j++)
+			free(a->pads[j].anchor);
+		free(a->pads);
 	}
 	for (size_t i = 0; i < c->nvariants; i++) {
 		struct kernel_variant *v = &c->variants[i];
-		free(v->arch); free(v->name); free(v->description);
+		free(v->arch); free(v->name); free(v->description); free(v->pad);
 		strvec_clear(&v->patches);
 	}
 	free(c->arches);

@@ -17,7 +17,17 @@ struct kernel_arch {
 	char *target;        /* make target ("bzImage", "vmlinux") */
 	char *image;         /* the bootable image, relative to the build folder */
 	char *shuffle_file;  /* --shuffle: the linker script source to pad */
-	char *shuffle_after; /* ... after the line holding this text */
+	struct kernel_pad_point *pads; /* ... at these points, in file order */
+	size_t npads, apads;
+};
+
+/* One place a relink pads (kernel.conf "shuffle_pad = ANCHOR UNIT MAX"):
+ * after the first line of shuffle_file that holds anchor and is no
+ * preprocessor line, unit * n bytes, n drawn from 0..max (1..max for the
+ * first point, so that every relink moves the code after it). */
+struct kernel_pad_point {
+	char *anchor;
+	unsigned long unit, max;
 };
 
 struct kernel_variant {
@@ -25,7 +35,9 @@ struct kernel_variant {
 	char *name;
 	char *description;
 	struct strvec patches; /* relative to kernel/ */
-	unsigned long pad;     /* --shuffle: bytes of padding after shuffle_after */
+	unsigned long *pad;    /* --shuffle: bytes of padding at each of the
+				* arch's pad points (NULL: not a relink) */
+	size_t npad;
 	unsigned long seed;    /* --shuffle: the seed and index it came from */
 	unsigned long index;
 };
@@ -49,10 +61,16 @@ const struct kernel_arch *kernel_config_arch(const struct kernel_config *c, cons
 struct kernel_variant *kernel_config_variant(const struct kernel_config *c, const char *arch,
 					     const char *name);
 /* Add K randomized relinks of arch's baseline ("baseline-shuffle-1".. K):
- * padding of a multiple of 16 bytes below 4 KiB from a xorshift of seed,
- * so every function after the head code moves to a new cache-line and page
- * offset, as Mytkowicz et al.'s link-order and environment changes do. */
-void kernel_config_add_shuffled(struct kernel_config *c, const char *arch, unsigned long k,
-				unsigned long seed);
+ * at each of the arch's pad points a padding drawn from a xorshift of
+ * seed, so that the relinks move what the placement variants move (the
+ * text after the head code, the entry text, the start of rodata and data)
+ * to new cache-line and page offsets, as Mytkowicz et al.'s link-order and
+ * environment changes do.  No two relinks get the same paddings: 0, or
+ * -EINVAL when the arch has no pad points or fewer distinct paddings than
+ * K. */
+int kernel_config_add_shuffled(struct kernel_config *c, const char *arch, unsigned long k,
+			       unsigned long seed);
+/* The total padding of a relink, in bytes (0 for other variants). */
+unsigned long kernel_variant_pad_total(const struct kernel_variant *v);
 
 #endif

@@ -14,6 +14,35 @@
 #include "util/xalloc.h"
 #include "variants/kernel_build.h"
 
+/* A relink's paddings: {"points": [{"after", "bytes"}...], "seed",
+ * "index"}; null for other variants */
+static json_t *padding_json(const struct kernel_build *b, const struct kernel_variant *v)
+{
+	if (!v->npad)
+		return json_null();
+	json_t *pts = json_array();
+	for (size_t i = 0; i < v->npad; i++)
+		json_array_append_new(pts, json_pack("{s:s, s:I}", "after",
+						     i < b->arch->npads ? b->arch->pads[i].anchor : "",
+						     "bytes", (json_int_t)v->pad[i]));
+	return json_pack("{s:o, s:I, s:I, s:I}", "points", pts, "bytes",
+			 (json_int_t)kernel_variant_pad_total(v), "seed", (json_int_t)v->seed, "index",
+			 (json_int_t)v->index);
+}
+
+/* The KBUILD_BUILD_* settings every build runs with (kernel_build_env) */
+static json_t *build_env_json(void)
+{
+	json_t *o = json_object();
+	for (const char *const *e = kernel_build_env; *e; e++) {
+		const char *eq = strchr(*e, '=');
+		char *key = xstrndup(*e, eq ? (size_t)(eq - *e) : strlen(*e));
+		json_object_set_new(o, key, json_string(eq ? eq + 1 : ""));
+		free(key);
+	}
+	return o;
+}
+
 /* The first line of a file, or "" */
 static json_t *first_line(const char *dir, const char *name)
 {
@@ -104,10 +133,8 @@ int kernel_write_manifest(const struct kernel_build *b, const struct kernel_vari
 		json_array_append_new(pa, hashed(patches->v[i], name, &rc));
 	}
 	json_object_set_new(m, "patches", pa);
-	json_object_set_new(m, "padding", v->pad ? json_pack("{s:I, s:I, s:I}", "bytes", (json_int_t)v->pad,
-							     "seed", (json_int_t)v->seed, "index",
-							     (json_int_t)v->index)
-						 : json_null());
+	json_object_set_new(m, "padding", padding_json(b, v));
+	json_object_set_new(m, "build_env", build_env_json());
 	json_object_set_new(m, "compiler", compiler(vdir));
 	strbuf_reset(&p);
 	strbuf_addf(&p, "%s/vmlinux", odir);
@@ -183,9 +210,13 @@ bool kernel_manifest_current(const struct kernel_build *b, const struct kernel_v
 	}
 	same = same && json_equal(pa, json_object_get(m, "patches"));
 	json_decref(pa);
-	o = v->pad ? json_pack("{s:I, s:I, s:I}", "bytes", (json_int_t)v->pad, "seed", (json_int_t)v->seed,
-			       "index", (json_int_t)v->index) : json_null();
+	o = padding_json(b, v);
 	same = same && json_equal(o, json_object_get(m, "padding"));
+	json_decref(o);
+	/* a kernel built before the build environment was fixed carries
+	 * its own time and build number in its version string */
+	o = build_env_json();
+	same = same && json_equal(o, json_object_get(m, "build_env"));
 	json_decref(o);
 	json_array_foreach(json_object_get(m, "outputs"), i, o) {
 		if (!same)
