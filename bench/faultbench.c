@@ -23,6 +23,7 @@
  * running the program takes the faults (inside a ppc64le guest on a hash
  * MMU: one hash fault per page, what the kernel study measures). */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -55,13 +56,17 @@ static const char usage[] =
 	"                         touch them, munmap; reports pages, passes and\n"
 	"                         touches/s, no model counts.  --old and --htab-kib\n"
 	"                         are model options: an error with --real\n"
+	"      --file=PATH        with --real: the region is the file PATH, written\n"
+	"                         with N pages first (outside the window), mapped\n"
+	"                         shared and read (--read is implied): file-backed\n"
+	"                         faults, where faultaround maps the neighbours\n"
 	MMUCTX_USAGE
 	"  -h, --help             this text\n"
 	"output: readable counts, `faults/s: N` (--real: `touches/s: N`), then one\n"
 	"line `lace-counts: workload=faultbench key=value ...` (deterministic values).\n"
 	"Exit status: 0 ok, 1 model (or --real: mmap) failure, 2 invalid arguments.\n";
 
-enum { OPT_SEED = 256, OPT_HTAB, OPT_PSIZE, OPT_OLD, OPT_YOUNG, OPT_REAL };
+enum { OPT_SEED = 256, OPT_HTAB, OPT_PSIZE, OPT_OLD, OPT_YOUNG, OPT_REAL, OPT_FILE };
 
 /* Model address of the region: 256 GiB, segment aligned. */
 #define FAULTBENCH_BASE 0x4000000000ULL
@@ -70,11 +75,37 @@ enum { C_PAGES, C_PASSES, C_MODEL_ERRORS, C_MODEL };
 
 static volatile unsigned char real_sink;  /* where --read's loads go */
 
+/* --real --file: PATH filled with `len` bytes (in the page cache, not
+ * mapped by anyone), then mapped shared for reading; MAP_FAILED (errno
+ * set) on failure */
+static void *map_file(const char *path, size_t len)
+{
+	static char chunk[65536];
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	void *p = MAP_FAILED;
+
+	if (fd < 0)
+		return MAP_FAILED;
+	memset(chunk, 1, sizeof(chunk));
+	for (size_t done = 0; done < len;) {
+		size_t n = len - done < sizeof(chunk) ? len - done : sizeof(chunk);
+		ssize_t w = write(fd, chunk, n);
+		if (w <= 0)
+			goto out;
+		done += (size_t)w;
+	}
+	p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+out:
+	close(fd);
+	return p;
+}
+
 /* --real: one byte of each of `pages` pages of `page_bytes` (a fresh
- * anonymous mapping), `passes` times.  Transparent huge pages are turned
- * off for the mapping so that each page is one fault, as in the model. */
+ * anonymous mapping, or with file the file PATH), `passes` times.
+ * Transparent huge pages are turned off for the mapping so that each page
+ * is one fault, as in the model. */
 static int run_real(uint64_t pages, uint64_t passes, uint64_t page_bytes, bool store,
-		    bool psize_given)
+		    bool psize_given, const char *file)
 {
 	static const char *const names[] = { "pages", "passes", NULL };
 	size_t len = pages * page_bytes;
@@ -90,10 +121,12 @@ static int run_real(uint64_t pages, uint64_t passes, uint64_t page_bytes, bool s
 		perror("faultbench: mmap");
 		return 1;
 	}
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	p = file ? map_file(file, len)
+		 : mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED) {
-		fprintf(stderr, "faultbench: --real: mmap of %llu pages of %llu bytes: %s\n",
-			(unsigned long long)pages, (unsigned long long)page_bytes, strerror(errno));
+		fprintf(stderr, "faultbench: --real: mmap of %llu pages of %llu bytes%s%s: %s\n",
+			(unsigned long long)pages, (unsigned long long)page_bytes, file ? " of " : "",
+			file ? file : "", strerror(errno));
 		counts_free(&counts);
 		return 1;
 	}
@@ -114,13 +147,15 @@ static int run_real(uint64_t pages, uint64_t passes, uint64_t page_bytes, bool s
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	getrusage(RUSAGE_SELF, &r1);
 	munmap((void *)p, len);
+	if (file)
+		unlink(file);
 	real_sink = sum;
 	secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 
 	counts_add(&counts, 0, pages);
 	counts_add(&counts, 1, passes);
-	strbuf_addf(&out, "real memory: anonymous mapping, %llu-byte pages (%s)\n",
-		    (unsigned long long)page_bytes,
+	strbuf_addf(&out, "real memory: %s, %llu-byte pages (%s)\n",
+		    file ? "a shared file mapping" : "anonymous mapping", (unsigned long long)page_bytes,
 		    psize_given ? "--page-size" : "system page size");
 	strbuf_addf(&out, "%llu pages x %llu passes, one %s per page: %.3f s\n",
 		    (unsigned long long)pages, (unsigned long long)passes,
@@ -128,8 +163,8 @@ static int run_real(uint64_t pages, uint64_t passes, uint64_t page_bytes, bool s
 	strbuf_addf(&out, "minor page faults: %ld\n", r1.ru_minflt - r0.ru_minflt);
 	strbuf_addf(&out, "touches/s: %.0f\n",
 		    secs > 0 ? (double)pages * (double)passes / secs : 0.0);
-	strbuf_addf(&extra, "mode=real page_size=%lluk access=%s",
-		    (unsigned long long)page_bytes / 1024, store ? "store" : "load");
+	strbuf_addf(&extra, "mode=real page_size=%lluk access=%s mapping=%s",
+		    (unsigned long long)page_bytes / 1024, store ? "store" : "load", file ? "file" : "anon");
 	counts_format(&counts, "faultbench", extra.buf, &out);
 	fputs(out.buf, stdout);
 	strbuf_release(&out);
@@ -150,6 +185,7 @@ int main(int argc, char **argv)
 		{ "old", no_argument, NULL, OPT_OLD },
 		{ "young", no_argument, NULL, OPT_YOUNG },
 		{ "real", no_argument, NULL, OPT_REAL },
+		{ "file", required_argument, NULL, OPT_FILE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -166,6 +202,7 @@ int main(int argc, char **argv)
 	double secs;
 	bool real = false, psize_given = false;
 	const char *model_only = NULL;   /* a model option given: not with --real */
+	const char *file = NULL;
 	int c;
 
 	while ((c = getopt_long(argc, argv, ":n:p:rh", longopts, NULL)) != -1) {
@@ -196,6 +233,11 @@ int main(int argc, char **argv)
 		case OPT_OLD: mo.young = false; model_only = "--old"; break;
 		case OPT_YOUNG: mo.young = true; break;
 		case OPT_REAL: real = true; break;
+		case OPT_FILE:
+			if (!*optarg)
+				opts_die(prog, usage, "--file needs a path");
+			file = optarg;
+			break;
 		case 'h': opts_help(usage);
 		default: opts_bad_option(prog, usage, c, argv);
 		}
@@ -207,6 +249,8 @@ int main(int argc, char **argv)
 			"--real touches real pages (drop one of the two)\n", model_only);
 		return 2;
 	}
+	if (file && !real)
+		opts_die(prog, usage, "--file maps a real file: it needs --real");
 	if (real) {
 		long sys = sysconf(_SC_PAGESIZE);
 
@@ -215,7 +259,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		return run_real(pages, passes, psize_given ? mmuctx_page_bytes(mo.psize) : (uint64_t)sys,
-				access & _PAGE_WRITE, psize_given);
+				file ? false : (access & _PAGE_WRITE) != 0, psize_given, file);
 	}
 
 	for (unsigned i = 0; mmuctx_count_names[i]; i++)

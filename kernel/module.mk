@@ -23,6 +23,6 @@ check-kernel:
 	$(Q)$(LACE) build --kernel x86_64 -o $(BUILD)/kernels
 	$(Q)$(LACE) build --kernel x86_64 --shuffle 3 -o $(BUILD)/kernels
 	$(Q)$(LACE) build --kernel ppc64le -o $(BUILD)/kernels
-	$(Q)$(LACE) build --kernel ppc64le-4k --variant baseline -o $(BUILD)/kernels
+	$(Q)$(LACE) build --kernel ppc64le-4k --variant baseline --variant old-ptes -o $(BUILD)/kernels
 	$(Q)LACE=$(abspath $(LACE)) BUILD=$(abspath $(BUILD)) LACE_KERNELS=$(abspath $(BUILD))/kernels \
 	  TESTS="$(KERNEL_TESTS)" tests/integration/run.sh

@@ -210,6 +210,14 @@ static int check_program(const struct guest_spec *g, const char *prog)
 	return 0;
 }
 
+bool guest_is_applet(const char *argv0)
+{
+	static const char dir[] = GUEST_APPLET_DIR "/";
+
+	return !strncmp(argv0, dir, sizeof(dir) - 1) && argv0[sizeof(dir) - 1] &&
+	       !strchr(argv0 + sizeof(dir) - 1, '/');
+}
+
 int guest_initramfs_build(const struct guest_spec *g, const char *out)
 {
 	struct strvec dirs = STRVEC_INIT, files = STRVEC_INIT;
@@ -218,9 +226,19 @@ int guest_initramfs_build(const struct guest_spec *g, const char *out)
 	struct cpio c;
 	int err;
 
-	err = find_program(g->argv[0], prog, sizeof(prog));
-	if (!err)
-		err = check_program(g, prog);
+	/* /lace/bin/NAME is an applet of the guest's own busybox (a shell
+	 * loop on a ppc64le guest, which cannot run the host's shell): there
+	 * is nothing to copy */
+	bool applet = guest_is_applet(g->argv[0]);
+
+	if (applet) {
+		snprintf(prog, sizeof(prog), "%s", g->argv[0]);
+		err = 0;
+	} else {
+		err = find_program(g->argv[0], prog, sizeof(prog));
+		if (!err)
+			err = check_program(g, prog);
+	}
 	if (err)
 		return err;
 	err = cpio_open(&c, out);
@@ -236,9 +254,9 @@ int guest_initramfs_build(const struct guest_spec *g, const char *out)
 		err = add_busybox(&c, g->busybox);
 	if (!err)
 		err = cpio_add_file(&c, "lace/bin/lace-guest-run", g->runner, 0755);
-	if (!err)
+	if (!err && !applet)
 		err = add_host_file(&c, &dirs, &files, prog, 0755);
-	if (!err && g->arch == GUEST_X86_64)
+	if (!err && !applet && g->arch == GUEST_X86_64)
 		err = add_libraries(&c, &dirs, &files, prog);
 
 	/* errors of the guest's own setup go to the console (a file lace keeps) */

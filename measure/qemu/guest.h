@@ -37,6 +37,12 @@ int guest_kernel_arch(const char *path);
 /* "x86_64" / "ppc64le": the cache folder and the user's word. */
 const char *guest_arch_name(enum guest_arch arch);
 
+/* Where the guest's busybox links its applets.  A workload named
+ * GUEST_APPLET_DIR/NAME (/lace/bin/sh, /lace/bin/true) runs that applet:
+ * nothing is copied from the host, so a ppc64le guest can run a shell. */
+#define GUEST_APPLET_DIR "/lace/bin"
+bool guest_is_applet(const char *argv0);
+
 /* Write the initramfs (uncompressed newc cpio) to out.  0 or -errno with
  * the message set. */
 int guest_initramfs_build(const struct guest_spec *g, const char *out);
