@@ -589,7 +589,7 @@ static void figures(struct strbuf *out, const json_t *res, const char *dir)
 			strbuf_addstr(out, "<figure>\n");
 			svgplot_bars(out, &p);
 			strbuf_addf(out, "<figcaption>%s per variant; the shaded band spans the values of "
-					 "baseline and its randomized-layout builds: a bar inside it is within "
+					 "baseline and its randomized-layout builds: a value inside it is within "
 					 "layout noise.</figcaption>\n</figure>\n", events[e]);
 		}
 		free(bars);
