@@ -315,6 +315,18 @@ static void section_r4(struct strbuf *sb, const json_t *res)
 	if (json_object_get(json_object_get(r4, "diff"), "not_measured")) {
 		strbuf_addf(sb, "`lace diff`: not measured: %s\n\n",
 			    js(json_object_get(r4, "diff"), "not_measured"));
+	} else if (cmd && json_integer_value(json_object_get(cmd, "exit"))) {
+		/* a failed diff has no excerpt: say so, with its first error line,
+		 * rather than print an empty one */
+		const char *err = js(cmd, "stderr");
+		strbuf_addf(sb, "**`lace diff` of the two vmlinux files** (baseline -> entry-in-text) "
+				"failed (exit %lld): ",
+			    (long long)json_integer_value(json_object_get(cmd, "exit")));
+		strbuf_add(sb, err, strcspn(err, "\n"));
+		strbuf_addstr(sb, "\n\n");
+	} else if (cmd && !*js(cmd, "output")) {
+		strbuf_addstr(sb, "**`lace diff` of the two vmlinux files** (baseline -> entry-in-text): "
+				  "its output is not in this results file.\n\n");
 	} else if (cmd) {
 		const char *out = js(cmd, "output");
 		strbuf_addstr(sb, "**`lace diff` of the two vmlinux files** (baseline -> entry-in-text), "
