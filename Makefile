@@ -7,6 +7,7 @@
 #   make bench      run the benchmarks (ratios measured side by side)
 #   make study      set up, build, run the built-in study
 #   make study-kernel  the study on real kernels (lace study --kernel)
+#   make study-doc  doc/study.md's study sections from the latest results
 #   make install    PREFIX=/usr/local DESTDIR=
 #   V=1             show commands;  SANITIZE=1  build with ASan+UBSan
 #
@@ -88,7 +89,7 @@ CHECK_DEPS    :=
 BENCH_TARGETS :=
 INSTALL_HOOKS :=
 
-.PHONY: all all-targets setup setup-test check unit integration bench bench-run study study-kernel \
+.PHONY: all all-targets setup setup-test check unit integration bench bench-run study study-kernel study-doc \
 	install install-files clean fuzz deps-check
 all: setup
 	$(Q)$(MAKE) --no-print-directory all-targets
@@ -162,6 +163,14 @@ study-kernel:
 	$(Q)$(SETUP_DEPS) kernel
 	$(Q)$(MAKE) --no-print-directory all-targets
 	$(Q)$(LACE) study --kernel --out $(BUILD)/study-kernel --kernels $(BUILD)/kernels
+
+# doc/study.md's generated sections, rendered from doc/study-kernel-results.json
+# and doc/study-results.json; after a study (make study-kernel, make study),
+# from its results.json, which then replaces the committed file
+STUDY_DOC_FROM = $(if $(wildcard $(BUILD)/study-kernel/results.json),--kernel $(BUILD)/study-kernel/results.json) \
+	$(if $(wildcard $(BUILD)/study/results.json),--model $(BUILD)/study/results.json)
+study-doc: $(LACE)
+	$(Q)LACE=$(abspath $(LACE)) scripts/study-doc.sh $(STUDY_DOC_FROM)
 
 install: setup
 	$(Q)$(MAKE) --no-print-directory install-files

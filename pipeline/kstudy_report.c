@@ -15,6 +15,7 @@
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 static double jnum(const json_t *o, const char *k)
 {
@@ -408,6 +409,18 @@ static void section_r4(struct strbuf *sb, const json_t *res)
 	if (json_object_get(json_object_get(r4, "diff"), "not_measured")) {
 		strbuf_addf(sb, "`lace diff`: not measured: %s\n\n",
 			    js(json_object_get(r4, "diff"), "not_measured"));
+	} else if (cmd && json_integer_value(json_object_get(cmd, "exit"))) {
+		/* a failed diff has no excerpt: say so, with its first error line,
+		 * rather than print an empty one */
+		const char *err = js(cmd, "stderr");
+		strbuf_addf(sb, "**`lace diff` of the two vmlinux files** (baseline -> entry-in-text) "
+				"failed (exit %lld): ",
+			    (long long)json_integer_value(json_object_get(cmd, "exit")));
+		strbuf_add(sb, err, strcspn(err, "\n"));
+		strbuf_addstr(sb, "\n\n");
+	} else if (cmd && !*js(cmd, "output")) {
+		strbuf_addstr(sb, "**`lace diff` of the two vmlinux files** (baseline -> entry-in-text): "
+				  "its output is not in this results file.\n\n");
 	} else if (cmd) {
 		const char *out = js(cmd, "output");
 		strbuf_addstr(sb, "**`lace diff` of the two vmlinux files** (baseline -> entry-in-text), "
@@ -454,19 +467,20 @@ static void render_md(struct strbuf *sb, const json_t *res)
 	section_phases(sb, res);
 }
 
+/* Every row of each table behind a figure is drawn (the array is sized to
+ * the rows: a fixed one once cut reading 4 after 16 of its 23 kernels). */
 static void figures(struct strbuf *html, const json_t *res)
 {
 	const json_t *r1 = json_object_get(res, "r1_tracepoint"), *r4 = json_object_get(res, "r4_entry_text");
-	struct svgplot_bar bars[16];
+	size_t nc = json_array_size(json_object_get(r1, "configs"));
+	size_t nk = json_array_size(json_object_get(r4, "kernels"));
+	struct svgplot_bar *bars = xcalloc((nc > nk ? nc : nk) + 1, sizeof(*bars));
 	size_t n = 0, i;
 	json_t *c;
 
-	json_array_foreach(json_object_get(r1, "configs"), i, c) {
-		if (n == 16)
-			break;
+	json_array_foreach(json_object_get(r1, "configs"), i, c)
 		bars[n++] = (struct svgplot_bar){ js(c, "name"), jnum(c, "instructions_per_hash_fault"),
-						  json_object_get(c, "not_measured") ? "not measured" : NULL };
-	}
+						  NULL };
 	strbuf_addstr(html, "<figure>\n");
 	svgplot_bars(html, &(struct svgplot){ "Kernel instructions per hash fault (ppc64le)",
 					      "instructions", bars, n, NAN, NAN, NULL });
@@ -477,20 +491,19 @@ static void figures(struct strbuf *html, const json_t *res)
 	n = 0;
 	json_array_foreach(json_object_get(r4, "kernels"), i, c) {
 		double v = ev(c, "L1-icache-load-misses:k");
-		if (n == 16)
-			break;
 		if (!isnan(v) && (json_is_true(json_object_get(c, "shuffle")) ||
 				  !strcmp(js(c, "kernel"), "x86_64-baseline"))) {
 			lo = v < lo ? v : lo;
 			hi = v > hi ? v : hi;
 		}
-		bars[n++] = (struct svgplot_bar){ js(c, "kernel"), v, isnan(v) ? "not measured" : NULL };
+		bars[n++] = (struct svgplot_bar){ js(c, "kernel"), v, NULL };
 	}
 	strbuf_addstr(html, "<figure>\n");
 	svgplot_bars(html, &(struct svgplot){ "hackbench: kernel L1i misses (x86-64)", "misses", bars, n,
 					      isfinite(lo) ? lo : NAN, isfinite(hi) ? hi : NAN,
 					      "baseline and its randomized relinks" });
 	strbuf_addstr(html, "<figcaption>Reading 4: the band is the range of baseline's layouts.</figcaption></figure>\n");
+	free(bars);
 }
 
 int kstudy_write_reports(const json_t *res, const char *dir)

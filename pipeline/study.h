@@ -32,8 +32,8 @@ int study_run(const struct study_opts *o, json_t **results);
 /* Write report.md and report.html for results into dir. */
 int study_write_reports(const json_t *results, const char *dir);
 /* Markdown (the reports' subset: headings, paragraphs, lists, tables,
- * `code`, **bold**) as HTML, appended to out; lace study --kernel's
- * report uses it too. */
+ * indented code blocks as <pre>, `code`, **bold**) as HTML, appended to
+ * out; lace study --kernel's report uses it too (study_html.c). */
 struct strbuf;
 void study_md_to_html(struct strbuf *out, const char *md);
 /* A step line on stderr: "[  12.3s] what", seconds since t0. */

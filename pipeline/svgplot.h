@@ -1,5 +1,7 @@
-/* Small self-contained SVG charts for the study report: one horizontal bar
- * per variant with a shaded band for the layout noise floor. */
+/* Small self-contained SVG charts for the study report: one row per
+ * variant (a bar from zero, or a dot on a zoomed axis when bars from zero
+ * would hide the differences) with a shaded band for the layout noise
+ * floor.  Every row is drawn. */
 #ifndef LACE_PIPELINE_SVGPLOT_H
 #define LACE_PIPELINE_SVGPLOT_H
 
@@ -23,7 +25,9 @@ struct svgplot {
 	const char *band_label;
 };
 
-/* Append an <svg> element (no XML prolog, so it can be inlined in HTML). */
+/* Append an <svg> element (no XML prolog, so it can be inlined in HTML).
+ * Each row's mark carries data-label and data-value (class bar, dot, or
+ * missing for a NaN) so a test can check the picture against its table. */
 void svgplot_bars(struct strbuf *out, const struct svgplot *p);
 
 #endif

@@ -12,9 +12,12 @@ libdw-dev libelf-dev zlib1g-dev libgsl-dev libjansson-dev libinih-dev
 libpfm4-dev systemtap-sdt-dev valgrind qemu-system-x86"
 # test: what the test suite runs or compares against (the ppc64le cross
 # compiler also builds the guest workloads build/ppc64le/bench/*: static,
-# so it needs the cross libc, which the compiler only recommends)
+# so it needs the cross libc, which the compiler only recommends; chromium
+# and a font for it, which it only recommends: t_report_browser opens the
+# study reports in headless Chromium and measures their text)
 PKGS_TEST="libcmocka-dev gcc-powerpc64le-linux-gnu binutils-powerpc64le-linux-gnu
-libc6-dev-ppc64el-cross rt-tests linux-perf python3 clang jq"
+libc6-dev-ppc64el-cross rt-tests linux-perf python3 clang jq chromium
+fonts-liberation"
 
 # kernel: what `lace build --kernel` and `make check-kernel` need to build
 # Debian's linux-source (and, for the qemu backend, boot it)
