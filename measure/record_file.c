@@ -353,6 +353,8 @@ int record_file_parse(const char *name, const uint8_t *buf, size_t len, struct l
 			break;
 	if (hlen + 1 >= len || hlen >= HEADER_MAX)
 		return bad(name, "truncated (no end of header)");
+	if (memchr(buf, 0, hlen))
+		return bad(name, "malformed header");
 	hdr = xmalloc(hlen + 2);
 	memcpy(hdr, buf, hlen + 1);
 	hdr[hlen + 1] = 0;
@@ -379,6 +381,11 @@ int record_file_parse(const char *name, const uint8_t *buf, size_t len, struct l
 	const char *what, *why;
 	if (sim_config_check(&r->cfg, &what, &why))
 		return lace_error_set(EINVAL, "%s: header: %s: %s", name, what, why);
+	uint64_t nl, ni, ns;
+	if (r->cfg.l1i_size > (1u << 26) || r->cfg.itlb_entries > (1u << 20) ||
+	    r->cfg.stlb_entries > (1u << 20) || r->cfg.page > (1ull << 30) ||
+	    sim_model_ntags(&r->cfg, &nl, &ni, &ns) > (1u << 24))
+		return bad(name, "header: a geometry larger than any CPU's");
 	nstreams = r->nstreams;
 	r->nstreams = 0;
 	err = payload_inflate(name, buf + hlen + 2, len - hlen - 2, r);
@@ -408,7 +415,9 @@ int record_file_read(const char *path, struct lace_record *r)
 	struct strbuf sb = STRBUF_INIT;
 	int err = strbuf_read_file(&sb, path);
 
-	if (!err)
+	if (err)
+		err = lace_error_set(-err, "%s: %s", path, strerror(-err));
+	else
 		err = record_file_parse(path, (const uint8_t *)sb.buf, sb.len, r);
 	strbuf_release(&sb);
 	return err;
