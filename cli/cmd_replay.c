@@ -7,9 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "cli/command.h"
+#include "cli/replay_print.h"
 #include "layout/symkeys.h"
 #include "measure/model_results.h"
 #include "measure/record_file.h"
@@ -79,102 +78,12 @@ static const struct lace_record_build *own_build(const struct lace_record *r)
 	return r->nbuilds ? &r->builds[0] : NULL;
 }
 
-struct row {
-	const char *name;
-	struct replay_result res;
-	bool carried;
-};
-
-static void print_rows(const char *file, const struct lace_record *rec, struct row *rows,
-		       size_t nrows, const int *ev, int nev, bool win)
-{
-	if (json) {
-		json_t *o = json_object(), *arr = json_array();
-		json_object_set_new(o, "recording", json_string(file));
-		json_object_set_new(o, "host", json_string(rec->host));
-		json_object_set_new(o, "profile", json_string(rec->profile));
-		json_object_set_new(o, "counted", json_string(win ? "window" : "whole run"));
-		for (size_t r = 0; r < nrows; r++) {
-			const struct sim_totals *t = win ? &rows[r].res.window : &rows[r].res.total;
-			json_t *row = json_object(), *c = json_object();
-			json_object_set_new(row, "layout", json_string(rows[r].name));
-			for (int e = 0; e < nev; e++)
-				json_object_set_new(c, sim_event_names[ev[e]],
-						    json_integer((json_int_t)sim_totals_get(t, ev[e])));
-			json_object_set_new(row, "counts", c);
-			if (rows[r].carried) {
-				json_t *fns = json_array();
-				json_object_set_new(row, "carried", json_pack(
-					"{s:I,s:I,s:I}", "exact", (json_int_t)rows[r].res.exact,
-					"approximate", (json_int_t)rows[r].res.approx,
-					"outside", (json_int_t)rows[r].res.outside));
-				for (size_t f = 0; f < rows[r].res.napprox_fns; f++)
-					json_array_append_new(fns, json_pack(
-						"{s:s,s:I}", "name", rows[r].res.approx_fns[f].name,
-						"instructions",
-						(json_int_t)rows[r].res.approx_fns[f].instructions));
-				json_object_set_new(row, "approximate_functions", fns);
-			}
-			json_array_append_new(arr, row);
-		}
-		json_object_set_new(o, "layouts", arr);
-		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		fputc('\n', stdout);
-		json_decref(o);
-		return;
-	}
-	if (csv) {
-		printf("layout,event,value\n");
-		for (size_t r = 0; r < nrows; r++)
-			for (int e = 0; e < nev; e++)
-				printf("%s,%s,%llu\n", rows[r].name, sim_event_names[ev[e]],
-				       (unsigned long long)sim_totals_get(
-					       win ? &rows[r].res.window : &rows[r].res.total, ev[e]));
-		return;
-	}
-	printf("\n Replay of '%s' (%s, %s; %s):\n\n", file, rec->host, rec->profile,
-	       win ? "windows" : "whole run");
-	for (size_t r = 0; r < nrows; r++) {
-		const struct sim_totals *t = win ? &rows[r].res.window : &rows[r].res.total;
-		printf(" %s\n", rows[r].name);
-		for (int e = 0; e < nev; e++)
-			printf(" %18llu      %s\n", (unsigned long long)sim_totals_get(t, ev[e]),
-			       sim_event_names[ev[e]]);
-		if (rows[r].carried)
-			printf(" %18llu      instructions carried exactly, %llu approximately, "
-			       "%llu kept outside\n", (unsigned long long)rows[r].res.exact,
-			       (unsigned long long)rows[r].res.approx,
-			       (unsigned long long)rows[r].res.outside);
-		printf("\n");
-	}
-}
-
-/* The approximate share of r over limit: print the refusal, true. */
-static bool refuse(const char *name, const struct replay_result *r, double limit)
-{
-	uint64_t all = r->exact + r->approx + r->outside;
-	double pct = all ? 100.0 * (double)r->approx / (double)all : 0;
-	char list[512] = "";
-	size_t len = 0;
-
-	if (pct <= limit)
-		return false;
-	for (size_t i = 0; i < r->napprox_fns && i < 5; i++)
-		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", i ? ", " : "",
-					r->approx_fns[i].name);
-	if (r->napprox_fns > 5)
-		snprintf(list + len, sizeof(list) - len, " and %zu more", r->napprox_fns - 5);
-	lace_err(name, "%.2f%% of the executed instructions are carried over approximately "
-		 "(above --max-approx %g%%), in: %s", pct, limit, list);
-	return true;
-}
-
 static int cmd_replay(int argc, char **argv)
 {
 	struct lace_record rec;
 	struct symkeys own = { 0 };
 	struct replay_sym *own_syms = NULL;
-	struct row *rows = NULL;
+	struct replay_row *rows = NULL;
 	size_t nrows = 0;
 	int ev[MAX_EVENTS], nev, i, rc = LACE_EXIT_OK;
 	double limit = 1.0;
@@ -213,7 +122,19 @@ static int cmd_replay(int argc, char **argv)
 			rc = LACE_EXIT_USAGE;
 			goto out;
 		}
-		if (symkeys_load(b->path, &own)) {
+		int lerr = symkeys_load(b->path, &own);
+		if (!lerr && !own.n)
+			symkeys_free(&own);
+		if ((lerr || !own.n) && !strcmp(b->role, "kernel")) {
+			/* a boot image (bzImage): its vmlinux beside it */
+			char *vml = xmalloc(strlen(b->path) + 16), *slash;
+			strcpy(vml, b->path);
+			slash = strrchr(vml, '/');
+			strcpy(slash ? slash + 1 : vml, "vmlinux");
+			lerr = symkeys_load(vml, &own);
+			free(vml);
+		}
+		if (lerr) {
 			lace_err(NULL, "%s (the recorded build)", lace_error_msg());
 			rc = LACE_EXIT_USAGE;
 			goto out;
@@ -245,7 +166,7 @@ static int cmd_replay(int argc, char **argv)
 		nsyms = syms_of(&nk);
 		struct replay_layout lay = { own_syms, own.n, nsyms, nk.n,
 					     !strcmp(b->role, "kernel") ? NULL : b->path };
-		struct row *r = &rows[nrows];
+		struct replay_row *r = &rows[nrows];
 		r->name = layouts.v[l];
 		r->carried = true;
 		int err = replay_run(&rec, &lay, &r->res);
@@ -260,12 +181,12 @@ static int cmd_replay(int argc, char **argv)
 			rc = LACE_EXIT_USAGE;
 			goto out;
 		}
-		if (refuse(layouts.v[l], &r->res, limit)) {
+		if (replay_refuse(layouts.v[l], &r->res, limit)) {
 			rc = LACE_EXIT_USAGE;
 			goto out;
 		}
 	}
-	print_rows(argv[i], &rec, rows, nrows, ev, nev, win);
+	replay_print(argv[i], &rec, rows, nrows, ev, nev, win, json ? 1 : csv ? 2 : 0);
 out:
 	for (size_t r = 0; r < nrows; r++) {
 		if (rows[r].carried)

@@ -12,26 +12,37 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-/* The build-id note of img as hex into hex ("" when none). */
+static uint32_t le32(const uint8_t *d)
+{
+	return d[0] | d[1] << 8 | d[2] << 16 | (uint32_t)d[3] << 24;
+}
+
+/* The GNU build-id note of img as hex into hex ("" when none): in
+ * .note.gnu.build-id, or among the kernel's .notes. */
 static void note_build_id(struct lace_image *img, char *hex, size_t len)
 {
 	hex[0] = 0;
 	for (size_t i = 0; i < img->nsections; i++) {
 		const uint8_t *d;
-		size_t n;
-		if (strcmp(img->sections[i].name, ".note.gnu.build-id"))
+		size_t n, off = 0;
+		if (strcmp(img->sections[i].name, ".note.gnu.build-id") &&
+		    strcmp(img->sections[i].name, ".notes"))
 			continue;
 		d = image_section_data(img, (int)i, &n);
-		if (!d || n < 16)
-			return;
-		uint32_t namesz = d[0] | d[1] << 8 | d[2] << 16 | (uint32_t)d[3] << 24;
-		uint32_t descsz = d[4] | d[5] << 8 | d[6] << 16 | (uint32_t)d[7] << 24;
-		size_t off = 12 + ((namesz + 3) & ~3u);
-		if (off > n || descsz > n - off || descsz * 2 + 1 > len)
-			return;
-		for (uint32_t k = 0; k < descsz; k++)
-			snprintf(hex + 2 * k, 3, "%02x", d[off + k]);
-		return;
+		while (d && n - off >= 12) {
+			uint32_t namesz = le32(d + off), descsz = le32(d + off + 4);
+			uint32_t type = le32(d + off + 8);
+			size_t name = off + 12, desc = name + (((size_t)namesz + 3) & ~(size_t)3);
+			if (namesz > n || descsz > n || desc > n || descsz > n - desc)
+				break;
+			if (type == 3 && namesz == 4 && !memcmp(d + name, "GNU", 4) &&
+			    descsz * 2 + 1 <= len) {
+				for (uint32_t k = 0; k < descsz; k++)
+					snprintf(hex + 2 * k, 3, "%02x", d[desc + k]);
+				return;
+			}
+			off = desc + (((size_t)descsz + 3) & ~(size_t)3);
+		}
 	}
 }
 

@@ -432,11 +432,12 @@ static void stream_exe(const struct lace_record_stream *s, char *buf, size_t len
 {
 	static uint64_t addr[REC_MAX_INSNS];
 	static uint32_t lens[REC_MAX_INSNS];
+	static uint64_t phys[REC_MAX_INSNS];
 	struct rec_reader rd;
 	struct rec_event ev;
 
 	buf[0] = 0;
-	rec_reader_init(&rd, s->data, s->len, addr, lens);
+	rec_reader_init(&rd, s->data, s->len, addr, lens, phys);
 	while (rec_next(&rd, &ev) > 0)
 		if (ev.tag == REC_IMAGE) {
 			snprintf(buf, len, "%.*s", (int)ev.strlen, ev.str);
@@ -445,7 +446,8 @@ static void stream_exe(const struct lace_record_stream *s, char *buf, size_t len
 }
 
 int record_pack(const char *path, const char *dir, const char *prefix, const char *host,
-		const char *profile, const struct sim_config *cfg, int window)
+		const char *profile, const struct sim_config *cfg, int window,
+		const char *kernel, const char *kernel_build_id)
 {
 	struct lace_record r;
 	char exe[4096], id[81] = "";
@@ -458,7 +460,16 @@ int record_pack(const char *path, const char *dir, const char *prefix, const cha
 	r.cfg = *cfg;
 	r.window = window;
 	err = record_streams_load(&r, dir, prefix);
-	if (!err) {
+	if (!err && kernel) {
+		char *abs = realpath(kernel, NULL);
+		snprintf(id, sizeof(id), "%s", kernel_build_id ? kernel_build_id : "");
+		if (!id[0] && record_build_id_reader && record_build_id_reader(kernel, id, sizeof(id)))
+			id[0] = 0;
+		lace_error_clear();
+		record_build_add(&r, "kernel", id, abs ? abs : kernel);
+		free(abs);
+		err = record_file_write(path, &r);
+	} else if (!err) {
 		stream_exe(&r.streams[0], exe, sizeof(exe));
 		if (exe[0]) {
 			char *abs = realpath(exe, NULL);

@@ -66,9 +66,12 @@ int record_file_parse(const char *name, const uint8_t *buf, size_t len, struct l
 extern int (*record_build_id_reader)(const char *path, char *hex, size_t len);
 /* After a recorded run: take the raw streams <dir>/<prefix>.* into a
  * recording with this header (host, profile, geometry), name the build of
- * the first image's executable (role "user"), and write it to path. */
+ * the kernel (kernel non-NULL: a guest's, with its build-id when known) or
+ * else of the first image's executable (role "user"), and write it to
+ * path. */
 int record_pack(const char *path, const char *dir, const char *prefix, const char *host,
-		const char *profile, const struct sim_config *cfg, int window);
+		const char *profile, const struct sim_config *cfg, int window,
+		const char *kernel, const char *kernel_build_id);
 /* The stream of (pid, image), or NULL. */
 const struct lace_record_stream *record_stream_find(const struct lace_record *r, uint64_t pid,
 						    uint64_t image);

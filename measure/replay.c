@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "measure/model/record.h"
+#include "measure/qemu/tcg_core.h"
 #include "measure/replay.h"
 #include "util/error.h"
 #include "util/xalloc.h"
@@ -16,6 +17,7 @@ struct rp_block {
 	struct sim_seg seg;
 	uint32_t exact, approx, outside;   /* its instructions by class */
 	uint32_t afirst, an;               /* its approximate functions in c->afn */
+	bool kernel;
 };
 
 struct rp_afn {
@@ -53,6 +55,15 @@ struct rp_ctx {
 	unsigned windows;
 	struct sim_totals win_start, win_sum;
 	uint64_t pid;
+
+	/* the TCG plugin's ways (host "qemu"): the model runs inside windows
+	 * only, counts split by the side a block is on, a context switch
+	 * flushes the user pages */
+	bool qemu;
+	int cur_kernel;
+	struct sim_totals last;
+	struct tcg_split split;
+	uint64_t user_limit;
 };
 
 static void *arena_alloc(struct rp_ctx *c, size_t n)
@@ -189,9 +200,10 @@ static int bad(const struct rp_ctx *c, const struct lace_record_stream *s, const
 }
 
 static int block_define(struct rp_ctx *c, const struct rec_event *ev, uint64_t *addr,
-			uint32_t *len)
+			uint32_t *len, uint64_t *phys)
 {
-	static struct sim_insn insns[REC_MAX_INSNS];
+	static struct sim_insn insns[REC_MAX_INSNS], hinsns[REC_MAX_INSNS];
+	static struct sim_ref tmp[REC_MAX_INSNS * 4];
 	static struct sim_ref lines[REC_MAX_INSNS * 4], pages[REC_MAX_INSNS * 4];
 	static uint64_t sa[REC_MAX_INSNS];
 	static uint32_t sl[REC_MAX_INSNS];
@@ -204,6 +216,7 @@ static int block_define(struct rp_ctx *c, const struct rec_event *ev, uint64_t *
 	b = &c->blocks[c->nblocks++];
 	memset(b, 0, sizeof(*b));
 	b->afirst = (uint32_t)c->nafn;
+	b->kernel = ev->flags & REC_DEF_KERNEL;
 	for (uint32_t i = 0; i < ev->ninsn; i++) {
 		uint64_t a = addr[i];
 		if (c->lay) {
@@ -229,10 +242,27 @@ static int block_define(struct rp_ctx *c, const struct rec_event *ev, uint64_t *
 			}
 		}
 		insns[i] = (struct sim_insn){ .addr = a, .len = len[i] };
+		/* the physical address moves with the virtual one: the code's
+		 * own virtual-to-physical offset */
+		if (ev->flags & REC_DEF_PHYS)
+			hinsns[i] = (struct sim_insn){ .addr = phys[i] - addr[i] + a, .len = len[i] };
 	}
-	if (sim_seg_build(&c->m, insns, ev->ninsn, &b->seg, lines, REC_MAX_INSNS * 4, pages,
-			  REC_MAX_INSNS * 4, NULL, 0, sa, sl))
+	if (ev->flags & REC_DEF_PHYS) {
+		/* as the TCG plugin: lines from the physical addresses, pages
+		 * and fetch blocks from the virtual ones */
+		struct sim_seg segh;
+		if (sim_seg_build(&c->m, hinsns, ev->ninsn, &segh, lines, REC_MAX_INSNS * 4, tmp,
+				  REC_MAX_INSNS * 4, NULL, 0, sa, sl) ||
+		    sim_seg_build(&c->m, insns, ev->ninsn, &b->seg, tmp, REC_MAX_INSNS * 4, pages,
+				  REC_MAX_INSNS * 4, NULL, 0, sa, sl))
+			return -1;
+		b->seg.lines = segh.lines;
+		b->seg.nlines = segh.nlines;
+		b->seg.l1i_loads = segh.l1i_loads;
+	} else if (sim_seg_build(&c->m, insns, ev->ninsn, &b->seg, lines, REC_MAX_INSNS * 4, pages,
+				 REC_MAX_INSNS * 4, NULL, 0, sa, sl)) {
 		return -1;
+	}
 	/* keep the compacted lookups */
 	struct sim_ref *keep = arena_alloc(c, (b->seg.nlines + b->seg.npages) * sizeof(*keep));
 	memcpy(keep, b->seg.lines, b->seg.nlines * sizeof(*keep));
@@ -244,6 +274,10 @@ static int block_define(struct rp_ctx *c, const struct rec_event *ev, uint64_t *
 
 static void block_run(struct rp_ctx *c, struct rp_block *b, bool counting)
 {
+	if (c->qemu && (int)b->kernel != c->cur_kernel) {
+		tcg_split_account(&c->split, c->cur_kernel, &c->m.t, &c->last);
+		c->cur_kernel = b->kernel;
+	}
 	sim_seg_run(&c->m, &b->seg);
 	if (!counting || !c->lay)
 		return;
@@ -331,20 +365,20 @@ static bool map_is_object(const char *object, const struct rec_event *ev)
 static int feed(struct rp_ctx *c, const struct lace_record_stream *s, uint64_t upto, int depth,
 		bool counting)
 {
-	static uint64_t addr[REC_MAX_INSNS];
+	static uint64_t addr[REC_MAX_INSNS], phys[REC_MAX_INSNS];
 	static uint32_t len[REC_MAX_INSNS];
 	struct rec_reader rd;
 	struct rec_event ev;
 	int rc;
 
-	rec_reader_init(&rd, s->data, s->len, addr, len);
+	rec_reader_init(&rd, s->data, s->len, addr, len, phys);
 	rd.ndefs = c->nblocks;
 	while (rec_reader_offset(&rd) < upto && (rc = rec_next(&rd, &ev)) > 0) {
 		switch (ev.tag) {
 		case REC_DEF:
 			if (ev.id != c->nblocks)
 				return bad(c, s, "blocks out of order");
-			if (block_define(c, &ev, addr, len))
+			if (block_define(c, &ev, addr, len, phys))
 				return bad(c, s, "a block the model cannot hold");
 			break;
 		case REC_EXEC:
@@ -376,12 +410,20 @@ static int feed(struct rp_ctx *c, const struct lace_record_stream *s, uint64_t u
 				c->windows++;
 				c->win_open = true;
 				c->win_start = c->m.t;
+				memset(&c->split, 0, sizeof(c->split));
+				c->last = c->m.t;
+				c->cur_kernel = 0;   /* the marker runs in user space */
 			}
 			break;
 		case REC_WIN_CLOSE:
 			if (c->win_open) {
 				span_add(&c->win_sum, &c->m.t, &c->win_start);
 				c->win_open = false;
+				tcg_split_account(&c->split, c->cur_kernel, &c->m.t, &c->last);
+				if (counting) {
+					span_add(&c->out->user, &c->split.u, &(struct sim_totals){ 0 });
+					span_add(&c->out->kernel, &c->split.k, &(struct sim_totals){ 0 });
+				}
 			}
 			break;
 		case REC_END:
@@ -391,6 +433,10 @@ static int feed(struct rp_ctx *c, const struct lace_record_stream *s, uint64_t u
 			window_reset(c);
 			break;
 		case REC_CTXSW:
+			/* a new address space may follow: the user pages go */
+			sim_cache_flush_below(&c->m.itlb, c->user_limit);
+			if (c->m.has_stlb)
+				sim_cache_flush_below(&c->m.stlb, c->user_limit);
 			break;
 		}
 	}
@@ -409,7 +455,7 @@ static int fn_cmp(const void *a, const void *b)
 int replay_run(const struct lace_record *rec, const struct replay_layout *lay,
 	       struct replay_result *out)
 {
-	struct rp_ctx c = { .rec = rec, .lay = lay, .out = out };
+	struct rp_ctx c = { .rec = rec, .lay = lay, .out = out, .qemu = !strcmp(rec->host, "qemu") };
 	uint64_t nl, ni, ns;
 	const char *what, *why;
 	int err = 0;
@@ -419,6 +465,7 @@ int replay_run(const struct lace_record *rec, const struct replay_layout *lay,
 		return lace_error_set(EINVAL, "%s: %s", what, why);
 	sim_model_ntags(&rec->cfg, &nl, &ni, &ns);
 	c.tags = xcalloc(nl + ni + ns, sizeof(uint64_t));
+	c.user_limit = tcg_user_page_limit(rec->cfg.page);
 	if (lay)
 		layout_prepare(&c);
 	for (size_t i = 0; i < rec->nstreams && !err; i++) {

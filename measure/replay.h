@@ -55,6 +55,8 @@ struct replay_result {
 	struct sim_totals total;    /* sum of the processes' */
 	struct sim_totals window;   /* sum of their windows */
 	size_t window_procs;
+	/* a TCG plugin's recording: the windows' counts by side */
+	struct sim_totals user, kernel;
 	/* executed instructions by how they were carried over (a layout) */
 	uint64_t exact, approx, outside;
 	struct replay_fn *approx_fns;   /* most instructions first */

@@ -40,6 +40,7 @@ void rec_packer_init(struct rec_packer *p, uint8_t *buf, uint32_t cap)
 	p->def_addr = 0;
 	p->exec_id = 0;
 	p->ndefs = 0;
+	p->def_off = 0;
 }
 
 void rec_packer_taken(struct rec_packer *p, uint32_t n)
@@ -60,14 +61,15 @@ static int room(const struct rec_packer *p, uint64_t need)
 }
 
 int rec_put_def(struct rec_packer *p, uint32_t flags, const uint64_t *addr,
-		const uint32_t *len, uint32_t n)
+		const uint32_t *len, const uint64_t *phys, uint32_t n)
 {
 	uint8_t *o;
 	uint64_t end;
 	uint32_t i;
 
-	if (!n || n > REC_MAX_INSNS || !room(p, 31 + 20ull * n))
+	if (!n || n > REC_MAX_INSNS || !room(p, 31 + 30ull * n))
 		return -1;
+	flags = phys ? flags | REC_DEF_PHYS : flags & ~REC_DEF_PHYS;
 	o = p->buf + p->len;
 	*o++ = REC_DEF;
 	o = put_varint(o, flags);
@@ -79,6 +81,11 @@ int rec_put_def(struct rec_packer *p, uint32_t flags, const uint64_t *addr,
 		o = put_varint(o, zigzag((int64_t)(addr[i] - end)));
 		o = put_varint(o, len[i]);
 		end = addr[i] + len[i];
+	}
+	for (i = 0; phys && i < n; i++) {
+		uint64_t off = phys[i] - addr[i];
+		o = put_varint(o, zigzag((int64_t)(off - p->def_off)));
+		p->def_off = off;
 	}
 	p->def_addr = addr[0];
 	p->ndefs++;
@@ -198,8 +205,10 @@ int rec_put_map(struct rec_packer *p, uint64_t bias, uint64_t start, uint64_t si
 /* ---- reading ------------------------------------------------------------ */
 
 void rec_reader_init(struct rec_reader *r, const uint8_t *buf, uint64_t len,
-		     uint64_t *addr, uint32_t *lens)
+		     uint64_t *addr, uint32_t *lens, uint64_t *phys)
 {
+	r->phys = phys;
+	r->def_off = 0;
 	r->start = r->p = buf;
 	r->end = buf + len;
 	r->def_addr = 0;
@@ -257,6 +266,12 @@ static int get_def(struct rec_reader *r, struct rec_event *ev)
 		r->addr[i] = end + (uint64_t)unzigzag(d);
 		r->len[i] = (uint32_t)len;
 		end = r->addr[i] + len;
+	}
+	for (i = 0; (flags & REC_DEF_PHYS) && i < n; i++) {
+		if (get_varint(r, &d))
+			return -1;
+		r->def_off += (uint64_t)unzigzag(d);
+		r->phys[i] = r->addr[i] + r->def_off;
 	}
 	r->def_addr = r->addr[0];
 	ev->flags = (uint32_t)flags;

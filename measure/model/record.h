@@ -34,6 +34,8 @@ enum rec_tag {
 
 /* REC_DEF flags */
 #define REC_DEF_KERNEL 1u   /* kernel code (else user) */
+#define REC_DEF_PHYS 2u     /* each instruction's physical address follows (the
+			     * L1i is tagged physically: the TCG plugin) */
 
 /* REC_END reasons */
 #define REC_END_EXIT 0u
@@ -53,6 +55,7 @@ struct rec_packer {
 	uint64_t def_addr;   /* first address of the last definition */
 	uint64_t exec_id;    /* block number of the last execution */
 	uint64_t ndefs;      /* blocks defined so far: the next one's number */
+	uint64_t def_off;    /* physical - virtual of the last physical address */
 };
 
 void rec_packer_init(struct rec_packer *p, uint8_t *buf, uint32_t cap);
@@ -67,10 +70,11 @@ void rec_packer_taken(struct rec_packer *p, uint32_t n);
 /* Each put writes one record and returns 0, or -1 when the buffer has no
  * room for it (nothing written: flush and put again; a buffer of at least
  * REC_BUF_MIN bytes holds any record). */
-#define REC_BUF_MIN (64u + 22u * REC_MAX_INSNS + REC_MAX_STR)
-/* Define the next block (its number: ndefs before the call). */
+#define REC_BUF_MIN (64u + 32u * REC_MAX_INSNS + REC_MAX_STR)
+/* Define the next block (its number: ndefs before the call); phys: the
+ * instructions' physical addresses (flags gets REC_DEF_PHYS), or NULL. */
 int rec_put_def(struct rec_packer *p, uint32_t flags, const uint64_t *addr,
-		const uint32_t *len, uint32_t n);
+		const uint32_t *len, const uint64_t *phys, uint32_t n);
 int rec_put_exec(struct rec_packer *p, uint64_t id);
 int rec_put_exec_phys(struct rec_packer *p, uint64_t id, uint64_t phys);
 /* REC_CTXSW, REC_WIN_OPEN, REC_WIN_CLOSE */
@@ -98,13 +102,14 @@ struct rec_event {
 
 struct rec_reader {
 	const uint8_t *start, *p, *end;
-	uint64_t def_addr, exec_id, ndefs;
-	uint64_t *addr;        /* REC_MAX_INSNS entries, the caller's */
+	uint64_t def_addr, exec_id, ndefs, def_off;
+	uint64_t *addr;        /* REC_MAX_INSNS entries each, the caller's */
 	uint32_t *len;
+	uint64_t *phys;        /* a DEF with REC_DEF_PHYS */
 };
 
 void rec_reader_init(struct rec_reader *r, const uint8_t *buf, uint64_t len,
-		     uint64_t *addr, uint32_t *lens);
+		     uint64_t *addr, uint32_t *lens, uint64_t *phys);
 /* The next record into *ev: 1, 0 at the end of the stream, -1 when the
  * stream is malformed (truncated, unknown tag, out of bounds). */
 int rec_next(struct rec_reader *r, struct rec_event *ev);

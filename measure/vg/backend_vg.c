@@ -472,7 +472,7 @@ static int sim_run(struct lace_backend *be, char *const argv[], const struct lac
 	}
 	if (p->record)
 		err = record_pack(p->record, dir, "rec", "sim", p->prof.name, &p->prof.cfg,
-				  p->window);
+				  p->window, NULL, NULL);
 	fill_counts(p, &r, res);
 	res->extra = results_json(p, &r);
 	if (p->hot_out && !err)

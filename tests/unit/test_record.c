@@ -20,18 +20,20 @@
 static uint8_t buf[1u << 16];
 static uint64_t raddr[REC_MAX_INSNS];
 static uint32_t rlen[REC_MAX_INSNS];
+static uint64_t rphys[REC_MAX_INSNS];
 
 /* a small stream: image, map, two blocks, runs, a window, the end */
 static uint32_t stream_make(struct rec_packer *p)
 {
 	uint64_t a1[3] = { 0x401000, 0x401004, 0x401010 }, a2[2] = { 0x7fff0000, 0x3000 };
 	uint32_t l1[3] = { 4, 5, 2 }, l2[2] = { 15, 1 };
+	uint64_t ph2[2] = { 0x1000000, 0x5000 };
 
 	rec_packer_init(p, buf, sizeof(buf));
 	assert_int_equal(rec_put_image(p, 1234, "/bin/true"), 0);
 	assert_int_equal(rec_put_map(p, 0x100000, 0x401000, 0x2000, "/bin/true"), 0);
-	assert_int_equal(rec_put_def(p, 0, a1, l1, 3), 0);
-	assert_int_equal(rec_put_def(p, REC_DEF_KERNEL, a2, l2, 2), 0);
+	assert_int_equal(rec_put_def(p, 0, a1, l1, NULL, 3), 0);
+	assert_int_equal(rec_put_def(p, REC_DEF_KERNEL, a2, l2, ph2, 2), 0);
 	assert_int_equal(rec_put_exec(p, 0), 0);
 	assert_int_equal(rec_put_mark(p, REC_WIN_OPEN), 0);
 	assert_int_equal(rec_put_exec(p, 1), 0);
@@ -51,7 +53,7 @@ static void test_round_trip(void **state)
 	uint32_t n = stream_make(&p);
 
 	assert_int_equal(p.ndefs, 2);
-	rec_reader_init(&r, buf, n, raddr, rlen);
+	rec_reader_init(&r, buf, n, raddr, rlen, rphys);
 	assert_int_equal(rec_next(&r, &ev), 1);
 	assert_int_equal(ev.tag, REC_IMAGE);
 	assert_int_equal(ev.a, 1234);
@@ -69,7 +71,9 @@ static void test_round_trip(void **state)
 	assert_int_equal(rlen[1], 5);
 	assert_int_equal(rec_next(&r, &ev), 1);
 	assert_int_equal(ev.id, 1);
-	assert_int_equal(ev.flags, REC_DEF_KERNEL);
+	assert_int_equal(ev.flags, REC_DEF_KERNEL | REC_DEF_PHYS);
+	assert_int_equal(rphys[0], 0x1000000);
+	assert_int_equal(rphys[1], 0x5000);
 	assert_int_equal(raddr[0], 0x7fff0000);
 	assert_int_equal(raddr[1], 0x3000);   /* backwards: zigzag */
 	assert_int_equal(rlen[0], 15);
@@ -104,7 +108,7 @@ static void test_full_buffer(void **state)
 	uint32_t l[2] = { 1, 1 };
 
 	rec_packer_init(&p, small, sizeof(small));
-	assert_int_equal(rec_put_def(&p, 0, a, l, 2), -1);
+	assert_int_equal(rec_put_def(&p, 0, a, l, NULL, 2), -1);
 	assert_int_equal(p.len, 0);
 	assert_int_equal(p.ndefs, 0);
 	assert_int_equal(rec_put_image(&p, 1, "a long path that does not fit"), -1);
@@ -125,7 +129,7 @@ static void test_truncated_streams(void **state)
 		struct rec_reader r;
 		struct rec_event ev;
 		int rc;
-		rec_reader_init(&r, buf, cut, raddr, rlen);
+		rec_reader_init(&r, buf, cut, raddr, rlen, rphys);
 		while ((rc = rec_next(&r, &ev)) > 0)
 			assert_true(rec_reader_offset(&r) <= cut);
 	}
@@ -133,7 +137,7 @@ static void test_truncated_streams(void **state)
 	uint8_t junk[2] = { 0x7f, 0 };
 	struct rec_reader r;
 	struct rec_event ev;
-	rec_reader_init(&r, junk, 2, raddr, rlen);
+	rec_reader_init(&r, junk, 2, raddr, rlen, rphys);
 	assert_int_equal(rec_next(&r, &ev), -1);
 }
 

@@ -98,7 +98,7 @@ ULong rec_def(const uint64_t *addr, const uint32_t *len, UInt n)
 	ULong id = rec.ndefs;
 
 	rec_map((Addr)addr[0]);
-	PUT(rec_put_def(&rec, 0, addr, len, n));
+	PUT(rec_put_def(&rec, 0, addr, len, NULL, n));
 	return id;
 }
 
@@ -141,6 +141,7 @@ void rec_fork_child(void)
 	rec.flushed = 0;
 	rec.def_addr = 0;
 	rec.exec_id = 0;
+	rec.def_off = 0;
 	rec_open();
 	PUT(rec_put_fork(&rec, (ULong)VG_(getppid)(), (ULong)parent_image, offset));
 }
