@@ -278,7 +278,14 @@ static void block_run(struct rp_ctx *c, struct rp_block *b, bool counting)
 		tcg_split_account(&c->split, c->cur_kernel, &c->m.t, &c->last);
 		c->cur_kernel = b->kernel;
 	}
-	sim_seg_run(&c->m, &b->seg);
+	/* sim_seg_run() of a segment without functions, inline */
+	c->m.t.instructions += b->seg.ninsn;
+	c->m.t.l1i_loads += b->seg.l1i_loads;
+	c->m.t.itlb_loads += b->seg.itlb_loads;
+	sim_seg_run_caches_inline(&c->m, &b->seg);
+	sim_fetch_seg_apply(&c->m.fetch, &b->seg.fetch);
+	c->m.t.fetch_blocks = c->m.fetch.entries;
+	c->m.t.fetch_late = c->m.fetch.late;
 	if (!counting || !c->lay)
 		return;
 	c->out->exact += b->exact;
@@ -369,11 +376,24 @@ static int feed(struct rp_ctx *c, const struct lace_record_stream *s, uint64_t u
 	static uint32_t len[REC_MAX_INSNS];
 	struct rec_reader rd;
 	struct rec_event ev;
-	int rc;
+	int rc = 0;
 
 	rec_reader_init(&rd, s->data, s->len, addr, len, phys);
 	rd.ndefs = c->nblocks;
-	while (rec_reader_offset(&rd) < upto && (rc = rec_next(&rd, &ev)) > 0) {
+	for (;;) {
+		/* the common record, a run of a block one or a few numbers
+		 * from the last one, read here */
+		if (rd.end - rd.p >= 2 && rd.p[0] == REC_EXEC && !(rd.p[1] & 0x80) &&
+		    rec_reader_offset(&rd) < upto) {
+			rd.exec_id += (uint64_t)((int64_t)(rd.p[1] >> 1) ^ -(int64_t)(rd.p[1] & 1));
+			rd.p += 2;
+			if (rd.exec_id >= c->nblocks)
+				return bad(c, s, "a block run before it was defined");
+			block_run(c, &c->blocks[rd.exec_id], counting);
+			continue;
+		}
+		if (rec_reader_offset(&rd) >= upto || (rc = rec_next(&rd, &ev)) <= 0)
+			break;
 		switch (ev.tag) {
 		case REC_DEF:
 			if (ev.id != c->nblocks)
