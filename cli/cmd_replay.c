@@ -26,8 +26,9 @@ static const struct lace_option replay_options[] = {
 	OPT_STRING_LIST(0, "layout", &layouts, "ELF",
 			"replay through this build of the same code too\n(repeatable)"),
 	OPT_STRING('e', "events", &events_arg, "EVENTS",
-		   "comma-separated simulator events (default: instructions,\n"
-		   "L1-icache-load-misses, iTLB-load-misses, stlb-misses,\nfetch-blocks)"),
+		   "comma-separated simulator events (default:\n"
+		   "instructions, L1-icache-load-misses, iTLB-load-misses,\n"
+		   "stlb-misses, fetch-blocks)"),
 	OPT_STRING(0, "max-approx", &max_approx_arg, "PCT",
 		   "refuse a layout when more than PCT% of the executed\n"
 		   "instructions are carried over approximately (default 1)"),
