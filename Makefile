@@ -38,7 +38,7 @@ Q := @
 endif
 
 CC      ?= gcc
-DEP_PKGS   := libdw libelf gsl jansson inih
+DEP_PKGS   := libdw libelf gsl jansson inih libzstd
 DEP_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(DEP_PKGS) 2>/dev/null)
 DEP_LIBS   := -lbfd-multiarch -lopcodes-multiarch \
               $(shell $(PKG_CONFIG) --libs $(DEP_PKGS) 2>/dev/null) -lpfm -lz -lm -lpthread

@@ -6,6 +6,8 @@
 
 #include "cli/command.h"
 #include "cli/session_cli.h"
+#include "layout/symkeys.h"
+#include "measure/record_file.h"
 #include "measure/stat_run.h"
 #include "util/error.h"
 #include "util/parse_options.h"
@@ -42,6 +44,7 @@ static int cmd_stat(int argc, char **argv)
 	int rc, i;
 
 	session_cli_init("stat");
+	record_build_id_reader = symkeys_build_id;   /* --record names the build */
 	plan = (struct stat_plan){ .repeat = 1 };
 	/* options end at the command: `lace stat -- ls -l` and `lace stat ls -l` */
 	i = lace_parse_options("stat", argc, argv, stat_options, PARSE_OPTIONS_STOP_AT_NON_OPTION);

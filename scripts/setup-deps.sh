@@ -8,7 +8,7 @@ set -eu
 # build: libraries and tools the build links or runs (qemu-system-x86: the
 # TCG plugin is built against it and --backend qemu boots guests with it)
 PKGS_BUILD="gcc make pkg-config binutils binutils-dev binutils-multiarch-dev
-libdw-dev libelf-dev zlib1g-dev libgsl-dev libjansson-dev libinih-dev
+libdw-dev libelf-dev zlib1g-dev libgsl-dev libjansson-dev libinih-dev libzstd-dev
 libpfm4-dev systemtap-sdt-dev valgrind qemu-system-x86"
 # test: what the test suite runs or compares against (the ppc64le cross
 # compiler also builds the guest workloads build/ppc64le/bench/*: static,

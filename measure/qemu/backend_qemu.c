@@ -37,6 +37,7 @@
 #include "measure/runner.h"
 #include "measure/cpu_profile.h"
 #include "measure/model_results.h"
+#include "measure/record_file.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
@@ -262,6 +263,8 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 		    c->page, c->fetch_block);
 	if (p->per_function || p->paths.nr)
 		strbuf_addf(&plug, ",map=%s", k->map_path);
+	if (p->record)   /* the raw stream, packed into --record's FILE below */
+		strbuf_addf(&plug, ",record=%s/rec.0.0", p->dir);
 	for (size_t i = 0; i < p->paths.nr; i++)
 		strbuf_addf(&plug, ",path=%s", p->paths.v[i]);
 	if (!p->no_plugin) {
@@ -318,6 +321,18 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 		json_decref(fns);
 		json_decref(paths);
 		return 0;
+	}
+	if (p->record && !p->no_plugin) {
+		char raw[PATH_MAX + 16];
+		int rerr = record_pack(p->record, p->dir, "rec", "qemu", p->prof.name, c, 1,
+				       k->kernel_path, rep.build_id);
+		snprintf(raw, sizeof(raw), "%s/rec.0.0", p->dir);
+		unlink(raw);
+		if (rerr) {
+			json_decref(fns);
+			json_decref(paths);
+			return rerr;
+		}
 	}
 	for (size_t i = 0; i < res->nevents && i < p->nevents; i++) {
 		int idx = p->event_idx[i], t = p->trace_idx[i];
@@ -460,6 +475,13 @@ static int qemu_set_option(struct lace_backend *be, const char *name, const char
 		strvec_clear(&v);
 		return 0;
 	}
+	if (!strcmp(name, "record")) {
+		if (!value || !*value)
+			return lace_error_set(EINVAL, "--record wants a file name");
+		free(p->record);
+		p->record = xstrdup(value);
+		return 0;
+	}
 	if (!strcmp(name, "qemu-no-plugin")) {
 		p->no_plugin = true;
 		return 0;
@@ -514,6 +536,7 @@ static void qemu_free(struct lace_backend *be)
 	}
 	free(p->event_idx);
 	free(p->trace_idx);
+	free(p->record);
 	free(p->excl_user);
 	free(p->excl_kernel);
 	strvec_clear(&p->paths);

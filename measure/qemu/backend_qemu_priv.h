@@ -43,6 +43,7 @@ struct qemu_priv {
 	unsigned loops;                /* --qemu-loops */
 	bool per_function;
 	bool no_plugin;                /* --qemu-no-plugin: QEMU alone (make bench) */
+	char *record;                  /* --record FILE */
 	long top;
 	char profile_name[PATH_MAX];
 	struct sim_profile prof;

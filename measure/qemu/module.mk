@@ -14,9 +14,11 @@ QEMU_PLUGIN := $(QEMU_DIR)/liblace-tcg.so
 QEMU_RUNNER := $(QEMU_DIR)/lace-guest-run
 
 ifneq ($(wildcard $(QEMU_SYSTEM)),)
-QEMU_PLUGIN_SRCS := measure/qemu/plugin/lace_tcg_plugin.c measure/qemu/tcg_core.c \
+QEMU_PLUGIN_SRCS := measure/qemu/plugin/lace_tcg_plugin.c measure/qemu/plugin/tcg_record.c \
+                    measure/qemu/tcg_core.c \
                     measure/qemu/symmap.c util/error.c \
-                    measure/model/cache.c measure/model/fetch.c measure/model/model.c
+                    measure/model/cache.c measure/model/fetch.c measure/model/model.c \
+                    measure/model/record.c
 QEMU_PLUGIN_OBJS := $(patsubst %.c,$(QEMU_DIR)/obj/%.o,$(QEMU_PLUGIN_SRCS))
 
 $(QEMU_DIR)/obj/%.o: %.c

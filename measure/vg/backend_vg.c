@@ -25,6 +25,7 @@
 #include "measure/runner.h"
 #include "measure/cpu_profile.h"
 #include "measure/model_results.h"
+#include "measure/record_file.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/strbuf.h"
@@ -52,6 +53,8 @@ const struct lace_backend_option sim_backend_options[] = {
 	{ "virtual-clock", 0, NULL, "give the workload a clock of 1 ns per simulated\n"
 				    "instruction, so that programs printing their own\n"
 				    "timings count the same in every run" },
+	{ "record", 1, "FILE", "record the executed code to FILE, for 'lace replay'\n"
+			       "(doc/record-format.md)" },
 	/* the qemu backend's (measure/qemu/backend_qemu.c): one table, so that
 	 * stat and ab offer every simulating backend's options */
 	{ "kernel", 1, "FILE", "--backend qemu: the kernel to boot (default: Debian's,\n"
@@ -81,6 +84,7 @@ struct sim_priv {
 	bool virtual_clock;   /* preload vgpreload_time: same counts for self-timing programs */
 	long top;
 	char *hot_out;
+	char *record;         /* --record FILE */
 	char vgdir[PATH_MAX];
 	char describe[256];
 	int *event_idx;       /* per event of the batch: sim_event_index or -1 */
@@ -365,6 +369,7 @@ static int sim_run(struct lace_backend *be, char *const argv[], const struct lac
 	const struct sim_config *c = &p->prof.cfg;
 	char dir[PATH_MAX], out[PATH_MAX + 32], envlib[PATH_MAX + 16], prog[PATH_MAX + 16];
 	struct strbuf preload = STRBUF_INIT;
+	char a_rec[PATH_MAX + 32];
 	char a_l1i[96], a_itlb[64], a_stlb[64], a_page[48], a_fetch[48], a_prof[96];
 	const char *tmp = getenv("TMPDIR");
 	const char *env[3] = { NULL, NULL, NULL };
@@ -416,6 +421,10 @@ static int sim_run(struct lace_backend *be, char *const argv[], const struct lac
 		out, a_prof, a_l1i, a_itlb, a_stlb, a_page, a_fetch,
 		(p->per_function || p->hot_out) ? "--lace-per-function=yes" : "--lace-per-function=no",
 		NULL });
+	if (p->record) {
+		snprintf(a_rec, sizeof(a_rec), "--lace-record=%s/rec", dir);
+		strvec_push(&vargv, a_rec);
+	}
 	strvec_pushv(&vargv, (const char **)argv);
 
 	/* Address-space randomization would move the vDSO (whose code the
@@ -461,9 +470,12 @@ static int sim_run(struct lace_backend *be, char *const argv[], const struct lac
 		snprintf(res->fault_msg, sizeof(res->fault_msg),
 			 "--window: the workload marked no measurement window (measure/lace_window.h)");
 	}
+	if (p->record)
+		err = record_pack(p->record, dir, "rec", "sim", p->prof.name, &p->prof.cfg,
+				  p->window, NULL, NULL);
 	fill_counts(p, &r, res);
 	res->extra = results_json(p, &r);
-	if (p->hot_out)
+	if (p->hot_out && !err)
 		err = hot_write(p->hot_out, &r);
 	sim_results_free(&r);
 	dir_remove(dir);
@@ -575,6 +587,13 @@ static int sim_set_option(struct lace_backend *be, const char *name, const char 
 		p->top = v;
 		return 0;
 	}
+	if (!strcmp(name, "record")) {
+		if (!value || !*value)
+			return lace_error_set(EINVAL, "--record wants a file name");
+		free(p->record);
+		p->record = xstrdup(value);
+		return 0;
+	}
 	if (!strcmp(name, "hot-out")) {
 		if (!value || !*value)
 			return lace_error_set(EINVAL, "--hot-out wants a file name");
@@ -634,6 +653,7 @@ static void sim_free(struct lace_backend *be)
 	free(p->ovr_page);
 	free(p->ovr_fetch);
 	free(p->hot_out);
+	free(p->record);
 	free(p->event_idx);
 	free(p);
 	free(be);

@@ -18,7 +18,7 @@ VG_TOOL   := $(VG_DIR)/lace-vg-amd64-linux
 VG_STAMP  := $(VG_DIR)/.links
 # the tool's own sources, then the models shared with lace and the tests
 VG_SRCS   := $(wildcard measure/vg/tool/*.c) measure/model/cache.c measure/model/fetch.c \
-             measure/model/model.c
+             measure/model/model.c measure/model/record.c
 VG_OBJS   := $(patsubst %.c,$(VG_DIR)/obj/%.o,$(notdir $(VG_SRCS)))
 VG_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
              -Wno-sign-compare -I. -I$(VG_INC) \

@@ -1,4 +1,5 @@
-# tests/fuzz/: libFuzzer harnesses over image loading, layout and diff.
+# tests/fuzz/: libFuzzer harnesses over image loading, layout and diff,
+# and over recordings (lace replay).
 #
 #   make fuzz FUZZ_TIME=60      run each harness for FUZZ_TIME seconds
 #                               (clang, ASan+UBSan, objects in build-fuzz/)
@@ -25,7 +26,11 @@ FUZZ_SUPPORT   := tests/fuzz/fuzz_input.c tests/fuzz/fuzz_check.c
 FUZZ_HARNESSES := $(patsubst tests/fuzz/%.c,%,$(filter-out $(FUZZ_SUPPORT),$(wildcard tests/fuzz/fuzz_*.c)))
 
 # --- libFuzzer binaries (clang) -------------------------------------------
-FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(wildcard layout/*.c util/*.c) $(FUZZ_SUPPORT))
+# fuzz_record: the recording reader and the replay engine, with the models
+FUZZ_RECORD_SRCS := measure/record_file.c measure/replay.c measure/qemu/tcg_core.c \
+                    $(wildcard measure/model/*.c)
+FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(wildcard layout/*.c util/*.c) \
+                 $(FUZZ_RECORD_SRCS) $(FUZZ_SUPPORT))
 FUZZ_BINS     := $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/%)
 
 $(FUZZ_BUILD)/%.o: %.c

@@ -54,5 +54,11 @@ for f in $(find "$SRC/tests/fuzz/corpus" -type f ! -path '*/fuzz_diff/*' ! -name
   cli=$((cli + 1))
 done
 [ $cli -gt 0 ] || fail "no single-file input in $SRC/tests/fuzz/corpus for lace layout"
+# recordings (fuzz_record) through the real `lace replay`: 0, or 2 with one line
+for f in $(find "$SRC/tests/fuzz/corpus/fuzz_record" -type f ! -name '.*' 2>/dev/null); do
+  timeout -s KILL 60 "$LACE" replay "$f" >/dev/null 2>"$T/err"; rc=$?
+  [ $rc -eq 0 ] || [ $rc -eq 2 ] || fail "lace replay $f exited $rc: $(head -c 1500 "$T/err")"
+  [ $rc -eq 0 ] || { expect_one_line "$(cat "$T/err")"; expect_match "^lace: $f: " "$(cat "$T/err")"; }
+done
 echo "replayed $total inputs through $(printf '%s\n' $replays | wc -l) harnesses, $cli through lace layout"
 exit 0

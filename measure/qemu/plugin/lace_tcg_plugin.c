@@ -36,6 +36,7 @@
 #include "measure/qemu/plugin/qemu_plugin_v1.h"
 #include "measure/qemu/symmap.h"
 #include "measure/qemu/tcg_core.h"
+#include "measure/qemu/plugin/tcg_record.h"
 #include "measure/model/model.h"
 
 LACE_QEMU_PLUGIN_EXPORT int qemu_plugin_version = LACE_QEMU_PLUGIN_VERSION;
@@ -69,6 +70,7 @@ struct tb_info {
 	uint64_t vaddr;
 	uint64_t call_ret;           /* ends in a call returning here, or 0 */
 	long path_fn;                /* the path= function this block enters, or -1 */
+	uint64_t rec_id;             /* its number in the recording (record=) */
 	struct sim_ref refs[];       /* seg.lines, then seg.pages, then seg.fns */
 };
 
@@ -185,6 +187,20 @@ static void tb_exec(unsigned int vcpu, void *ud)
 	sim_fetch_seg_apply(&model.fetch, &t->fetch);
 }
 
+/* tb_exec, recording: each block that counts, in order, after the
+ * context switch its start may be (tcg_record.h) */
+static void tb_exec_rec(unsigned int vcpu, void *ud)
+{
+	struct tb_info *t = ud;
+
+	if (window_open) {
+		if (t->key & TB_SWITCH)
+			tcg_rec_mark(REC_CTXSW);
+		tcg_rec_exec(t->rec_id);
+	}
+	tb_exec(vcpu, ud);
+}
+
 static void at_exit(qemu_plugin_id_t id, void *ud);
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
 
@@ -217,6 +233,7 @@ static void mark_open(unsigned int vcpu, void *ud)
 		return;
 	instrument_all();
 	window_open = 1;
+	tcg_rec_mark(REC_WIN_OPEN);
 	window_no++;
 	memset(&win, 0, sizeof(win));
 	totals_sync();
@@ -232,6 +249,7 @@ static void mark_close(unsigned int vcpu, void *ud)
 	if (!window_open)
 		return;
 	window_open = 0;
+	tcg_rec_mark(REC_WIN_CLOSE);
 	fast_key_update();
 	totals_sync();
 	tcg_split_account(&win, cur_kernel, &model.t, &last);
@@ -307,7 +325,7 @@ static struct {
 	uint32_t cap_l, cap_p;
 	struct sim_insn *iv, *ih;
 	struct sim_ref *lines, *pages, *tmp_l, *tmp_p;
-	uint64_t *sa;
+	uint64_t *sa, *pa;
 	uint32_t *sl;
 } scratch;
 
@@ -319,7 +337,7 @@ static void scratch_reserve(size_t n)
 	scratch.cap_l = (uint32_t)n * sim_seg_refs_per_insn(model.cfg.l1i_line, 16);
 	scratch.cap_p = (uint32_t)n * sim_seg_refs_per_insn((uint32_t)model.cfg.page, 16);
 #define GROW(f, k) (scratch.f = realloc(scratch.f, (k) * sizeof(*scratch.f)))
-	if (!GROW(iv, n) || !GROW(ih, n) || !GROW(sa, n) || !GROW(sl, n) ||
+	if (!GROW(iv, n) || !GROW(ih, n) || !GROW(sa, n) || !GROW(pa, n) || !GROW(sl, n) ||
 	    !GROW(lines, scratch.cap_l) || !GROW(tmp_l, scratch.cap_l) ||
 	    !GROW(pages, scratch.cap_p) || !GROW(tmp_p, scratch.cap_p))
 		abort();   /* QEMU itself aborts on allocation failure */
@@ -430,7 +448,16 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	t->path_fn = path_fn;
 	t->key = (uint8_t)((tcg_is_kernel(vaddr) ? TB_KERNEL : 0) |
 			   (switch_addr && vaddr == switch_addr ? TB_SWITCH : 0));
-	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS, t);
+	if (tcg_rec_on) {
+		/* scratch.sa/sl: the virtual addresses and lengths (the
+		 * last build); the physical ones are ih's */
+		for (size_t i = 0; i < n; i++)
+			scratch.pa[i] = ih[i].addr;
+		t->rec_id = tcg_rec_def(tcg_is_kernel(vaddr), scratch.sa, scratch.sl, scratch.pa,
+					(uint32_t)n);
+	}
+	qemu_plugin_register_vcpu_tb_exec_cb(tb, tcg_rec_on ? tb_exec_rec : tb_exec,
+					     QEMU_PLUGIN_CB_NO_REGS, t);
 }
 
 static void at_exit(qemu_plugin_id_t id, void *ud)
@@ -456,6 +483,7 @@ static void at_exit(qemu_plugin_id_t id, void *ud)
 		fprintf(out, "path %s calls=%" PRIu64 " inclusive=%" PRIu64 "\n", paths.fn[k].name,
 			paths.fn[k].calls, paths.fn[k].inclusive);
 	fprintf(out, "end windows=%u switches=%" PRIu64 "\n", window_no, switches);
+	tcg_rec_close();
 	fclose(out);
 }
 
@@ -478,7 +506,7 @@ LACE_QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_
 		.itlb_entries = 128, .itlb_ways = 8, .stlb_entries = 1536, .stlb_ways = 12,
 		.page = 4096, .fetch_block = 16,
 	};
-	const char *out_path = NULL, *map_path = NULL, *what, *why;
+	const char *out_path = NULL, *map_path = NULL, *record_path = NULL, *what, *why;
 	static const char *path_names[64];
 	size_t npath = 0;
 	int a;
@@ -501,6 +529,8 @@ LACE_QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_
 			map_path = v;
 		else if (!strcmp(k, "path") && npath < 64)
 			path_names[npath++] = v;
+		else if (!strcmp(k, "record"))
+			record_path = v;
 		else if (!strcmp(k, "switch"))
 			switch_addr = x;
 		else if (!strcmp(k, "l1i_size"))
@@ -559,6 +589,8 @@ LACE_QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_
 	out = fopen(out_path, "w");
 	if (!out)
 		return fail(strerror(errno), out_path);
+	if (record_path && tcg_rec_open(record_path))
+		return fail(strerror(errno), record_path);
 	fprintf(out, "# lace-tcg 1 target=%s\n", info->target_name);
 	fflush(out);
 	sim_model_ntags(&cfg, &nl, &ni, &ns);

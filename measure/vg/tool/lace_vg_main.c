@@ -50,6 +50,7 @@
 #include "measure/vg/tool/lace_vg_exec.h"
 #include "measure/vg/tool/lace_vg_ir.h"
 #include "measure/vg/tool/lace_vg_out.h"
+#include "measure/vg/tool/lace_vg_rec.h"
 #include "measure/vg/tool/lace_vg_time.h"
 
 /* ---- options ---------------------------------------------------------- */
@@ -62,6 +63,7 @@ static const HChar *clo_stlb = "1536,12";
 static Long clo_page = 4096;
 static Long clo_fetch_block = 16;
 static Bool clo_per_function = True;
+static const HChar *clo_record = NULL;
 
 static struct sim_config cfg;
 struct sim_model model;   /* lace_vg_ir.h: the generated code updates it too */
@@ -96,6 +98,7 @@ static Bool lace_process_cmd_line_option(const HChar *arg)
 	else if VG_INT_CLO(arg, "--lace-page", clo_page) {}
 	else if VG_INT_CLO(arg, "--lace-fetch-block", clo_fetch_block) {}
 	else if VG_BOOL_CLO(arg, "--lace-per-function", clo_per_function) {}
+	else if VG_STR_CLO(arg, "--lace-record", clo_record) {}
 	else
 		return False;
 	return True;
@@ -111,7 +114,8 @@ static void lace_print_usage(void)
 "    --lace-stlb=ENTRIES,WAYS   second-level TLB, 0,0 for none [1536,12]\n"
 "    --lace-page=BYTES          page size, 4096 or 2097152 [4096]\n"
 "    --lace-fetch-block=BYTES   fetch block size [16]\n"
-"    --lace-per-function=yes|no attribute to functions [yes]\n");
+"    --lace-per-function=yes|no attribute to functions [yes]\n"
+"    --lace-record=PREFIX       record the executed code to PREFIX.<pid>.<n>\n");
 }
 
 static void lace_print_debug_usage(void)
@@ -170,6 +174,8 @@ static void lace_post_clo_init(void)
 	sim_model_init(&model, &cfg, tags_alloc("lace.l1i", nl), tags_alloc("lace.itlb", ni),
 		       ns ? tags_alloc("lace.stlb", ns) : NULL);
 	stacks_init();
+	if (clo_record)
+		rec_start(clo_record);
 }
 
 /* ---- instrumentation -------------------------------------------------- */
@@ -343,6 +349,14 @@ static void seg_flush(IRSB *sbOut, Bool ret)
 		if (guard)
 			di->guard = guard;
 		ir_seg_counts(sbOut, &cold->s, &seg->execs);
+	}
+	if (rec_on) {
+		/* the recording: this segment runs now (before its model call,
+		 * in the same order) */
+		ULong id = rec_def(sa, sl, tmp.ninsn);
+		addStmtToIRSB(sbOut, IRStmt_Dirty(unsafeIRDirty_0_N(
+			1, "lace_rec_exec", VG_(fnptr_to_fnentry)(&lace_rec_exec),
+			mkIRExprVec_1(mkIRExpr_HWord((HWord)id)))));
 	}
 	addStmtToIRSB(sbOut, IRStmt_Dirty(di));
 	seg_n = 0;
@@ -569,6 +583,7 @@ static void lace_atfork_child(ThreadId tid)
 	inherited_from = VG_(getppid)();
 	clock_base_instructions += model.t.instructions;
 	counts_reset();
+	rec_fork_child();
 	/* the parent's windows are the parent's; a child forked inside an
 	 * open window goes on counting in its own */
 	{
@@ -588,6 +603,7 @@ static void lace_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 		/* this image ends here if the exec succeeds; if it fails the
 		 * counting goes on into a new file */
 		results_write("exec");
+		rec_end(REC_END_EXEC);
 		inherited_from = 0;
 		counts_reset();
 		window_reset();
@@ -607,6 +623,7 @@ static Bool lace_client_request(ThreadId tid, UWord *args, UWord *ret)
 	Int clk;
 
 	if (args[0] == LACE_VG_USERREQ_WINDOW_BEGIN) {
+		rec_mark(REC_WIN_OPEN);
 		if (!window_open) {
 			totals_sync();
 			windows++;
@@ -617,6 +634,7 @@ static Bool lace_client_request(ThreadId tid, UWord *args, UWord *ret)
 		return True;
 	}
 	if (args[0] == LACE_VG_USERREQ_WINDOW_END) {
+		rec_mark(REC_WIN_CLOSE);
 		if (window_open) {
 			totals_sync();
 			totals_add_span(&window_sum, &model.t, &window_start);
@@ -642,6 +660,7 @@ static Bool lace_client_request(ThreadId tid, UWord *args, UWord *ret)
 static void lace_fini(Int exitcode)
 {
 	results_write("exit");
+	rec_end(REC_END_EXIT);
 }
 
 static void lace_pre_clo_init(void)

@@ -1,0 +1,25 @@
+/* lace replay's output: one row per layout (cli/replay_print.c). */
+#ifndef LACE_CLI_REPLAY_PRINT_H
+#define LACE_CLI_REPLAY_PRINT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "measure/record_file.h"
+#include "measure/replay.h"
+
+struct replay_row {
+	const char *name;
+	struct replay_result res;
+	bool carried;   /* another layout: how the addresses were carried */
+};
+
+/* The rows' counts of the events ev (sim_event_index()es); fmt 0 text,
+ * 1 JSON, 2 CSV; win: the windows' counts, else the whole run's. */
+void replay_print(const char *file, const struct lace_record *rec, struct replay_row *rows,
+		  size_t nrows, const int *ev, int nev, bool win, int fmt);
+/* When more than limit percent of r's executed instructions were carried
+ * approximately: print the one-line refusal naming the functions, true. */
+bool replay_refuse(const char *name, const struct replay_result *r, double limit);
+
+#endif

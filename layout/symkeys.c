@@ -1,0 +1,117 @@
+/* The function table `lace replay` maps addresses with (layout/symkeys.h):
+ * one key per function that names the same code in another build, and
+ * the GNU build-id. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layout/image.h"
+#include "layout/symkeys.h"
+#include "util/error.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+static uint32_t le32(const uint8_t *d)
+{
+	return d[0] | d[1] << 8 | d[2] << 16 | (uint32_t)d[3] << 24;
+}
+
+/* The GNU build-id note of img as hex into hex ("" when none): in
+ * .note.gnu.build-id, or among the kernel's .notes. */
+static void note_build_id(struct lace_image *img, char *hex, size_t len)
+{
+	hex[0] = 0;
+	for (size_t i = 0; i < img->nsections; i++) {
+		const uint8_t *d;
+		size_t n, off = 0;
+		if (strcmp(img->sections[i].name, ".note.gnu.build-id") &&
+		    strcmp(img->sections[i].name, ".notes"))
+			continue;
+		d = image_section_data(img, (int)i, &n);
+		while (d && n - off >= 12) {
+			uint32_t namesz = le32(d + off), descsz = le32(d + off + 4);
+			uint32_t type = le32(d + off + 8);
+			size_t name = off + 12, desc = name + (((size_t)namesz + 3) & ~(size_t)3);
+			if (namesz > n || descsz > n || desc > n || descsz > n - desc)
+				break;
+			if (type == 3 && namesz == 4 && !memcmp(d + name, "GNU", 4) &&
+			    descsz * 2 + 1 <= len) {
+				for (uint32_t k = 0; k < descsz; k++)
+					snprintf(hex + 2 * k, 3, "%02x", d[desc + k]);
+				return;
+			}
+			off = desc + (((size_t)descsz + 3) & ~(size_t)3);
+		}
+	}
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+	const struct symkey *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->size > y->size ? -1 : x->size < y->size;
+}
+
+int symkeys_load(const char *path, struct symkeys *t)
+{
+	struct lace_load_opts lo = { .geom = LACE_GEOMETRY_DEFAULT };
+	struct lace_image *img;
+	struct strbuf sb = STRBUF_INIT;
+	int err = image_load(path, &lo, &img);
+
+	memset(t, 0, sizeof(*t));
+	if (err) {
+		char why[256];
+		snprintf(why, sizeof(why), "%s", lace_error_msg());
+		return lace_error_set(err, "%s: %s", path, why);
+	}
+	note_build_id(img, t->build_id, sizeof(t->build_id));
+	t->v = xcalloc(img->nfuncs ? img->nfuncs : 1, sizeof(*t->v));
+	for (size_t i = 0; i < img->nfuncs; i++) {
+		const struct lace_function *f = &img->funcs[i];
+		if (!f->size)
+			continue;
+		strbuf_reset(&sb);
+		strbuf_addstr(&sb, f->name);
+		if (!f->global)   /* a local: the same name may be in other files */
+			strbuf_addf(&sb, "@%s#%u", f->file ? f->file : "", f->static_ordinal);
+		t->v[t->n].key = xstrdup(sb.buf);
+		t->v[t->n].name = xstrdup(f->name);
+		t->v[t->n].addr = f->addr;
+		t->v[t->n].size = f->size;
+		t->n++;
+	}
+	qsort(t->v, t->n, sizeof(*t->v), key_cmp);
+	strbuf_release(&sb);
+	image_free(img);
+	return 0;
+}
+
+void symkeys_free(struct symkeys *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		free(t->v[i].key);
+		free(t->v[i].name);
+	}
+	free(t->v);
+	memset(t, 0, sizeof(*t));
+}
+
+int symkeys_build_id(const char *path, char *hex, size_t len)
+{
+	struct lace_load_opts lo = { .geom = LACE_GEOMETRY_DEFAULT };
+	struct lace_image *img;
+	int err = image_load(path, &lo, &img);
+
+	if (err) {
+		char why[256];
+		snprintf(why, sizeof(why), "%s", lace_error_msg());
+		return lace_error_set(err, "%s: %s", path, why);
+	}
+	note_build_id(img, hex, len);
+	image_free(img);
+	return 0;
+}

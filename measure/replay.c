@@ -1,0 +1,536 @@
+/* The replay engine; see replay.h and doc/record-format.md. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "measure/model/record.h"
+#include "measure/qemu/tcg_core.h"
+#include "measure/replay.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+#define MAX_FORK_DEPTH 64
+
+/* one defined block, compiled for this layout */
+struct rp_block {
+	struct sim_seg seg;
+	uint32_t exact, approx, outside;   /* its instructions by class */
+	uint32_t afirst, an;               /* its approximate functions in c->afn */
+	bool kernel;
+};
+
+struct rp_afn {
+	uint32_t fn;     /* index in lay->old */
+	uint32_t n;      /* instructions of the block in it */
+};
+
+struct rp_chunk {
+	struct rp_chunk *next;
+	size_t used, cap;
+	unsigned char data[];
+};
+
+struct rp_ctx {
+	const struct lace_record *rec;
+	const struct replay_layout *lay;
+	int32_t *map;          /* per old function: the new one, or -1 */
+	int64_t *shift;        /* per old function: new - old start of it or its
+				* nearest mapped predecessor */
+	uint64_t *afn_count;   /* per old function: approximate instructions run */
+	struct replay_result *out;
+
+	struct sim_model m;
+	uint64_t *tags;
+	struct rp_block *blocks;
+	size_t nblocks, cap;
+	struct rp_afn *afn;
+	size_t nafn, afn_cap;
+	struct rp_chunk *chunks;
+
+	bool have_map;
+	uint64_t bias, map_start, map_size;
+
+	bool win_open;
+	unsigned windows;
+	struct sim_totals win_start, win_sum;
+	uint64_t pid;
+
+	/* the TCG plugin's ways (host "qemu"): the model runs inside windows
+	 * only, counts split by the side a block is on, a context switch
+	 * flushes the user pages */
+	bool qemu;
+	int cur_kernel;
+	struct sim_totals last;
+	struct tcg_split split;
+	uint64_t user_limit;
+};
+
+static void *arena_alloc(struct rp_ctx *c, size_t n)
+{
+	struct rp_chunk *k = c->chunks;
+
+	n = (n + 15) & ~(size_t)15;
+	if (!k || k->cap - k->used < n) {
+		size_t cap = n > (1u << 20) ? n : (1u << 20);
+		k = xmalloc(sizeof(*k) + cap);
+		k->next = c->chunks;
+		k->used = 0;
+		k->cap = cap;
+		c->chunks = k;
+	}
+	k->used += n;
+	return k->data + k->used - n;
+}
+
+static void arena_free(struct rp_ctx *c)
+{
+	while (c->chunks) {
+		struct rp_chunk *k = c->chunks;
+		c->chunks = k->next;
+		free(k);
+	}
+}
+
+/* ---- carrying addresses over -------------------------------------------- */
+
+static int key_cmp_idx(const void *a, const void *b, void *arg)
+{
+	const struct replay_sym *v = arg;
+
+	return strcmp(v[*(const size_t *)a].key, v[*(const size_t *)b].key);
+}
+
+/* glibc's qsort_r, written out: a context pointer for the comparison */
+static const struct replay_sym *sort_syms;
+static int key_cmp(const void *a, const void *b)
+{
+	return key_cmp_idx(a, b, (void *)sort_syms);
+}
+
+static void layout_prepare(struct rp_ctx *c)
+{
+	const struct replay_layout *l = c->lay;
+	size_t *byk = xcalloc(l->nnew ? l->nnew : 1, sizeof(*byk));
+	int64_t shift = 0;
+
+	for (size_t j = 0; j < l->nnew; j++)
+		byk[j] = j;
+	sort_syms = l->new;
+	qsort(byk, l->nnew, sizeof(*byk), key_cmp);
+	c->map = xcalloc(l->nold ? l->nold : 1, sizeof(*c->map));
+	c->shift = xcalloc(l->nold ? l->nold : 1, sizeof(*c->shift));
+	c->afn_count = xcalloc(l->nold ? l->nold : 1, sizeof(*c->afn_count));
+	for (size_t i = 0; i < l->nold; i++) {
+		size_t lo = 0, hi = l->nnew;
+		c->map[i] = -1;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			int d = strcmp(l->new[byk[mid]].key, l->old[i].key);
+			if (!d) {
+				c->map[i] = (int32_t)byk[mid];
+				break;
+			}
+			if (d < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (c->map[i] >= 0)
+			shift = (int64_t)(l->new[c->map[i]].addr - l->old[i].addr);
+		c->shift[i] = shift;
+	}
+	free(byk);
+}
+
+/* The recorded function holding link address a, or -1. */
+static long old_find(const struct replay_layout *l, uint64_t a)
+{
+	size_t lo = 0, hi = l->nold;
+
+	while (lo < hi) {   /* first with addr > a */
+		size_t mid = (lo + hi) / 2;
+		if (l->old[mid].addr <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return -1;
+	lo--;
+	while (lo && l->old[lo - 1].addr == l->old[lo].addr)
+		lo--;
+	return a < l->old[lo].addr + l->old[lo].size ? (long)lo : -1;
+}
+
+enum { CL_EXACT, CL_APPROX, CL_OUTSIDE };
+
+/* Carry runtime address a over to the layout; *fn: the old function. */
+static uint64_t addr_carry(const struct rp_ctx *c, uint64_t a, int *cls, long *fn)
+{
+	const struct replay_layout *l = c->lay;
+	uint64_t bias = 0, link;
+	long k;
+
+	*cls = CL_OUTSIDE;
+	if (l->object) {
+		if (!c->have_map || a < c->map_start || a - c->map_start >= c->map_size)
+			return a;
+		bias = c->bias;
+	}
+	link = a - bias;
+	k = old_find(l, link);
+	*fn = k;
+	if (k < 0)
+		return a;
+	if (c->map[k] >= 0) {
+		const struct replay_sym *n = &l->new[c->map[k]];
+		*cls = n->size == l->old[k].size ? CL_EXACT : CL_APPROX;
+		return n->addr + (link - l->old[k].addr) + bias;
+	}
+	*cls = CL_APPROX;
+	return a + (uint64_t)c->shift[k];
+}
+
+/* ---- the stream ------------------------------------------------------------ */
+
+static int bad(const struct rp_ctx *c, const struct lace_record_stream *s, const char *what)
+{
+	return lace_error_set(EINVAL, "stream of pid %llu: %s", (unsigned long long)s->pid, what);
+}
+
+static int block_define(struct rp_ctx *c, const struct rec_event *ev, uint64_t *addr,
+			uint32_t *len, uint64_t *phys)
+{
+	static struct sim_insn insns[REC_MAX_INSNS], hinsns[REC_MAX_INSNS];
+	static struct sim_ref tmp[REC_MAX_INSNS * 4];
+	static struct sim_ref lines[REC_MAX_INSNS * 4], pages[REC_MAX_INSNS * 4];
+	static uint64_t sa[REC_MAX_INSNS];
+	static uint32_t sl[REC_MAX_INSNS];
+	struct rp_block *b;
+
+	if (c->nblocks == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : 4096;
+		c->blocks = xrealloc(c->blocks, c->cap * sizeof(*c->blocks));
+	}
+	b = &c->blocks[c->nblocks++];
+	memset(b, 0, sizeof(*b));
+	b->afirst = (uint32_t)c->nafn;
+	b->kernel = ev->flags & REC_DEF_KERNEL;
+	for (uint32_t i = 0; i < ev->ninsn; i++) {
+		uint64_t a = addr[i];
+		if (c->lay) {
+			int cls;
+			long fn = -1;
+			a = addr_carry(c, a, &cls, &fn);
+			if (cls == CL_EXACT) {
+				b->exact++;
+			} else if (cls == CL_OUTSIDE) {
+				b->outside++;
+			} else {
+				b->approx++;
+				if (b->an && c->afn[c->nafn - 1].fn == (uint32_t)fn) {
+					c->afn[c->nafn - 1].n++;
+				} else {
+					if (c->nafn == c->afn_cap) {
+						c->afn_cap = c->afn_cap ? 2 * c->afn_cap : 256;
+						c->afn = xrealloc(c->afn, c->afn_cap * sizeof(*c->afn));
+					}
+					c->afn[c->nafn++] = (struct rp_afn){ (uint32_t)fn, 1 };
+					b->an++;
+				}
+			}
+		}
+		insns[i] = (struct sim_insn){ .addr = a, .len = len[i] };
+		/* the physical address moves with the virtual one: the code's
+		 * own virtual-to-physical offset */
+		if (ev->flags & REC_DEF_PHYS)
+			hinsns[i] = (struct sim_insn){ .addr = phys[i] - addr[i] + a, .len = len[i] };
+	}
+	if (ev->flags & REC_DEF_PHYS) {
+		/* as the TCG plugin: lines from the physical addresses, pages
+		 * and fetch blocks from the virtual ones */
+		struct sim_seg segh;
+		if (sim_seg_build(&c->m, hinsns, ev->ninsn, &segh, lines, REC_MAX_INSNS * 4, tmp,
+				  REC_MAX_INSNS * 4, NULL, 0, sa, sl) ||
+		    sim_seg_build(&c->m, insns, ev->ninsn, &b->seg, tmp, REC_MAX_INSNS * 4, pages,
+				  REC_MAX_INSNS * 4, NULL, 0, sa, sl))
+			return -1;
+		b->seg.lines = segh.lines;
+		b->seg.nlines = segh.nlines;
+		b->seg.l1i_loads = segh.l1i_loads;
+	} else if (sim_seg_build(&c->m, insns, ev->ninsn, &b->seg, lines, REC_MAX_INSNS * 4, pages,
+				 REC_MAX_INSNS * 4, NULL, 0, sa, sl)) {
+		return -1;
+	}
+	/* keep the compacted lookups */
+	struct sim_ref *keep = arena_alloc(c, (b->seg.nlines + b->seg.npages) * sizeof(*keep));
+	memcpy(keep, b->seg.lines, b->seg.nlines * sizeof(*keep));
+	memcpy(keep + b->seg.nlines, b->seg.pages, b->seg.npages * sizeof(*keep));
+	b->seg.lines = keep;
+	b->seg.pages = keep + b->seg.nlines;
+	return 0;
+}
+
+static void block_run(struct rp_ctx *c, struct rp_block *b, bool counting)
+{
+	if (c->qemu && (int)b->kernel != c->cur_kernel) {
+		tcg_split_account(&c->split, c->cur_kernel, &c->m.t, &c->last);
+		c->cur_kernel = b->kernel;
+	}
+	/* sim_seg_run() of a segment without functions, inline */
+	c->m.t.instructions += b->seg.ninsn;
+	c->m.t.l1i_loads += b->seg.l1i_loads;
+	c->m.t.itlb_loads += b->seg.itlb_loads;
+	sim_seg_run_caches_inline(&c->m, &b->seg);
+	sim_fetch_seg_apply(&c->m.fetch, &b->seg.fetch);
+	c->m.t.fetch_blocks = c->m.fetch.entries;
+	c->m.t.fetch_late = c->m.fetch.late;
+	if (!counting || !c->lay)
+		return;
+	c->out->exact += b->exact;
+	c->out->approx += b->approx;
+	c->out->outside += b->outside;
+	for (uint32_t k = 0; k < b->an; k++)
+		c->afn_count[c->afn[b->afirst + k].fn] += c->afn[b->afirst + k].n;
+}
+
+static void span_add(struct sim_totals *sum, const struct sim_totals *now,
+		     const struct sim_totals *start)
+{
+	uint64_t *s = (uint64_t *)sum;
+	const uint64_t *n = (const uint64_t *)now, *b = (const uint64_t *)start;
+
+	for (size_t i = 0; i < sizeof(*sum) / sizeof(uint64_t); i++)
+		s[i] += n[i] - b[i];
+}
+
+static void window_reset(struct rp_ctx *c)
+{
+	c->win_open = false;
+	c->windows = 0;
+	memset(&c->win_sum, 0, sizeof(c->win_sum));
+}
+
+/* The image's counts end (lace-vg writes its result file here). */
+static void proc_end(struct rp_ctx *c)
+{
+	struct replay_result *o = c->out;
+	struct replay_proc *p;
+
+	o->procs = xrealloc(o->procs, (o->nprocs + 1) * sizeof(*o->procs));
+	p = &o->procs[o->nprocs++];
+	memset(p, 0, sizeof(*p));
+	p->pid = c->pid;
+	p->t = c->m.t;
+	p->windows = c->windows;
+	p->window = c->win_sum;
+	if (c->win_open)
+		span_add(&p->window, &c->m.t, &c->win_start);
+}
+
+static int feed(struct rp_ctx *c, const struct lace_record_stream *s, uint64_t upto, int depth,
+		bool counting);
+
+static int fork_from(struct rp_ctx *c, const struct lace_record_stream *s,
+		     const struct rec_event *ev, int depth)
+{
+	const struct lace_record_stream *parent = record_stream_find(c->rec, ev->a, ev->b);
+
+	if (!parent || depth >= MAX_FORK_DEPTH || ev->c > parent->len || c->nblocks)
+		return bad(c, s, "a fork from a stream that is not in the recording");
+	if (feed(c, parent, ev->c, depth + 1, false))
+		return -1;
+	/* the child starts counting from zero with the parent's warm caches,
+	 * inside a window when the parent was in one */
+	bool open = c->win_open;
+	sim_model_reset_counts(&c->m);
+	window_reset(c);
+	if (open) {
+		c->windows = 1;
+		c->win_open = true;
+		c->win_start = c->m.t;
+	}
+	return 0;
+}
+
+/* The MAP record names the object (the same file, however spelled). */
+static bool map_is_object(const char *object, const struct rec_event *ev)
+{
+	char *path = strndup(ev->str, ev->strlen), *abs;
+	bool same;
+
+	if (!path)
+		return false;
+	abs = realpath(path, NULL);
+	same = !strcmp(abs ? abs : path, object);
+	free(abs);
+	free(path);
+	return same;
+}
+
+static int feed(struct rp_ctx *c, const struct lace_record_stream *s, uint64_t upto, int depth,
+		bool counting)
+{
+	static uint64_t addr[REC_MAX_INSNS], phys[REC_MAX_INSNS];
+	static uint32_t len[REC_MAX_INSNS];
+	struct rec_reader rd;
+	struct rec_event ev;
+	int rc = 0;
+
+	rec_reader_init(&rd, s->data, s->len, addr, len, phys);
+	rd.ndefs = c->nblocks;
+	for (;;) {
+		/* the common record, a run of a block one or a few numbers
+		 * from the last one, read here */
+		if (rd.end - rd.p >= 2 && rd.p[0] == REC_EXEC && !(rd.p[1] & 0x80) &&
+		    rec_reader_offset(&rd) < upto) {
+			rd.exec_id += (uint64_t)((int64_t)(rd.p[1] >> 1) ^ -(int64_t)(rd.p[1] & 1));
+			rd.p += 2;
+			if (rd.exec_id >= c->nblocks)
+				return bad(c, s, "a block run before it was defined");
+			block_run(c, &c->blocks[rd.exec_id], counting);
+			continue;
+		}
+		if (rec_reader_offset(&rd) >= upto || (rc = rec_next(&rd, &ev)) <= 0)
+			break;
+		switch (ev.tag) {
+		case REC_DEF:
+			if (ev.id != c->nblocks)
+				return bad(c, s, "blocks out of order");
+			if (block_define(c, &ev, addr, len, phys))
+				return bad(c, s, "a block the model cannot hold");
+			break;
+		case REC_EXEC:
+		case REC_EXEC_PHYS:
+			if (ev.id >= c->nblocks)
+				return bad(c, s, "a block run before it was defined");
+			block_run(c, &c->blocks[ev.id], counting);
+			break;
+		case REC_IMAGE:
+			if (counting)
+				c->pid = ev.a;
+			break;
+		case REC_FORK:
+			if (fork_from(c, s, &ev, depth))
+				return -1;
+			rd.ndefs = c->nblocks;   /* the child numbers on from the parent */
+			break;
+		case REC_MAP:
+			if (c->lay && c->lay->object && !c->have_map &&
+			    map_is_object(c->lay->object, &ev)) {
+				c->have_map = true;
+				c->bias = ev.a;
+				c->map_start = ev.b;
+				c->map_size = ev.c;
+			}
+			break;
+		case REC_WIN_OPEN:
+			if (!c->win_open) {
+				c->windows++;
+				c->win_open = true;
+				c->win_start = c->m.t;
+				memset(&c->split, 0, sizeof(c->split));
+				c->last = c->m.t;
+				c->cur_kernel = 0;   /* the marker runs in user space */
+			}
+			break;
+		case REC_WIN_CLOSE:
+			if (c->win_open) {
+				span_add(&c->win_sum, &c->m.t, &c->win_start);
+				c->win_open = false;
+				tcg_split_account(&c->split, c->cur_kernel, &c->m.t, &c->last);
+				if (counting) {
+					span_add(&c->out->user, &c->split.u, &(struct sim_totals){ 0 });
+					span_add(&c->out->kernel, &c->split.k, &(struct sim_totals){ 0 });
+				}
+			}
+			break;
+		case REC_END:
+			if (counting)
+				proc_end(c);
+			sim_model_reset_counts(&c->m);
+			window_reset(c);
+			break;
+		case REC_CTXSW:
+			/* a new address space may follow: the user pages go */
+			sim_cache_flush_below(&c->m.itlb, c->user_limit);
+			if (c->m.has_stlb)
+				sim_cache_flush_below(&c->m.stlb, c->user_limit);
+			break;
+		}
+	}
+	if (rec_reader_offset(&rd) < upto && rc < 0)
+		return bad(c, s, "malformed or truncated record");
+	return 0;
+}
+
+static int fn_cmp(const void *a, const void *b)
+{
+	const struct replay_fn *x = a, *y = b;
+
+	return x->instructions < y->instructions ? 1 : x->instructions > y->instructions ? -1 : 0;
+}
+
+int replay_run(const struct lace_record *rec, const struct replay_layout *lay,
+	       struct replay_result *out)
+{
+	struct rp_ctx c = { .rec = rec, .lay = lay, .out = out, .qemu = !strcmp(rec->host, "qemu") };
+	uint64_t nl, ni, ns;
+	const char *what, *why;
+	int err = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (sim_config_check(&rec->cfg, &what, &why))
+		return lace_error_set(EINVAL, "%s: %s", what, why);
+	sim_model_ntags(&rec->cfg, &nl, &ni, &ns);
+	c.tags = xcalloc(nl + ni + ns, sizeof(uint64_t));
+	c.user_limit = tcg_user_page_limit(rec->cfg.page);
+	if (lay)
+		layout_prepare(&c);
+	for (size_t i = 0; i < rec->nstreams && !err; i++) {
+		/* each stream a process of its own: cold caches, unless it
+		 * forked (then feed() replays its parent's part first) */
+		sim_model_init(&c.m, &rec->cfg, c.tags, c.tags + nl, ns ? c.tags + nl + ni : NULL);
+		c.nblocks = 0;
+		c.nafn = 0;
+		c.have_map = false;
+		c.pid = rec->streams[i].pid;
+		window_reset(&c);
+		arena_free(&c);
+		if (feed(&c, &rec->streams[i], rec->streams[i].len, 0, true))
+			err = -EINVAL;
+	}
+	for (size_t i = 0; i < out->nprocs; i++) {
+		span_add(&out->total, &out->procs[i].t, &(struct sim_totals){ 0 });
+		if (out->procs[i].windows) {
+			span_add(&out->window, &out->procs[i].window, &(struct sim_totals){ 0 });
+			out->window_procs++;
+		}
+	}
+	if (lay) {
+		for (size_t i = 0; i < lay->nold; i++)
+			if (c.afn_count[i]) {
+				out->approx_fns = xrealloc(out->approx_fns, (out->napprox_fns + 1) *
+							   sizeof(*out->approx_fns));
+				out->approx_fns[out->napprox_fns++] =
+					(struct replay_fn){ lay->old[i].name, c.afn_count[i] };
+			}
+		qsort(out->approx_fns, out->napprox_fns, sizeof(*out->approx_fns), fn_cmp);
+	}
+	arena_free(&c);
+	free(c.blocks);
+	free(c.afn);
+	free(c.tags);
+	free(c.map);
+	free(c.shift);
+	free(c.afn_count);
+	return err;
+}
+
+void replay_result_free(struct replay_result *r)
+{
+	free(r->procs);
+	free(r->approx_fns);
+	memset(r, 0, sizeof(*r));
+}
