@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "measure/backend.h"
 #include "measure/qemu/guest.h"
 #include "measure/cpu_profile.h"
 #include "util/strbuf.h"
@@ -69,5 +70,7 @@ bool qemu_debian_kernel_name(const char *v, char *abi, size_t len, enum guest_ar
  * context-switch addresses; checks --path-length's functions.  0 or
  * -errno with the message set. */
 int qemu_resolve_files(struct qemu_priv *p);
+/* The backend's set_option (backend_qemu_options.c). */
+int qemu_set_option(struct lace_backend *be, const char *name, const char *value);
 
 #endif
