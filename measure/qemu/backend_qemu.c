@@ -207,50 +207,34 @@ static void guest_report_event(struct qemu_priv *p, const struct guest_report *r
 	c->time_enabled = c->time_running = 1;
 }
 
-static int qemu_run(struct lace_backend *be, char *const argv[], const struct lace_run_opts *opts,
-		    struct lace_run_result *res)
+/* QEMU's command line for one run of side k: the machine, the console
+ * file, the kernel and initramfs, and lace's plugin with the model's
+ * geometry (unless --qemu-no-plugin). */
+static void qemu_argv_build(const struct qemu_priv *p, const struct qemu_kernel *k,
+			    const char *initrd, const char *out, const char *console,
+			    struct strvec *qargv)
 {
-	struct qemu_priv *p = be->priv;
 	const struct sim_config *c = &p->prof.cfg;
-	char initrd[PATH_MAX + 32], out[PATH_MAX + 32], console[PATH_MAX + 48], tail[96];
 	const struct qemu_arch *qa = &qemu_arches[p->arch];
-	struct strvec qargv = STRVEC_INIT;
 	struct strbuf plug = STRBUF_INIT;
-	struct guest_report rep;
-	struct lace_child child;
-	struct tcg_split w;
-	unsigned nwin;
-	json_t *fns = NULL, *paths = NULL;
-	int err, status;
 
-	if (!p->event_idx)
-		return lace_error_set(EINVAL, "qemu backend: run before prepare");
-	int side = opts->side == 'B' && (p->k[1].kernel || p->k[1].sysmap);
-	struct qemu_kernel *k = &p->k[side];
-
-	err = initrd_ensure(p, k, side, argv, initrd, sizeof(initrd));
-	if (err)
-		return err;
-	p->nrun++;
-	snprintf(out, sizeof(out), "%s/tcg.%u", p->dir, p->nrun);
-	snprintf(console, sizeof(console), "%s/console.%u", p->dir, p->nrun);
-	strvec_push(&qargv, qa->prog);
-	strvec_pushv(&qargv, (const char *[]){ "-accel", "tcg", "-smp", "1", "-display", "none",
-					       "-monitor", "none", "-no-reboot",
-					       "-icount", "shift=0,sleep=off",
-					       "-rtc", "base=2020-01-01T00:00:00,clock=vm",
-					       /* the random bytes QEMU hands the guest
-						* (the device tree's rng-seed) */
-					       "-seed", "1", NULL });
-	strvec_pushv(&qargv, (const char **)qa->machine);
-	strvec_push(&qargv, "-serial");
-	strvec_pushf(&qargv, "file:%s", console);
-	strvec_push(&qargv, "-kernel");
-	strvec_push(&qargv, k->kernel_path);
-	strvec_push(&qargv, "-initrd");
-	strvec_push(&qargv, initrd);
-	strvec_push(&qargv, "-append");
-	strvec_push(&qargv, qa->append);
+	strvec_push(qargv, qa->prog);
+	strvec_pushv(qargv, (const char *[]){ "-accel", "tcg", "-smp", "1", "-display", "none",
+					      "-monitor", "none", "-no-reboot",
+					      "-icount", "shift=0,sleep=off",
+					      "-rtc", "base=2020-01-01T00:00:00,clock=vm",
+					      /* the random bytes QEMU hands the guest
+					       * (the device tree's rng-seed) */
+					      "-seed", "1", NULL });
+	strvec_pushv(qargv, (const char **)qa->machine);
+	strvec_push(qargv, "-serial");
+	strvec_pushf(qargv, "file:%s", console);
+	strvec_push(qargv, "-kernel");
+	strvec_push(qargv, k->kernel_path);
+	strvec_push(qargv, "-initrd");
+	strvec_push(qargv, initrd);
+	strvec_push(qargv, "-append");
+	strvec_push(qargv, qa->append);
 	/* the System.map costs a lookup per instruction at translation and
 	 * per-function counting per block: only when asked for */
 	strbuf_addf(&plug,
@@ -265,10 +249,117 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 	for (size_t i = 0; i < p->paths.nr; i++)
 		strbuf_addf(&plug, ",path=%s", p->paths.v[i]);
 	if (!p->no_plugin) {
-		strvec_push(&qargv, "-plugin");
-		strvec_push(&qargv, plug.buf);
+		strvec_push(qargv, "-plugin");
+		strvec_push(qargv, plug.buf);
 	}
 	strbuf_release(&plug);
+}
+
+/* The workload's status, which the guest reports on the console (and on
+ * x86 in QEMU's own, through isa-debug-exit), as the run's fault. */
+static void guest_status_apply(const char *console, const struct guest_report *rep,
+			       struct lace_run_result *res)
+{
+	char tail[96];
+	int status;
+
+	if (res->fault != LACE_FAULT_EXIT && res->fault != LACE_FAULT_NONE)
+		return;
+	status = res->fault == LACE_FAULT_EXIT ? guest_status_from_exit(res->exit_status) : -1;
+	if (status < 0 && rep->has_status)
+		status = rep->status;
+	res->exit_status = status;
+	if (status == 0) {
+		res->fault = LACE_FAULT_NONE;
+		res->fault_msg[0] = '\0';
+	} else if (status > 0) {
+		console_tail(console, tail, sizeof(tail));
+		res->fault = LACE_FAULT_EXIT;
+		snprintf(res->fault_msg, sizeof(res->fault_msg),
+			 "exit status %d in the guest: %.90s", status, tail);
+	} else {
+		console_tail(console, tail, sizeof(tail));
+		res->fault = LACE_FAULT_START;
+		snprintf(res->fault_msg, sizeof(res->fault_msg),
+			 "the guest ended without reporting: %.90s", tail);
+	}
+}
+
+/* Each event's count: guest tracepoints from the console's report, the
+ * model's events from the window's user and kernel sides. */
+static void counts_fill(struct qemu_priv *p, const struct guest_report *rep,
+			const struct tcg_split *w, struct lace_run_result *res)
+{
+	for (size_t i = 0; i < res->nevents && i < p->nevents; i++) {
+		int idx = p->event_idx[i], t = p->trace_idx[i];
+		uint64_t v = 0;
+
+		if (t >= 0) {
+			guest_report_event(p, rep, t, p->trace_names.v[t], &res->counts[i]);
+			continue;
+		}
+		if (idx < 0)
+			continue;
+		if (!p->excl_user[i])
+			v += sim_totals_get(&w->u, idx);
+		if (!p->excl_kernel[i])
+			v += sim_totals_get(&w->k, idx);
+		res->counts[i].status = LACE_COUNT_OK;
+		res->counts[i].raw = v;
+		res->counts[i].value = (double)v;
+		res->counts[i].time_enabled = res->counts[i].time_running =
+			(uint64_t)(res->elapsed_s * 1e9);
+	}
+}
+
+/* The run's backend data for the results file (takes paths, not fns). */
+static json_t *run_extra(const struct qemu_priv *p, const struct qemu_kernel *k,
+			 const struct guest_report *rep, const struct tcg_split *w, json_t *fns,
+			 json_t *paths)
+{
+	json_t *x = json_object();
+
+	json_object_set_new(x, "simulator", json_string(p->no_plugin ? "none" : "lace-tcg"));
+	json_object_set_new(x, "profile", json_string(p->prof.name));
+	json_object_set_new(x, "kernel", json_string(k->kernel_path));
+	json_object_set_new(x, "system_map", json_string(k->map_path));
+	json_object_set_new(x, "qemu", json_string(p->qemu_version));
+	json_object_set_new(x, "kernel_release", json_string(rep->release));
+	json_object_set_new(x, "kernel_build_id", json_string(rep->build_id));
+	json_object_set_new(x, "loops", json_integer(p->loops));
+	json_object_set_new(x, "user", qemu_report_split_json(&w->u));
+	json_object_set_new(x, "kernel_counts", qemu_report_split_json(&w->k));
+	json_object_set_new(x, "functions", qemu_report_top(fns, (size_t)p->top));
+	json_object_set_new(x, "paths", paths);
+	json_object_set_new(x, "guest_arch", json_string(guest_arch_name(p->arch)));
+	return x;
+}
+
+static int qemu_run(struct lace_backend *be, char *const argv[], const struct lace_run_opts *opts,
+		    struct lace_run_result *res)
+{
+	struct qemu_priv *p = be->priv;
+	char initrd[PATH_MAX + 32], out[PATH_MAX + 32], console[PATH_MAX + 48];
+	struct strvec qargv = STRVEC_INIT;
+	struct guest_report rep;
+	struct lace_child child;
+	struct tcg_split w;
+	unsigned nwin;
+	json_t *fns = NULL, *paths = NULL;
+	int err;
+
+	if (!p->event_idx)
+		return lace_error_set(EINVAL, "qemu backend: run before prepare");
+	int side = opts->side == 'B' && (p->k[1].kernel || p->k[1].sysmap);
+	struct qemu_kernel *k = &p->k[side];
+
+	err = initrd_ensure(p, k, side, argv, initrd, sizeof(initrd));
+	if (err)
+		return err;
+	p->nrun++;
+	snprintf(out, sizeof(out), "%s/tcg.%u", p->dir, p->nrun);
+	snprintf(console, sizeof(console), "%s/console.%u", p->dir, p->nrun);
+	qemu_argv_build(p, k, initrd, out, console, &qargv);
 
 	err = runner_start(&child, (char *const *)qargv.v, NULL, opts);
 	if (!err) {
@@ -282,29 +373,8 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 	if (err)
 		return err;
 
-	/* the guest reports the workload's status on the console (and on x86
-	 * in QEMU's own, through isa-debug-exit) */
 	guest_report_read(console, &rep);
-	if (res->fault == LACE_FAULT_EXIT || res->fault == LACE_FAULT_NONE) {
-		status = res->fault == LACE_FAULT_EXIT ? guest_status_from_exit(res->exit_status) : -1;
-		if (status < 0 && rep.has_status)
-			status = rep.status;
-		res->exit_status = status;
-		if (status == 0) {
-			res->fault = LACE_FAULT_NONE;
-			res->fault_msg[0] = '\0';
-		} else if (status > 0) {
-			console_tail(console, tail, sizeof(tail));
-			res->fault = LACE_FAULT_EXIT;
-			snprintf(res->fault_msg, sizeof(res->fault_msg),
-				 "exit status %d in the guest: %.90s", status, tail);
-		} else {
-			console_tail(console, tail, sizeof(tail));
-			res->fault = LACE_FAULT_START;
-			snprintf(res->fault_msg, sizeof(res->fault_msg),
-				 "the guest ended without reporting: %.90s", tail);
-		}
-	}
+	guest_status_apply(console, &rep, res);
 	if (p->no_plugin) {
 		memset(&w, 0, sizeof(w));
 		fns = json_array();
@@ -319,40 +389,8 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 		json_decref(paths);
 		return 0;
 	}
-	for (size_t i = 0; i < res->nevents && i < p->nevents; i++) {
-		int idx = p->event_idx[i], t = p->trace_idx[i];
-		uint64_t v = 0;
-
-		if (t >= 0) {
-			guest_report_event(p, &rep, t, p->trace_names.v[t], &res->counts[i]);
-			continue;
-		}
-		if (idx < 0)
-			continue;
-		if (!p->excl_user[i])
-			v += sim_totals_get(&w.u, idx);
-		if (!p->excl_kernel[i])
-			v += sim_totals_get(&w.k, idx);
-		res->counts[i].status = LACE_COUNT_OK;
-		res->counts[i].raw = v;
-		res->counts[i].value = (double)v;
-		res->counts[i].time_enabled = res->counts[i].time_running =
-			(uint64_t)(res->elapsed_s * 1e9);
-	}
-	res->extra = json_object();
-	json_object_set_new(res->extra, "simulator", json_string(p->no_plugin ? "none" : "lace-tcg"));
-	json_object_set_new(res->extra, "profile", json_string(p->prof.name));
-	json_object_set_new(res->extra, "kernel", json_string(k->kernel_path));
-	json_object_set_new(res->extra, "system_map", json_string(k->map_path));
-	json_object_set_new(res->extra, "qemu", json_string(p->qemu_version));
-	json_object_set_new(res->extra, "kernel_release", json_string(rep.release));
-	json_object_set_new(res->extra, "kernel_build_id", json_string(rep.build_id));
-	json_object_set_new(res->extra, "loops", json_integer(p->loops));
-	json_object_set_new(res->extra, "user", qemu_report_split_json(&w.u));
-	json_object_set_new(res->extra, "kernel_counts", qemu_report_split_json(&w.k));
-	json_object_set_new(res->extra, "functions", qemu_report_top(fns, (size_t)p->top));
-	json_object_set_new(res->extra, "paths", paths);
-	json_object_set_new(res->extra, "guest_arch", json_string(guest_arch_name(p->arch)));
+	counts_fill(p, &rep, &w, res);
+	res->extra = run_extra(p, k, &rep, &w, fns, paths);
 	json_decref(fns);
 	unlink(out);
 	/* a failed run's console is the only account of what happened in
