@@ -20,6 +20,7 @@
 #include "cli/build_kernel.h"
 #include "cli/command.h"
 #include "util/error.h"
+#include "util/parse_num.h"
 #include "util/strvec.h"
 #include "util/xalloc.h"
 #include "variants/build.h"
@@ -43,16 +44,16 @@ static void list_variants(const struct variants_config *c)
 		       c->variants[i].description ? c->variants[i].description : "");
 }
 
+/* a count in [0, max] (decimal), or with max ULONG_MAX a seed (0x too) */
 static int parse_count(const char *s, unsigned long max, unsigned long *out)
 {
-	char *end;
-	unsigned long v;
+	long v;
 
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (!*s || *end || errno || v > max || *s == '-')
+	if (max == ULONG_MAX)
+		return parse_ulong(s, out);
+	if (parse_long(s, 0, (long)max, &v))
 		return -1;
-	*out = v;
+	*out = (unsigned long)v;
 	return 0;
 }
 
@@ -68,7 +69,7 @@ static void split_commas(struct strvec *l, const char *s)
 struct build_opts {
 	struct strvec names, programs;
 	unsigned long shuffle, seed, jobs;
-	const char *out, *ldscript, *cflags, *kernel;
+	const char *out, *ldscript, *cflags;
 	int all, list, have_seed, have_out;
 };
 
@@ -86,12 +87,11 @@ static int parse_options(int argc, char **argv, struct build_opts *o)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "program", required_argument, NULL, 'p' },
-		{ "kernel", required_argument, NULL, 'K' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, ":v:ak:s:T:c:o:j:lp:K:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":v:ak:s:T:c:o:j:lp:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'v':
 			split_commas(&o->names, optarg);
@@ -123,9 +123,6 @@ static int parse_options(int argc, char **argv, struct build_opts *o)
 			o->out = optarg;
 			o->have_out = 1;
 			break;
-		case 'K':
-			o->kernel = optarg;
-			break;
 		case 'j':
 			if (parse_count(optarg, 256, &o->jobs) || !o->jobs)
 				return lace_usage_error(CMD, "-j takes a count from 1 to 256, not '%s'", optarg);
@@ -143,9 +140,6 @@ static int parse_options(int argc, char **argv, struct build_opts *o)
 		return lace_usage_error(CMD, "--seed needs --shuffle");
 	if (o->all && o->names.nr)
 		return lace_usage_error(CMD, "--all and --variant exclude each other");
-	if (o->kernel && (o->ldscript || o->cflags || o->programs.nr))
-		return lace_usage_error(CMD, "--kernel builds kernel/kernel.conf's variants: "
-					"--ldscript, --cflags and --program are for the study code");
 	return LACE_EXIT_OK;
 }
 
@@ -193,10 +187,10 @@ static int build(struct variants_build *b, const char *out)
 	return LACE_EXIT_OK;
 }
 
-static int cmd_build(int argc, char **argv)
+static int build_study_run(int argc, char **argv)
 {
 	struct build_opts o = { STRVEC_INIT, STRVEC_INIT, 0, 1, 0, "build/variants", NULL, NULL,
-				NULL, 0, 0, 0, 0 };
+				0, 0, 0, 0 };
 	struct variants_config cfg = { 0 };
 	struct variants_build b = { 0 };
 	struct plan plan = { 0 };
@@ -205,12 +199,6 @@ static int cmd_build(int argc, char **argv)
 
 	if (rc)
 		goto out;
-	if (o.kernel) {
-		struct build_kernel_opts ko = { o.kernel, &o.names, o.shuffle, o.seed,
-						o.have_out ? o.out : NULL, (int)o.jobs, o.list };
-		rc = build_kernel(&ko);
-		goto out;
-	}
 	if (variants_find_srcdir(&src) || variants_config_load(&cfg, src)) {
 		lace_err(CMD, "%s", lace_error_msg());
 		rc = LACE_EXIT_USAGE;
@@ -246,12 +234,32 @@ out:
 	return rc;
 }
 
+/* Subcommands, as bpftool's `struct cmd` table; no name: the study code. */
+static const struct build_cmd {
+	const char *name;
+	int (*run)(int argc, char **argv); /* argv[0] is the subcommand's name */
+} build_cmds[] = {
+	{ "kernel", build_kernel_run },
+	{ "study", build_study_run },
+};
+
+static int cmd_build(int argc, char **argv)
+{
+	if (argc > 1)
+		for (size_t i = 0; i < sizeof(build_cmds) / sizeof(build_cmds[0]); i++)
+			if (!strcmp(argv[1], build_cmds[i].name))
+				return build_cmds[i].run(argc - 1, argv + 1);
+	int rc;
+
+	return build_kernel_alias(argc, argv, &rc) ? rc : build_study_run(argc, argv);
+}
+
 LACE_COMMAND(build, .name = "build",
 	     .summary = "build the study code once per layout variant",
 	     .usage = "usage: lace build [--variant NAME[,NAME]... | --all] [--shuffle K [--seed S]]\n"
 		      "                  [--ldscript FILE] [--cflags STR] [--out DIR] [-j N]\n"
 		      "                  [--program NAME[,NAME]...] [--list]\n"
-		      "       lace build --kernel ARCH [--variant NAME,...] [--shuffle K [--seed S]]\n"
+		      "       lace build kernel ARCH [--variant NAME,...] [--shuffle K [--seed S]]\n"
 		      "                  [--out DIR] [-j N] [--list]\n"
 		      "\n"
 		      "Compile probes/, hashmmu/ and the workloads of bench/workloads.conf once per\n"
@@ -271,11 +279,19 @@ LACE_COMMAND(build, .name = "build",
 		      "  -p, --program NAME   build only these programs (hashmmu-driver or a\n"
 		      "                       workload of bench/workloads.conf); default all\n"
 		      "  -l, --list           list the variants and exit\n"
-		      "  -K, --kernel ARCH    build real kernels instead (kernel/kernel.conf: x86_64):\n"
-		      "                       Debian's linux-source in the cache, a base build, and\n"
-		      "                       each variant relinked from it, into DIR/ARCH-VARIANT/\n"
-		      "                       (default DIR build/kernels); --shuffle K: K relinks\n"
-		      "                       of baseline with random padding after the head code\n"
+		      "\n"
+		      "lace build kernel ARCH (also spelled lace build --kernel ARCH) builds real\n"
+		      "kernels instead, from kernel/kernel.conf (x86_64, ppc64le ...): Debian's\n"
+		      "linux-source in the cache, a base build, and each variant relinked from it,\n"
+		      "into DIR/ARCH-VARIANT/.  Its options:\n"
+		      "  -v, --variant NAME   build this variant (repeatable, or comma-separated);\n"
+		      "                       default all of ARCH\n"
+		      "  -k, --shuffle K      K relinks of baseline with random padding after the\n"
+		      "                       head code\n"
+		      "  -s, --seed S         seed of the relinks (default 1)\n"
+		      "  -o, --out DIR        output folder (default build/kernels)\n"
+		      "  -j, --jobs N         parallel make jobs (default: online CPUs)\n"
+		      "  -l, --list           list the kernel variants (no ARCH: every arch's)\n"
 		      "\n"
 		      "Sources: $LACE_SRCDIR, else the tree lace was built from, else\n"
 		      "<prefix>/share/lace/src.  Compiler: $CC, else gcc.\n",

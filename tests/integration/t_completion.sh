@@ -77,4 +77,13 @@ expect_eq "$r" "warning" "--fail-on values"
 expect_eq "$("$LACE" --list-opts build)" "" "build has no table"
 r=$(complete_words lace build --ldsc)
 expect_eq "$r" "--ldscript" "build options from --help"
+# lace build's subcommand, its arches, and each arch's kernel variants
+r=$(complete_words lace build k)
+expect_eq "$r" "kernel" "build subcommands"
+r=$(complete_words lace build kernel x8)
+expect_eq "$r" "x86_64" "build kernel ARCH"
+r=$(complete_words lace build --kernel x8)
+expect_eq "$r" "x86_64" "build --kernel ARCH"
+r=$(complete_words lace build kernel x86_64 -v entry-in)
+expect_eq "$r" "entry-in-text" "build kernel ARCH -v NAME"
 exit 0
