@@ -13,6 +13,7 @@
 
 #include "measure/qemu/cpio.h"
 #include "util/error.h"
+#include "util/parse_num.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
 #include "util/xalloc.h"
@@ -286,7 +287,7 @@ void guest_report_read(const char *console, struct guest_report *r)
 	memset(r, 0, sizeof(*r));
 	while (f && fgets(line, sizeof(line), f)) {
 		char *s = strstr(line, "lace-guest: "), name[160], rest[128];
-		unsigned long long n;
+		uint64_t n;
 		int st;
 
 		if (!s)
@@ -301,10 +302,8 @@ void guest_report_read(const char *console, struct guest_report *r)
 			r->status = st;
 		} else if (r->nevents < GUEST_MAX_TRACE &&
 			   sscanf(s, "event %159s %127[^\n]", name, rest) == 2) {
-			char *end;
-
-			n = strtoull(rest, &end, 10);
-			r->ev[r->nevents].ok = end != rest && !*end;
+			n = 0;
+			r->ev[r->nevents].ok = !parse_u64(rest, &n);
 			r->ev[r->nevents].count = n;
 			if (!r->ev[r->nevents].ok)
 				snprintf(r->ev[r->nevents].why, sizeof(r->ev[0].why), "%.95s",
