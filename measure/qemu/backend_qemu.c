@@ -92,17 +92,18 @@ static int qemu_prepare(struct lace_backend *be, struct lace_event_spec *evs, si
 	if (err)
 		return err;
 	/* the front end of the guest's kind of CPU unless told otherwise */
-	err = sim_profile_load(p->profile_name[0] ? p->profile_name
+	err = sim_profile_load(p->profile_name ? p->profile_name
 			       : p->arch == GUEST_PPC64LE ? "power9" : SIM_PROFILE_DEFAULT, &p->prof);
 	if (err)
 		return err;
 	if (!p->qemu_version[0])
 		version_read(qemu_arches[p->arch].prog, p->qemu_version, sizeof(p->qemu_version));
-	if (!p->dir[0]) {
-		snprintf(p->dir, sizeof(p->dir), "%s/lace-qemu.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!p->dir) {
+		qemu_path_set(&p->dir, "%s/lace-qemu.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 		if (!mkdtemp(p->dir)) {
 			err = lace_error_set(errno, "%s: %s", p->dir, strerror(errno));
-			p->dir[0] = '\0';
+			free(p->dir);
+			p->dir = NULL;
 			return err;
 		}
 	}
@@ -149,7 +150,7 @@ static int qemu_prepare(struct lace_backend *be, struct lace_event_spec *evs, si
 /* the initramfs of side k for argv, built once per batch (every run of
  * a side is the same) */
 static int initrd_ensure(struct qemu_priv *p, struct qemu_kernel *k, int side, char *const argv[],
-			 char *path, size_t len)
+			 struct strbuf *path)
 {
 	struct strbuf key = STRBUF_INIT;
 	struct guest_spec g = { p->arch, p->busybox, p->runner, argv, p->loops,
@@ -161,9 +162,10 @@ static int initrd_ensure(struct qemu_priv *p, struct qemu_kernel *k, int side, c
 		strbuf_addstr(&key, argv[i]);
 		strbuf_addch(&key, '\n');
 	}
-	snprintf(path, len, "%s/initramfs-%c.cpio", p->dir, "AB"[side]);
+	strbuf_reset(path);
+	strbuf_addf(path, "%s/initramfs-%c.cpio", p->dir, "AB"[side]);
 	if (!k->initrd_for || strcmp(k->initrd_for, key.buf)) {
-		err = guest_initramfs_build(&g, path);
+		err = guest_initramfs_build(&g, path->buf);
 		free(k->initrd_for);
 		k->initrd_for = err ? NULL : strbuf_detach(&key, NULL);
 	}
@@ -339,7 +341,7 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 		    struct lace_run_result *res)
 {
 	struct qemu_priv *p = be->priv;
-	char initrd[PATH_MAX + 32], out[PATH_MAX + 32], console[PATH_MAX + 48];
+	struct strbuf initrd = STRBUF_INIT, out = STRBUF_INIT, console = STRBUF_INIT;
 	struct strvec qargv = STRVEC_INIT;
 	struct guest_report rep;
 	struct lace_child child;
@@ -353,13 +355,13 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 	int side = opts->side == 'B' && (p->k[1].kernel || p->k[1].sysmap);
 	struct qemu_kernel *k = &p->k[side];
 
-	err = initrd_ensure(p, k, side, argv, initrd, sizeof(initrd));
+	err = initrd_ensure(p, k, side, argv, &initrd);
 	if (err)
-		return err;
+		goto out;
 	p->nrun++;
-	snprintf(out, sizeof(out), "%s/tcg.%u", p->dir, p->nrun);
-	snprintf(console, sizeof(console), "%s/console.%u", p->dir, p->nrun);
-	qemu_argv_build(p, k, initrd, out, console, &qargv);
+	strbuf_addf(&out, "%s/tcg.%u", p->dir, p->nrun);
+	strbuf_addf(&console, "%s/console.%u", p->dir, p->nrun);
+	qemu_argv_build(p, k, initrd.buf, out.buf, console.buf, &qargv);
 
 	err = runner_start(&child, (char *const *)qargv.v, NULL, opts);
 	if (!err) {
@@ -371,15 +373,15 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 	}
 	strvec_clear(&qargv);
 	if (err)
-		return err;
+		goto out;
 
-	guest_report_read(console, &rep);
-	guest_status_apply(console, &rep, res);
+	guest_report_read(console.buf, &rep);
+	guest_status_apply(console.buf, &rep, res);
 	if (p->no_plugin) {
 		memset(&w, 0, sizeof(w));
 		fns = json_array();
 		paths = json_array();
-	} else if (qemu_report_read(out, &w, &nwin, &fns, &paths) || nwin != 1) {
+	} else if (qemu_report_read(out.buf, &w, &nwin, &fns, &paths) || nwin != 1) {
 		if (res->fault == LACE_FAULT_NONE) {
 			res->fault = LACE_FAULT_START;
 			snprintf(res->fault_msg, sizeof(res->fault_msg),
@@ -387,26 +389,30 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 		}
 		json_decref(fns);
 		json_decref(paths);
-		return 0;
+		goto out;
 	}
 	counts_fill(p, &rep, &w, res);
 	res->extra = run_extra(p, k, &rep, &w, fns, paths);
 	json_decref(fns);
-	unlink(out);
+	unlink(out.buf);
 	/* a failed run's console is the only account of what happened in
 	 * the guest: keep it (remove_dir() then keeps the folder) */
 	if (res->fault == LACE_FAULT_NONE)
-		unlink(console);
+		unlink(console.buf);
 	else if (!p->console_kept++)
-		lace_warn(NULL, "the guest's console of run %u is kept in %s", p->nrun, console);
-	return 0;
+		lace_warn(NULL, "the guest's console of run %u is kept in %s", p->nrun, console.buf);
+out:
+	strbuf_release(&initrd);
+	strbuf_release(&out);
+	strbuf_release(&console);
+	return err;
 }
 
 static const char *base_name(const char *path, const char *none)
 {
-	const char *b = strrchr(path, '/');
+	const char *b = path ? strrchr(path, '/') : NULL;
 
-	return b ? b + 1 : path[0] ? path : none;
+	return b ? b + 1 : path && path[0] ? path : none;
 }
 
 static const char *qemu_describe(struct lace_backend *be)
@@ -414,14 +420,14 @@ static const char *qemu_describe(struct lace_backend *be)
 	struct qemu_priv *p = be->priv;
 	char kernels[220];
 
-	if (p->k[1].kernel_path[0])
+	if (p->k[1].kernel_path)
 		snprintf(kernels, sizeof(kernels), "A %.100s, B %.100s",
 			 base_name(p->k[0].kernel_path, "kernel"), base_name(p->k[1].kernel_path, "kernel"));
 	else
 		snprintf(kernels, sizeof(kernels), "%.200s", base_name(p->k[0].kernel_path, "kernel"));
 	snprintf(p->describe, sizeof(p->describe), "qemu (%s, %s, %.60s, %u run%s per boot)",
 		 guest_arch_name(p->arch), kernels,
-		 p->prof.name[0] ? p->prof.name : p->profile_name[0] ? p->profile_name : "default",
+		 p->prof.name[0] ? p->prof.name : p->profile_name ? p->profile_name : "default",
 		 p->loops, p->loops == 1 ? "" : "s");
 	return p->describe;
 }
@@ -452,11 +458,18 @@ static void qemu_free(struct lace_backend *be)
 {
 	struct qemu_priv *p = be->priv;
 
-	if (p->dir[0])
+	if (p->dir)
 		remove_dir(p->dir);
+	free(p->dir);
+	free(p->profile_name);
+	free(p->busybox);
+	free(p->plugin);
+	free(p->runner);
 	for (int i = 0; i < 2; i++) {
 		free(p->k[i].kernel);
 		free(p->k[i].sysmap);
+		free(p->k[i].kernel_path);
+		free(p->k[i].map_path);
 		free(p->k[i].initrd_for);
 	}
 	free(p->event_idx);

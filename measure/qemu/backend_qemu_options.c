@@ -71,7 +71,7 @@ int qemu_set_option(struct lace_backend *be, const char *name, const char *value
 		int err = sim_profile_load(value, &scratch);
 		if (err)
 			return err == -ENOENT ? -EINVAL : err;
-		snprintf(p->profile_name, sizeof(p->profile_name), "%s", value);
+		qemu_path_set(&p->profile_name, "%s", value);
 		return 0;
 	}
 	if (!strcmp(name, "guest-arch")) {

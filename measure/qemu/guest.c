@@ -60,18 +60,19 @@ static int find_program(const char *name, char *out, size_t len)
 /* every folder above path, once, before it */
 static int add_parents(struct cpio *c, struct strvec *dirs, const char *path)
 {
-	char buf[PATH_MAX];
+	struct strbuf dir = STRBUF_INIT;
+	int err = 0;
 
-	for (const char *p = strchr(path + 1, '/'); p; p = strchr(p + 1, '/')) {
-		snprintf(buf, sizeof(buf), "%.*s", (int)(p - path - 1), path + 1);
-		if (strvec_find(dirs, buf) >= 0)
+	for (const char *p = strchr(path + 1, '/'); p && !err; p = strchr(p + 1, '/')) {
+		strbuf_reset(&dir);
+		strbuf_add(&dir, path + 1, (size_t)(p - path - 1));
+		if (strvec_find(dirs, dir.buf) >= 0)
 			continue;
-		strvec_push(dirs, buf);
-		int err = cpio_add(c, buf, S_IFDIR | 0755, NULL, 0);
-		if (err)
-			return err;
+		strvec_push(dirs, dir.buf);
+		err = cpio_add(c, dir.buf, S_IFDIR | 0755, NULL, 0);
 	}
-	return 0;
+	strbuf_release(&dir);
+	return err;
 }
 
 static int add_host_file(struct cpio *c, struct strvec *dirs, struct strvec *files,
