@@ -1,11 +1,10 @@
-#include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "bench/opts.h"
+#include "util/parse_num.h"
 
 void opts_die(const char *prog, const char *usage, const char *fmt, ...)
 {
@@ -36,16 +35,12 @@ void opts_bad_option(const char *prog, const char *usage, int c, char **argv)
 	opts_die(prog, usage, "unknown option '%s'", arg);
 }
 
+/* util/parse_num.h's rules, as every lace command has them */
 int opts_uint(const char *s, uint64_t min, uint64_t max, uint64_t *v)
 {
-	char *end;
-	unsigned long long x;
+	unsigned long x;
 
-	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
-		return -1;
-	errno = 0;
-	x = strtoull(s, &end, 0);
-	if (errno || *end || x < min || x > max)
+	if (parse_ulong(s, &x) || x < min || x > max)
 		return -1;
 	*v = x;
 	return 0;
@@ -53,14 +48,9 @@ int opts_uint(const char *s, uint64_t min, uint64_t max, uint64_t *v)
 
 int opts_double(const char *s, double min, double max, double *v)
 {
-	char *end;
 	double x;
 
-	if (!s || !*s)
-		return -1;
-	errno = 0;
-	x = strtod(s, &end);
-	if (errno || *end || !isfinite(x) || x < min || x > max)
+	if (parse_double(s, &x) || x < min || x > max)
 		return -1;
 	*v = x;
 	return 0;

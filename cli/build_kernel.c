@@ -1,6 +1,9 @@
-/* lace build --kernel ARCH: options checked by cmd_build.c, the work done
- * by variants/kernel_build.c; this file chooses what to build, prints
- * progress and the summary, and picks the exit status. */
+/* lace build kernel ARCH (or lace build --kernel ARCH): its options, parsed
+ * with its own table; the work is variants/kernel_build.c's.  This file
+ * chooses what to build, prints progress and the summary, and picks the
+ * exit status. */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +12,10 @@
 #include "cli/build_kernel.h"
 #include "cli/command.h"
 #include "util/error.h"
+#include "util/parse_num.h"
+#include "util/parse_options.h"
 #include "util/strbuf.h"
+#include "util/strvec.h"
 #include "util/xalloc.h"
 #include "variants/config.h"
 #include "variants/kernel_build.h"
@@ -107,7 +113,54 @@ static int build_all(struct kernel_build *b, const struct kernel_config *c, cons
 	return rc;
 }
 
-int build_kernel(const struct build_kernel_opts *o)
+struct build_kernel_opts {
+	const char *arch;          /* NULL with list: every arch */
+	struct strvec names;       /* variants; empty: all of the arch */
+	unsigned long shuffle, seed;
+	const char *out;           /* NULL: build/kernels */
+	long jobs;                 /* 0: online CPUs */
+	bool list, have_seed;
+};
+
+static struct build_kernel_opts opts = { .names = STRVEC_INIT, .seed = 1 };
+
+static int variant_cb(const struct lace_option *opt, const char *arg)
+{
+	struct strvec *l = opt->value;
+
+	for (const char *q = arg; *q;) {
+		size_t n = strcspn(q, ",");
+		if (n)
+			strvec_pushf(l, "%.*s", (int)n, q);
+		q += n + (q[n] == ',');
+	}
+	return 0;
+}
+
+static int shuffle_cb(const struct lace_option *opt, const char *arg)
+{
+	long v;
+
+	if (parse_long(arg, 1, 1000, &v))
+		return lace_error_set(EINVAL, "--shuffle takes a count from 1 to 1000, not '%s'", arg);
+	opts.shuffle = (unsigned long)v;
+	return 0;
+}
+
+static const struct lace_option build_kernel_options[] = {
+	OPT_CALLBACK('v', "variant", &opts.names, "NAME", "build this variant (repeatable, or\n"
+		     "comma-separated); default all of ARCH", variant_cb),
+	OPT_CALLBACK('k', "shuffle", NULL, "K", "K relinks of baseline with random padding after\n"
+		     "the head code", shuffle_cb),
+	OPT_ULONG('s', "seed", &opts.seed, "S", "seed of the relinks (default 1)",
+		  .seen = &opts.have_seed),
+	OPT_STRING('o', "out", &opts.out, "DIR", "output folder (default build/kernels)"),
+	OPT_INTEGER('j', "jobs", &opts.jobs, 1, 256, "N", "parallel make jobs (default: online CPUs)"),
+	OPT_BOOLEAN('l', "list", &opts.list, "list the kernel variants and exit"),
+	OPT_END(),
+};
+
+static int build_kernel(const struct build_kernel_opts *o)
 {
 	struct kernel_config c;
 	struct kernel_build b = { 0 };
@@ -123,15 +176,15 @@ int build_kernel(const struct build_kernel_opts *o)
 		struct strbuf known = STRBUF_INIT;
 		for (size_t i = 0; i < c.narches; i++)
 			strbuf_addf(&known, "%s%s", i ? ", " : "", c.arches[i].name);
-		rc = lace_usage_error(CMD, "--kernel: no arch '%s' in kernel/kernel.conf (%s)", o->arch,
+		rc = lace_usage_error(CMD, "kernel: no arch '%s' in kernel/kernel.conf (%s)", o->arch,
 				      known.buf);
 		strbuf_release(&known);
 		goto out;
 	}
-	for (size_t i = 0; i < o->names->nr; i++)
-		if (!kernel_config_variant(&c, o->arch, o->names->v[i])) {
+	for (size_t i = 0; i < o->names.nr; i++)
+		if (!kernel_config_variant(&c, o->arch, o->names.v[i])) {
 			rc = lace_usage_error(CMD, "no kernel variant '%s' for %s (lace build --kernel %s --list)",
-					      o->names->v[i], o->arch, o->arch);
+					      o->names.v[i], o->arch, o->arch);
 			goto out;
 		}
 	if (o->shuffle && kernel_config_add_shuffled(&c, o->arch, o->shuffle, o->seed)) {
@@ -144,7 +197,7 @@ int build_kernel(const struct build_kernel_opts *o)
 	}
 	b.cfg = &c;
 	b.arch = kernel_config_arch(&c, o->arch);
-	b.jobs = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	b.jobs = o->jobs > 0 ? (int)o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (b.jobs < 1)
 		b.jobs = 1;
 	if (isatty(2)) {
@@ -152,8 +205,8 @@ int build_kernel(const struct build_kernel_opts *o)
 		b.progress_data = (void *)o->arch;
 	}
 	struct strvec names = STRVEC_INIT;
-	for (size_t i = 0; i < o->names->nr; i++)
-		strvec_push(&names, o->names->v[i]);
+	for (size_t i = 0; i < o->names.nr; i++)
+		strvec_push(&names, o->names.v[i]);
 	/* --shuffle alone: just the relinks (and the base they come from) */
 	if (o->shuffle && !names.nr)
 		for (size_t i = 0; i < c.nvariants; i++)
@@ -166,4 +219,69 @@ out:
 	kernel_config_release(&c);
 	free(src);
 	return rc;
+}
+
+int build_kernel_run(int argc, char **argv)
+{
+	int i = lace_parse_options(CMD, argc, argv, build_kernel_options, 0);
+	int rc;
+
+	if (i < 0)
+		return LACE_EXIT_USAGE;
+	if (i < argc)
+		opts.arch = argv[i++];
+	if (i < argc)
+		return lace_usage_error(CMD, "unexpected argument '%s'", argv[i]);
+	/* --list alone lists every arch's variants */
+	if (!opts.arch && (!opts.list || opts.names.nr || opts.shuffle))
+		return lace_usage_error(CMD, "kernel needs ARCH (lace build kernel --list names them)");
+	if (opts.have_seed && !opts.shuffle)
+		return lace_usage_error(CMD, "--seed needs --shuffle");
+	rc = build_kernel(&opts);
+	strvec_clear(&opts.names);
+	return rc;
+}
+
+/* `lace build --kernel ARCH ...` (the older spelling, which kernel/ and
+ * pipeline/ callers use) is `lace build kernel ARCH ...`: the option and
+ * its value become the subcommand word and its operand. */
+static int alias_run(int argc, char **argv)
+{
+	struct strvec v = STRVEC_INIT;
+	const char *arch = NULL;
+	int rc;
+
+	strvec_push(&v, "kernel");
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!arch && (!strcmp(a, "--kernel") || !strcmp(a, "-K"))) {
+			if (i + 1 == argc)
+				return lace_usage_error(CMD, "option '%s' needs a value", a);
+			arch = argv[++i];
+		} else if (!arch && !strncmp(a, "--kernel=", 9)) {
+			arch = a + 9;
+		} else if (!arch && !strncmp(a, "-K", 2)) {
+			arch = a + 2;
+		} else {
+			strvec_push(&v, a);
+		}
+	}
+	strvec_push(&v, arch);
+	rc = build_kernel_run((int)v.nr, (char **)v.v);
+	strvec_clear(&v);
+	return rc;
+}
+
+bool build_kernel_alias(int argc, char **argv, int *rc)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--kernel") || !strncmp(a, "--kernel=", 9) || !strncmp(a, "-K", 2)) {
+			*rc = alias_run(argc, argv);
+			return true;
+		}
+	}
+	return false;
 }

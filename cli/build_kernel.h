@@ -1,19 +1,16 @@
-/* lace build --kernel ARCH: the printing side of variants/kernel_build.c. */
+/* lace build kernel ARCH (alias: lace build --kernel ARCH): the kernel
+ * builds' own subcommand of lace build, with its own option table; the
+ * printing side of variants/kernel_build.c. */
 #ifndef LACE_CLI_BUILD_KERNEL_H
 #define LACE_CLI_BUILD_KERNEL_H
 
-#include "util/strvec.h"
+#include <stdbool.h>
 
-struct build_kernel_opts {
-	const char *arch;          /* NULL with list: every arch */
-	const struct strvec *names;  /* variants; empty: all of the arch */
-	unsigned long shuffle, seed;
-	const char *out;           /* NULL: build/kernels */
-	int jobs;
-	int list;
-};
-
-/* An exit status; errors already printed. */
-int build_kernel(const struct build_kernel_opts *o);
+/* argv[0] is "kernel"; an exit status, errors already printed. */
+int build_kernel_run(int argc, char **argv);
+/* `lace build --kernel ARCH ...`, the older spelling that kernel/module.mk
+ * and pipeline/kstudy.c use: when argv has --kernel (or -K), run it as
+ * `lace build kernel ARCH ...` and return true with the status in *rc. */
+bool build_kernel_alias(int argc, char **argv, int *rc);
 
 #endif

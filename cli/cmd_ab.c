@@ -54,7 +54,7 @@ static const struct lace_option ab_options[] = {
 		    "confidence level in percent (default 95)"),
 	OPT_INCLUDE(session_cli_report_options),
 	OPT_INCLUDE(session_cli_run_options),
-	OPT_INCLUDE(session_cli_sim_options),
+	OPT_INCLUDE(session_cli_backend_options),
 	OPT_END(),
 };
 

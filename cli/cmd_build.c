@@ -10,8 +10,6 @@
  * model, the plan, shuffled scripts, the driver, the manifest); this file
  * parses the options, prints, and picks the exit status. */
 #include <errno.h>
-#include <getopt.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +18,8 @@
 #include "cli/build_kernel.h"
 #include "cli/command.h"
 #include "util/error.h"
+#include "util/parse_options.h"
+#include "util/parse_num.h"
 #include "util/strvec.h"
 #include "util/xalloc.h"
 #include "variants/build.h"
@@ -43,109 +43,70 @@ static void list_variants(const struct variants_config *c)
 		       c->variants[i].description ? c->variants[i].description : "");
 }
 
-static int parse_count(const char *s, unsigned long max, unsigned long *out)
-{
-	char *end;
-	unsigned long v;
+struct build_opts {
+	struct strvec names, programs;
+	unsigned long shuffle, seed;
+	long jobs;
+	const char *out, *ldscript, *cflags;
+	bool all, list, have_seed;
+};
 
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (!*s || *end || errno || v > max || *s == '-')
-		return -1;
-	*out = v;
+/* one command per process: the table points into this */
+static struct build_opts bo = { .names = STRVEC_INIT, .programs = STRVEC_INIT, .seed = 1,
+				.out = "build/variants" };
+
+static int commas_cb(const struct lace_option *opt, const char *arg)
+{
+	char *save = NULL, *copy = xstrdup(arg);
+
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		strvec_push(opt->value, t);
+	free(copy);
 	return 0;
 }
 
-static void split_commas(struct strvec *l, const char *s)
+static int shuffle_cb(const struct lace_option *opt, const char *arg)
 {
-	char *save = NULL, *copy = xstrdup(s);
+	long v;
 
-	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
-		strvec_push(l, t);
-	free(copy);
+	if (parse_long(arg, 1, 1000, &v))
+		return lace_error_set(EINVAL, "--shuffle takes a count from 1 to 1000, not '%s'", arg);
+	bo.shuffle = (unsigned long)v;
+	return 0;
 }
 
-struct build_opts {
-	struct strvec names, programs;
-	unsigned long shuffle, seed, jobs;
-	const char *out, *ldscript, *cflags, *kernel;
-	int all, list, have_seed, have_out;
+static const struct lace_option build_options[] = {
+	OPT_CALLBACK('v', "variant", &bo.names, "NAME", "build this variant (repeatable, or comma-separated)",
+		     commas_cb),
+	OPT_BOOLEAN('a', "all", &bo.all, "build every variant (the default without --shuffle)"),
+	OPT_CALLBACK('k', "shuffle", NULL, "K", "also build K randomized layouts of baseline,\n"
+		     "DIR/baseline-shuffle-<1..K>", shuffle_cb),
+	OPT_ULONG('s', "seed", &bo.seed, "S", "seed of the randomized layouts (default 1)",
+		  .seen = &bo.have_seed),
+	OPT_STRING('T', "ldscript", &bo.ldscript, "FILE", "build one more variant with this linker script\n"
+		   "and the baseline's flags, named after FILE"),
+	OPT_STRING('c', "cflags", &bo.cflags, "STR", "extra compiler flags for every variant"),
+	OPT_STRING('o', "out", &bo.out, "DIR", "output folder (default build/variants)"),
+	OPT_INTEGER('j', "jobs", &bo.jobs, 1, 256, "N", "parallel compiler jobs (default: online CPUs)"),
+	OPT_CALLBACK('p', "program", &bo.programs, "NAME", "build only these programs (hashmmu-driver or a\n"
+		     "workload of bench/workloads.conf); default all", commas_cb),
+	OPT_BOOLEAN('l', "list", &bo.list, "list the variants and exit"),
+	OPT_END(),
 };
 
 /* The options; LACE_EXIT_OK or a usage error already printed. */
-static int parse_options(int argc, char **argv, struct build_opts *o)
+static int build_options_parse(int argc, char **argv, struct build_opts *o)
 {
-	static const struct option opts[] = {
-		{ "variant", required_argument, NULL, 'v' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "shuffle", required_argument, NULL, 'k' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "ldscript", required_argument, NULL, 'T' },
-		{ "cflags", required_argument, NULL, 'c' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "list", no_argument, NULL, 'l' },
-		{ "program", required_argument, NULL, 'p' },
-		{ "kernel", required_argument, NULL, 'K' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+	int i = lace_parse_options(CMD, argc, argv, build_options, 0);
 
-	while ((c = getopt_long(argc, argv, ":v:ak:s:T:c:o:j:lp:K:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'v':
-			split_commas(&o->names, optarg);
-			break;
-		case 'p':
-			split_commas(&o->programs, optarg);
-			break;
-		case 'a':
-			o->all = 1;
-			break;
-		case 'k':
-			if (parse_count(optarg, 1000, &o->shuffle) || !o->shuffle)
-				return lace_usage_error(CMD, "--shuffle takes a count from 1 to 1000, not '%s'",
-							optarg);
-			break;
-		case 's':
-			if (parse_count(optarg, ULONG_MAX, &o->seed))
-				return lace_usage_error(CMD, "--seed takes a non-negative integer, not '%s'",
-							optarg);
-			o->have_seed = 1;
-			break;
-		case 'T':
-			o->ldscript = optarg;
-			break;
-		case 'c':
-			o->cflags = optarg;
-			break;
-		case 'o':
-			o->out = optarg;
-			o->have_out = 1;
-			break;
-		case 'K':
-			o->kernel = optarg;
-			break;
-		case 'j':
-			if (parse_count(optarg, 256, &o->jobs) || !o->jobs)
-				return lace_usage_error(CMD, "-j takes a count from 1 to 256, not '%s'", optarg);
-			break;
-		case 'l':
-			o->list = 1;
-			break;
-		default:
-			return lace_bad_option(CMD, c, argv);
-		}
-	}
-	if (optind < argc)
-		return lace_usage_error(CMD, "unexpected argument '%s'", argv[optind]);
+	if (i < 0)
+		return LACE_EXIT_USAGE;
+	if (i < argc)
+		return lace_usage_error(CMD, "unexpected argument '%s'", argv[i]);
 	if (o->have_seed && !o->shuffle)
 		return lace_usage_error(CMD, "--seed needs --shuffle");
 	if (o->all && o->names.nr)
 		return lace_usage_error(CMD, "--all and --variant exclude each other");
-	if (o->kernel && (o->ldscript || o->cflags || o->programs.nr))
-		return lace_usage_error(CMD, "--kernel builds kernel/kernel.conf's variants: "
-					"--ldscript, --cflags and --program are for the study code");
 	return LACE_EXIT_OK;
 }
 
@@ -193,57 +154,69 @@ static int build(struct variants_build *b, const char *out)
 	return LACE_EXIT_OK;
 }
 
-static int cmd_build(int argc, char **argv)
+static int build_study_run(int argc, char **argv)
 {
-	struct build_opts o = { STRVEC_INIT, STRVEC_INIT, 0, 1, 0, "build/variants", NULL, NULL,
-				NULL, 0, 0, 0, 0 };
 	struct variants_config cfg = { 0 };
 	struct variants_build b = { 0 };
 	struct plan plan = { 0 };
 	char *src = NULL;
-	int rc = parse_options(argc, argv, &o);
+	int rc = build_options_parse(argc, argv, &bo);
 
 	if (rc)
 		goto out;
-	if (o.kernel) {
-		struct build_kernel_opts ko = { o.kernel, &o.names, o.shuffle, o.seed,
-						o.have_out ? o.out : NULL, (int)o.jobs, o.list };
-		rc = build_kernel(&ko);
-		goto out;
-	}
 	if (variants_find_srcdir(&src) || variants_config_load(&cfg, src)) {
 		lace_err(CMD, "%s", lace_error_msg());
 		rc = LACE_EXIT_USAGE;
 		goto out;
 	}
-	if (o.list) {
+	if (bo.list) {
 		list_variants(&cfg);
 		goto out;
 	}
-	if (o.programs.nr && variants_config_keep_programs(&cfg, &o.programs)) {
+	if (bo.programs.nr && variants_config_keep_programs(&cfg, &bo.programs)) {
 		rc = lace_usage_error(CMD, "%s", lace_error_msg());
 		goto out;
 	}
-	plan_init(&plan, &cfg, o.cflags);
-	if ((rc = select_variants(&plan, &o)))
+	plan_init(&plan, &cfg, bo.cflags);
+	if ((rc = select_variants(&plan, &bo)))
 		goto out;
 	b.cfg = &cfg;
 	b.plan = &plan;
 	b.cc = getenv("CC") && *getenv("CC") ? getenv("CC") : "gcc";
-	b.jobs = o.jobs ? (int)o.jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	b.jobs = bo.jobs ? (int)bo.jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (b.jobs < 1)
 		b.jobs = 1;
 	if (isatty(2))
 		b.progress = print_progress;
-	rc = build(&b, o.out);
+	rc = build(&b, bo.out);
 out:
 	variants_build_release(&b);
 	plan_release(&plan);
 	variants_config_release(&cfg);
 	free(src);
-	strvec_clear(&o.names);
-	strvec_clear(&o.programs);
+	strvec_clear(&bo.names);
+	strvec_clear(&bo.programs);
 	return rc;
+}
+
+/* Subcommands, as bpftool's `struct cmd` table; no name: the study code. */
+static const struct build_cmd {
+	const char *name;
+	int (*run)(int argc, char **argv); /* argv[0] is the subcommand's name */
+} build_cmds[] = {
+	{ "kernel", build_kernel_run },
+	{ "study", build_study_run },
+};
+
+static int cmd_build(int argc, char **argv)
+{
+	if (argc > 1)
+		for (size_t i = 0; i < sizeof(build_cmds) / sizeof(build_cmds[0]); i++)
+			if (!strcmp(argv[1], build_cmds[i].name))
+				return build_cmds[i].run(argc - 1, argv + 1);
+	int rc;
+
+	return build_kernel_alias(argc, argv, &rc) ? rc : build_study_run(argc, argv);
 }
 
 LACE_COMMAND(build, .name = "build",
@@ -251,32 +224,30 @@ LACE_COMMAND(build, .name = "build",
 	     .usage = "usage: lace build [--variant NAME[,NAME]... | --all] [--shuffle K [--seed S]]\n"
 		      "                  [--ldscript FILE] [--cflags STR] [--out DIR] [-j N]\n"
 		      "                  [--program NAME[,NAME]...] [--list]\n"
-		      "       lace build --kernel ARCH [--variant NAME,...] [--shuffle K [--seed S]]\n"
+		      "       lace build kernel ARCH [--variant NAME,...] [--shuffle K [--seed S]]\n"
 		      "                  [--out DIR] [-j N] [--list]\n"
 		      "\n"
 		      "Compile probes/, hashmmu/ and the workloads of bench/workloads.conf once per\n"
 		      "placement variant of linker_scripts/variants.conf, into DIR/<variant>/ with a\n"
 		      "manifest.json (variant, script, flags, compiler, sha256 of each output).\n"
+		      "\n",
+	     .options = build_options,
+	     .usage_tail =
 		      "\n"
-		      "  -v, --variant NAME   build this variant (repeatable, or comma-separated)\n"
-		      "  -a, --all            build every variant (the default without --shuffle)\n"
-		      "  -k, --shuffle K      also build K randomized layouts of baseline,\n"
-		      "                       DIR/baseline-shuffle-<1..K>\n"
-		      "  -s, --seed S         seed of the randomized layouts (default 1)\n"
-		      "  -T, --ldscript FILE  build one more variant with this linker script and\n"
-		      "                       the baseline's flags, named after FILE\n"
-		      "  -c, --cflags STR     extra compiler flags for every variant\n"
-		      "  -o, --out DIR        output folder (default build/variants)\n"
-		      "  -j, --jobs N         parallel compiler jobs (default: online CPUs)\n"
-		      "  -p, --program NAME   build only these programs (hashmmu-driver or a\n"
-		      "                       workload of bench/workloads.conf); default all\n"
-		      "  -l, --list           list the variants and exit\n"
-		      "  -K, --kernel ARCH    build real kernels instead (kernel/kernel.conf: x86_64):\n"
-		      "                       Debian's linux-source in the cache, a base build, and\n"
-		      "                       each variant relinked from it, into DIR/ARCH-VARIANT/\n"
-		      "                       (default DIR build/kernels); --shuffle K: K relinks\n"
-		      "                       of baseline, each padded differently where the variants\n"
-		      "                       move code and data (kernel.conf shuffle_pad)\n"
+		      "lace build kernel ARCH (also spelled lace build --kernel ARCH) builds real\n"
+		      "kernels instead, from kernel/kernel.conf (x86_64, ppc64le ...): Debian's\n"
+		      "linux-source in the cache, a base build, and each variant relinked from it,\n"
+		      "into DIR/ARCH-VARIANT/.  Its options:\n"
+		      "  -v, --variant NAME      build this variant (repeatable, or\n"
+		      "                          comma-separated); default all of ARCH\n"
+		      "  -k, --shuffle K         K relinks of baseline, each padded differently\n"
+		      "                          where the variants move code and data\n"
+		      "                          (kernel.conf shuffle_pad)\n"
+		      "  -s, --seed S            seed of the relinks (default 1)\n"
+		      "  -o, --out DIR           output folder (default build/kernels)\n"
+		      "  -j, --jobs N            parallel make jobs (default: online CPUs)\n"
+		      "  -l, --list              list the kernel variants (no ARCH: every\n"
+		      "                          arch's) and exit\n"
 		      "\n"
 		      "Sources: $LACE_SRCDIR, else the tree lace was built from, else\n"
 		      "<prefix>/share/lace/src.  Compiler: $CC, else gcc.\n",

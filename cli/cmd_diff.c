@@ -63,20 +63,13 @@ static int growth_cb(const struct lace_option *opt, const char *arg)
 /* "4096", "4K", "2M" or "auto" (0: per image, lace-diff(1)) */
 static int page_cb(const struct lace_option *opt, const char *arg)
 {
-	char *end;
-	unsigned long long v;
+	uint64_t v;
 
 	if (!strcmp(arg, "auto")) {
 		dopts.page_size = 0;
 		return 0;
 	}
-	errno = 0;
-	v = strtoull(arg, &end, 10);
-	if (*end == 'K' || *end == 'k')
-		v <<= 10, end++;
-	else if (*end == 'M' || *end == 'm')
-		v <<= 20, end++;
-	if (errno || end == arg || *end || arg[0] == '-' || v < 64 || (v & (v - 1)) || v > (1ull << 30))
+	if (parse_size(arg, &v) || v < 64 || (v & (v - 1)) || v > (1ull << 30))
 		return lace_error_set(EINVAL, "--page-size wants a power of two such as 4K or 2M (or auto), not '%s'",
 				      arg);
 	dopts.page_size = v;

@@ -34,7 +34,7 @@ static const struct lace_option stat_options[] = {
 	OPT_BOOLEAN(0, "ignore-failure", &plan.ignore_failure,
 		    "a failed run (non-zero exit, signal, timeout) does not\n"
 		    "fail the batch; the statistics use the good runs"),
-	OPT_INCLUDE(session_cli_sim_options),
+	OPT_INCLUDE(session_cli_backend_options),
 	OPT_END(),
 };
 
@@ -70,8 +70,9 @@ static int cmd_stat(int argc, char **argv)
 	session_cli.rdr.backend_data = plan.extras;
 	session_cli.rdr.nbackend_data = plan.nextras;
 	stat_render(out, &s->batch, &session_cli.rdr);
-	if (plan.nextras && s->set.sim && s->set.sim->print_extra && session_cli.rdr.fmt == LACE_FMT_TEXT)
-		s->set.sim->print_extra(s->set.sim, out, plan.extras, plan.nextras);
+	struct lace_backend *host = s->set.model_host;
+	if (plan.nextras && host && host->print_extra && session_cli.rdr.fmt == LACE_FMT_TEXT)
+		host->print_extra(host, out, plan.extras, plan.nextras);
 	int write_rc = session_cli_report_end();
 	rc = session_cli_status(stat_exit_status(s, &plan), write_rc);
 	stat_plan_release(&plan);

@@ -110,7 +110,7 @@ const struct lace_option *session_cli_run_options(void)
 	return run_options;
 }
 
-static int sim_cb(const struct lace_option *opt, const char *arg)
+static int backend_opt_cb(const struct lace_option *opt, const char *arg)
 {
 	size_t l = strlen(opt->long_name);
 
@@ -121,21 +121,30 @@ static int sim_cb(const struct lace_option *opt, const char *arg)
 	return session_add_backend_option(&session_cli.sess, opt->long_name, arg);
 }
 
-/* The simulator's options live in measure/ (the backend knows them); made
- * into table entries once, on first use. */
-const struct lace_option *session_cli_sim_options(void)
+/* The backends' options live in measure/ (each backend owns its table);
+ * made into table entries once, on first use: a heading per backend, then
+ * its options, which session_select() passes to the backends. */
+static void backend_opts_add(struct lace_option *opts, size_t *n, size_t max, const char *heading,
+			     const struct lace_backend_option *table)
 {
-	static struct lace_option opts[32];
+	opts[(*n)++] = (struct lace_option)OPT_GROUP(heading);
+	for (size_t i = 0; table[i].name && *n + 1 < max; i++) {
+		const struct lace_backend_option *b = &table[i];
+		opts[(*n)++] = (struct lace_option)OPT_CALLBACK(0, b->name, NULL, b->argh, b->help,
+			backend_opt_cb, .flags = b->has_arg ? 0 : LACE_OPTION_NOARG);
+	}
+}
+
+const struct lace_option *session_cli_backend_options(void)
+{
+	static struct lace_option opts[40];
 
 	if (opts[0].type != LACE_OPTION_END)
 		return opts;
-	size_t n = 0;
-	opts[n++] = (struct lace_option)OPT_GROUP("simulator options (--backend sim, or auto with simulated events):");
-	for (size_t i = 0; sim_backend_options[i].name && n + 1 < sizeof(opts) / sizeof(opts[0]); i++) {
-		const struct lace_backend_option *b = &sim_backend_options[i];
-		opts[n++] = (struct lace_option)OPT_CALLBACK(0, b->name, NULL, b->argh, b->help, sim_cb,
-			.flags = b->has_arg ? 0 : LACE_OPTION_NOARG);
-	}
+	size_t n = 0, max = sizeof(opts) / sizeof(opts[0]);
+	backend_opts_add(opts, &n, max, "simulator options (--backend sim, or auto with simulated events):",
+			 vg_backend_options);
+	backend_opts_add(opts, &n, max, "qemu options (--backend qemu):", qemu_backend_options);
 	return opts;
 }
 

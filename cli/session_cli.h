@@ -32,7 +32,7 @@ extern struct session_cli session_cli;
 const struct lace_option *session_cli_event_options(void);  /* -e */
 const struct lace_option *session_cli_report_options(void); /* --json --md -o --append */
 const struct lace_option *session_cli_run_options(void);    /* --pre ... -i */
-const struct lace_option *session_cli_sim_options(void);    /* --cpu-profile ... */
+const struct lace_option *session_cli_backend_options(void); /* per backend: --cpu-profile ... */
 
 /* Defaults for cmd, before its options are parsed. */
 void session_cli_init(const char *cmd);

@@ -1,4 +1,4 @@
-# kernel/: what `lace build --kernel` builds from (kernel.conf, configs/,
+# kernel/: what `lace build kernel` builds from (kernel.conf, configs/,
 # patches/), read at run time by variants/kernel_config.c, so `make
 # install` puts it next to the study sources.  Building kernels takes
 # minutes, so it stays out of `make check`: `make check-kernel` builds the
@@ -20,9 +20,9 @@ KERNEL_TESTS ?= t_kernel_build t_study_kernel
 check-kernel:
 	$(Q)$(SETUP_DEPS) kernel
 	$(Q)$(MAKE) --no-print-directory all-targets
-	$(Q)$(LACE) build --kernel x86_64 -o $(BUILD)/kernels
-	$(Q)$(LACE) build --kernel x86_64 --shuffle 3 -o $(BUILD)/kernels
-	$(Q)$(LACE) build --kernel ppc64le -o $(BUILD)/kernels
-	$(Q)$(LACE) build --kernel ppc64le-4k --variant baseline --variant old-ptes -o $(BUILD)/kernels
+	$(Q)$(LACE) build kernel x86_64 -o $(BUILD)/kernels
+	$(Q)$(LACE) build kernel x86_64 --shuffle 3 -o $(BUILD)/kernels
+	$(Q)$(LACE) build kernel ppc64le -o $(BUILD)/kernels
+	$(Q)$(LACE) build kernel ppc64le-4k --variant baseline --variant old-ptes -o $(BUILD)/kernels
 	$(Q)LACE=$(abspath $(LACE)) BUILD=$(abspath $(BUILD)) LACE_KERNELS=$(abspath $(BUILD))/kernels \
 	  TESTS="$(KERNEL_TESTS)" tests/integration/run.sh

@@ -7,6 +7,7 @@
 
 #include "layout/hotset.h"
 #include "util/error.h"
+#include "util/parse_num.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -40,11 +41,8 @@ int hotset_parse(const char *text, struct lace_hotset *hs)
 		double weight = 1;
 		w = strtok_r(NULL, " \t\r", &rest);
 		if (w) {
-			char *end;
-			errno = 0;
-			weight = strtod(w, &end);
 			int err = 0;
-			if (*end || errno || !isfinite(weight) || weight < 0)
+			if (parse_double(w, &weight) || weight < 0)
 				err = lace_error_set(EINVAL, "line %zu: weight '%s' is not a non-negative number",
 						     lineno, w);
 			else if (strtok_r(NULL, " \t\r", &rest))

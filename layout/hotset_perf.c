@@ -22,6 +22,7 @@
 
 #include "layout/hotset.h"
 #include "util/error.h"
+#include "util/parse_num.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -111,17 +112,16 @@ static int samples_to_hotset(struct samples *s, struct lace_hotset *hs, const ch
 static bool percent_at(const char **p, double *v)
 {
 	const char *s = *p;
-	char *end;
+	size_t n;
 
 	while (*s == ' ' || *s == '\t')
 		s++;
 	if (!isdigit((unsigned char)*s))
 		return false;
-	errno = 0;
-	*v = strtod(s, &end);
-	if (errno || *end != '%')
+	n = strspn(s, "0123456789.");
+	if (s[n] != '%' || parse_double_n(s, n, v))
 		return false;
-	*p = end + 1;
+	*p = s + n + 1;
 	return true;
 }
 
@@ -222,11 +222,13 @@ int hotset_parse_perf_script(const char *text, struct lace_hotset *hs)
 			}
 		} else {
 			/* "... SECS.USECS: [PERIOD] EVENT: [ip sym+off (dso)]" */
-			char *end;
-			period = strtod(tc + 1, &end);
-			if (end == tc + 1 || period <= 0)
+			const char *end = tc + 1 + strspn(tc + 1, " \t");
+			size_t n = strspn(end, "0123456789.");
+			if (!n || parse_double_n(end, n, &period) || period <= 0)
 				period = 1;
-			const char *tok = end, *te;
+			if (!n)
+				end = tc + 1;
+			const char *tok = end + n, *te;
 			while (tok < eol && *tok == ' ')
 				tok++;
 			te = tok;

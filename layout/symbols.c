@@ -85,60 +85,62 @@ static int cmp_ordinal(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-int symbols_load(struct lace_image *img)
+/* The symbol table to read: .symtab, else (a stripped shared library
+ * still has its exported functions there; nm, and so bloat-o-meter, lists
+ * none of them) .dynsym, with its SHT_SYMTAB_SHNDX extension if any.
+ * NULL when the file has neither. */
+static Elf_Scn *symtab_find(Elf *elf, GElf_Shdr *symsh, bool *dynamic, Elf_Data **xdata)
 {
-	struct image_priv *p = image_priv(img);
 	Elf_Scn *scn = NULL, *symscn = NULL, *dynscn = NULL;
-	Elf_Data *xdata = NULL;
-	GElf_Shdr symsh, dynsh;
+	GElf_Shdr dynsh;
 
-	while ((scn = elf_nextscn(p->elf, scn))) {
+	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
 		if (!gelf_getshdr(scn, &sh))
 			continue;
 		if (sh.sh_type == SHT_SYMTAB) {
 			symscn = scn;
-			symsh = sh;
+			*symsh = sh;
 		} else if (sh.sh_type == SHT_DYNSYM) {
 			dynscn = scn;
 			dynsh = sh;
 		}
 	}
-	/* a stripped shared library still has its exported functions in
-	 * .dynsym; nm (and so bloat-o-meter) lists none of them */
-	bool dynamic = !symscn && dynscn;
-	if (dynamic) {
+	*dynamic = !symscn && dynscn;
+	if (*dynamic) {
 		symscn = dynscn;
-		symsh = dynsh;
+		*symsh = dynsh;
 	}
+	*xdata = NULL;
 	if (!symscn)
-		return 0;
-	if (p->ppc64_elfv1)
-		ppc64_opd_load(img);
+		return NULL;
 	scn = NULL;
-	while ((scn = elf_nextscn(p->elf, scn))) {
+	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
 		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB_SHNDX &&
 		    sh.sh_link == elf_ndxscn(symscn))
-			xdata = elf_getdata(scn, NULL);
+			*xdata = elf_getdata(scn, NULL);
 	}
-	Elf_Data *data = elf_getdata(symscn, NULL);
-	if (!data || !symsh.sh_entsize)
-		return lace_error_set(EINVAL, "unreadable symbol table: %s", elf_errmsg(-1));
-	size_t n = symsh.sh_size / symsh.sh_entsize;
-	const char **files = xcalloc(n ? n : 1, sizeof(*files));
+	return symscn;
+}
+
+/* Every named, defined symbol of the table into p->syms (files[] gets the
+ * STT_FILE each local follows), and nm's t/T list into img->text_syms. */
+static void symtab_read(struct lace_image *img, Elf_Data *data, Elf_Data *xdata,
+			const GElf_Shdr *symsh, bool dynamic, const char **files)
+{
+	struct image_priv *p = image_priv(img);
+	size_t n = symsh->sh_size / symsh->sh_entsize;
 	const char *cur_file = NULL;
 	size_t text_alloc = 0;
 
-	img->has_symbols = true;
-	p->syms = xcalloc(n ? n : 1, sizeof(*p->syms));
 	for (size_t i = 1; i < n; i++) {
 		GElf_Sym sym;
 		Elf32_Word xndx = 0;
 		if (!gelf_getsymshndx(data, xdata, (int)i, &sym, &xndx))
 			continue;
 		unsigned type = GELF_ST_TYPE(sym.st_info), bind = GELF_ST_BIND(sym.st_info);
-		const char *name = elf_strptr(p->elf, symsh.sh_link, sym.st_name);
+		const char *name = elf_strptr(p->elf, symsh->sh_link, sym.st_name);
 		if (type == STT_FILE) {
 			cur_file = name && *name ? name : NULL;
 			continue;
@@ -188,8 +190,15 @@ int symbols_load(struct lace_image *img)
 		files[p->nsyms] = bind == STB_LOCAL ? cur_file : NULL;
 		p->nsyms++;
 	}
-	/* sort symbols, carrying their file along */
+}
+
+/* Sort the symbols by address, carrying their file along, and place the
+ * ones without a section by address. */
+static void syms_sort(struct lace_image *img, const char **files)
+{
+	struct image_priv *p = image_priv(img);
 	struct { struct image_symbol s; const char *f; } *tmp = xmalloc((p->nsyms ? p->nsyms : 1) * sizeof(*tmp));
+
 	for (size_t i = 0; i < p->nsyms; i++) {
 		tmp[i].s = p->syms[i];
 		tmp[i].f = files[i];
@@ -205,27 +214,34 @@ int symbols_load(struct lace_image *img)
 		if (s->section < 0)
 			s->section = image_section_at(img, s->addr);
 	}
+}
 
-	/* a separate debug file (objcopy --only-keep-debug, Debian -dbgsym):
-	 * every code section is NOBITS, yet its symbols are exact; there,
-	 * and only there, a function needs no bytes */
+/* A separate debug file (objcopy --only-keep-debug, Debian -dbgsym):
+ * every code section is NOBITS, yet its symbols are exact; there, and
+ * only there, a function needs no bytes. */
+static bool image_debug_only(const struct lace_image *img)
+{
 	bool debug_only = false;
+
 	for (size_t i = 0; i < img->nsections; i++) {
 		const struct lace_section *sec = &img->sections[i];
 		if (!sec->code || !sec->alloc || !sec->size)
 			continue;
-		if (sec->flags & SEC_HAS_CONTENTS) {
-			debug_only = false;
-			break;
-		}
+		if (sec->flags & SEC_HAS_CONTENTS)
+			return false;
 		debug_only = true;
 	}
-	if (debug_only)
-		image_warn(img, "code sections have no contents (a separate debug file, objcopy "
-			   "--only-keep-debug): functions from the symbol table; no branches or jump sites");
-	/* function candidates: sized code symbols that are not markers */
+	return debug_only;
+}
+
+/* The functions: sized code symbols that are not markers, one per address
+ * (the best-ranked alias), none inside another. */
+static void funcs_build(struct lace_image *img, const char **files, bool debug_only)
+{
+	struct image_priv *p = image_priv(img);
 	struct cand *c = xmalloc((p->nsyms ? p->nsyms : 1) * sizeof(*c));
 	size_t nc = 0;
+
 	for (size_t i = 0; i < p->nsyms; i++) {
 		const struct image_symbol *s = &p->syms[i];
 		if (!s->size || s->section < 0 || !img->sections[s->section].code)
@@ -269,11 +285,14 @@ int symbols_load(struct lace_image *img)
 		prev_sec = s->section;
 	}
 	free(c);
-	free(files);
+}
 
-	/* n-th local of the same name in the same file, in address order:
-	 * how lace diff tells two `static int helper()` apart */
+/* n-th local of the same name in the same file, in address order: how
+ * lace diff tells two `static int helper()` apart. */
+static void funcs_number_statics(struct lace_image *img)
+{
 	struct lace_function **v = xmalloc((img->nfuncs ? img->nfuncs : 1) * sizeof(*v));
+
 	for (size_t i = 0; i < img->nfuncs; i++)
 		v[i] = &img->funcs[i];
 	qsort(v, img->nfuncs, sizeof(*v), cmp_ordinal);
@@ -283,6 +302,37 @@ int symbols_load(struct lace_image *img)
 		v[i]->static_ordinal = same ? v[i - 1]->static_ordinal + 1 : 0;
 	}
 	free(v);
+}
+
+int symbols_load(struct lace_image *img)
+{
+	struct image_priv *p = image_priv(img);
+	Elf_Data *xdata;
+	GElf_Shdr symsh;
+	bool dynamic;
+	Elf_Scn *symscn = symtab_find(p->elf, &symsh, &dynamic, &xdata);
+
+	if (!symscn)
+		return 0;
+	if (p->ppc64_elfv1)
+		ppc64_opd_load(img);
+	Elf_Data *data = elf_getdata(symscn, NULL);
+	if (!data || !symsh.sh_entsize)
+		return lace_error_set(EINVAL, "unreadable symbol table: %s", elf_errmsg(-1));
+	size_t n = symsh.sh_size / symsh.sh_entsize;
+	const char **files = xcalloc(n ? n : 1, sizeof(*files));
+
+	img->has_symbols = true;
+	p->syms = xcalloc(n ? n : 1, sizeof(*p->syms));
+	symtab_read(img, data, xdata, &symsh, dynamic, files);
+	syms_sort(img, files);
+	bool debug_only = image_debug_only(img);
+	if (debug_only)
+		image_warn(img, "code sections have no contents (a separate debug file, objcopy "
+			   "--only-keep-debug): functions from the symbol table; no branches or jump sites");
+	funcs_build(img, files, debug_only);
+	free(files);
+	funcs_number_statics(img);
 	/* .dynsym of a stripped program often defines no function at all:
 	 * then it is a file without symbols, as before */
 	if (dynamic && img->nfuncs)

@@ -124,7 +124,7 @@ int ab_run(struct lace_session *s, const struct ab_plan *p)
 
 	if (p->argv) {
 		argv_a = argv_b = p->argv;
-	} else if (s->set.sim && !strcmp(s->set.sim->name, "qemu")) {
+	} else if (s->set.model_host && !strcmp(s->set.model_host->name, "qemu")) {
 		/* the guest runs the program itself: the host's shell (and
 		 * what it would find in the host's PATH) is not there */
 		strvec_split(&words_a, p->cmd_a);

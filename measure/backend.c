@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "util/error.h"
+#include "util/parse_num.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -28,9 +29,9 @@ int backend_mode_parse(const char *s, enum lace_backend_mode *mode)
 	return 0;
 }
 
-static bool sim_built(void)
+static bool vg_built(void)
 {
-	return sim_backend_unavailable() == NULL;
+	return vg_backend_unavailable() == NULL;
 }
 
 static void list_add(struct strbuf *sb, const char *name)
@@ -46,37 +47,37 @@ int backend_select(struct lace_backend_set *set, enum lace_backend_mode mode,
 	struct strbuf unsup = STRBUF_INIT, moved = STRBUF_INIT;
 	const char *unsup_why = NULL;
 	char why_copy[256] = "", para[256] = "";
-	bool sim_could = false; /* an unsupported event the simulator models */
+	bool host_could = false; /* an unsupported event the simulator models */
 	int err = 0;
 
 	memset(set, 0, sizeof(*set));
 	set->hw = hw_backend_new();
 	if (mode == LACE_BACKEND_QEMU) {
-		/* the full-system backend takes the simulator's place: the
-		 * events it models are counted in the guest, the rest natively */
-		set->sim = qemu_backend_new();
-		if (!set->sim) {
+		/* QEMU is the model host: the events it models are counted
+		 * in the guest, the rest natively */
+		set->model_host = qemu_backend_new();
+		if (!set->model_host) {
 			err = lace_error_set(ENOTSUP, "%s", qemu_backend_unavailable());
 			goto out;
 		}
 		mode = LACE_BACKEND_SIM;
-	} else if (mode != LACE_BACKEND_HW && sim_built()) {
-		set->sim = sim_backend_new();
+	} else if (mode != LACE_BACKEND_HW && vg_built()) {
+		set->model_host = vg_backend_new();
 	}
-	if (mode == LACE_BACKEND_SIM && !set->sim) {
-		err = lace_error_set(ENOTSUP, "%s", sim_backend_unavailable());
+	if (mode == LACE_BACKEND_SIM && !set->model_host) {
+		err = lace_error_set(ENOTSUP, "%s", vg_backend_unavailable());
 		goto out;
 	}
 	for (size_t i = 0; i < nevents; i++) {
 		struct lace_event_spec *ev = &evs[i];
 		const char *why = NULL;
-		bool sim_ok = set->sim && set->sim->supports &&
-			      set->sim->supports(set->sim, ev, &why);
+		bool host_ok = set->model_host && set->model_host->supports &&
+			      set->model_host->supports(set->model_host, ev, &why);
 
 		ev->backend = set->hw;
 		ev->simulated = false;
-		if (mode == LACE_BACKEND_SIM && sim_ok) {
-			ev->backend = set->sim;
+		if (mode == LACE_BACKEND_SIM && host_ok) {
+			ev->backend = set->model_host;
 			ev->simulated = true;
 			continue;
 		}
@@ -86,9 +87,9 @@ int backend_select(struct lace_backend_set *set, enum lace_backend_mode mode,
 					     events_tracefs() ? "" : " (tracefs is not mounted)");
 			goto out;
 		}
-		if (ev->kind == LACE_EV_SIM_ONLY && !sim_ok) {
+		if (ev->kind == LACE_EV_SIM_ONLY && !host_ok) {
 			err = lace_error_set(ENOENT, "%s: unknown event (see 'perf list' and doc/events.md)%s",
-					     ev->name, sim_built() || mode == LACE_BACKEND_HW ? ""
+					     ev->name, vg_built() || mode == LACE_BACKEND_HW ? ""
 					     : "; simulator-only events need the simulator backend, which is not built");
 			goto out;
 		}
@@ -97,14 +98,14 @@ int backend_select(struct lace_backend_set *set, enum lace_backend_mode mode,
 		bool hw_ok = set->hw->supports(set->hw, ev, &why);
 		if (hw_ok)
 			continue;
-		if (mode == LACE_BACKEND_AUTO && ev->hardware && sim_ok && !ev->by_default) {
-			ev->backend = set->sim;
+		if (mode == LACE_BACKEND_AUTO && ev->hardware && host_ok && !ev->by_default) {
+			ev->backend = set->model_host;
 			ev->simulated = true;
 			list_add(&moved, ev->name);
 			continue;
 		}
 		list_add(&unsup, ev->name);
-		sim_could |= sim_ok;
+		host_could |= host_ok;
 		if (!unsup_why && why) {
 			snprintf(why_copy, sizeof(why_copy), "%s", why);
 			unsup_why = why_copy;
@@ -127,7 +128,7 @@ int backend_select(struct lace_backend_set *set, enum lace_backend_mode mode,
 	if (moved.len)
 		snprintf(set->note, sizeof(set->note),
 			 "%s: not supported by this CPU: counted by the simulator, %s", moved.buf,
-			 set->sim->describe ? set->sim->describe(set->sim) : "sim");
+			 set->model_host->describe ? set->model_host->describe(set->model_host) : "sim");
 	if (para[0]) {
 		size_t l = strlen(set->note);
 		snprintf(set->note + l, sizeof(set->note) - l, "%s%s", l ? "; " : "", para);
@@ -139,9 +140,9 @@ int backend_select(struct lace_backend_set *set, enum lace_backend_mode mode,
 				any_hw = true;
 		const char *way_out =
 			!any_hw ? ""
-			: sim_could ? "; name them with -e (or use '--backend sim') to count them in the simulator"
-			: set->sim ? "; the simulator does not model these either"
-			: mode == LACE_BACKEND_HW && sim_built()
+			: host_could ? "; name them with -e (or use '--backend sim') to count them in the simulator"
+			: set->model_host ? "; the simulator does not model these either"
+			: mode == LACE_BACKEND_HW && vg_built()
 				? "; '--backend sim' counts icache/iTLB events and instructions in a simulator"
 				: "; '--backend sim' (the simulator) is the way out once built";
 		snprintf(set->hint, sizeof(set->hint), "%s: %s%s", unsup.buf,
@@ -155,9 +156,28 @@ out:
 	return err;
 }
 
+int backend_option_long(const char *name, const char *value, long min, long max, long *out)
+{
+	long v;
+
+	if (!value || parse_long(value, min, max, &v))
+		return lace_error_set(EINVAL, "--%s needs a whole number from %ld to %ld, not '%s'",
+				      name, min, max, value ? value : "");
+	*out = v;
+	return 0;
+}
+
+static bool options_have(const struct lace_backend_option *opts, const char *name)
+{
+	for (size_t i = 0; opts[i].name; i++)
+		if (!strcmp(opts[i].name, name))
+			return true;
+	return false;
+}
+
 int backend_set_option(struct lace_backend_set *set, const char *name, const char *value)
 {
-	struct lace_backend *bes[2] = { set->hw, set->sim };
+	struct lace_backend *bes[2] = { set->hw, set->model_host };
 
 	for (size_t i = 0; i < 2; i++) {
 		if (!bes[i] || !bes[i]->set_option)
@@ -166,7 +186,12 @@ int backend_set_option(struct lace_backend_set *set, const char *name, const cha
 		if (err != -ENOENT)
 			return err;
 	}
-	return lace_error_set(ENOENT, "option --%s needs the simulator backend", name);
+	/* no backend of this batch takes it: name the one whose table has it */
+	if (options_have(qemu_backend_options, name))
+		return lace_error_set(ENOENT, "--%s belongs to --backend qemu", name);
+	if (options_have(vg_backend_options, name))
+		return lace_error_set(ENOENT, "--%s belongs to --backend sim", name);
+	return lace_error_set(ENOENT, "--%s: no backend takes this option", name);
 }
 
 static bool owns_any(struct lace_backend *be, const struct lace_event_spec *evs, size_t n)
@@ -185,49 +210,49 @@ int backend_set_prepare(struct lace_backend_set *set, struct lace_event_spec *ev
 	set->nevents = nevents;
 	if (set->hw && set->hw->prepare)
 		err = set->hw->prepare(set->hw, evs, nevents);
-	if (!err && set->sim && set->sim->prepare && owns_any(set->sim, evs, nevents))
-		err = set->sim->prepare(set->sim, evs, nevents);
+	if (!err && set->model_host && set->model_host->prepare && owns_any(set->model_host, evs, nevents))
+		err = set->model_host->prepare(set->model_host, evs, nevents);
 	return err;
 }
 
 int backend_set_run(struct lace_backend_set *set, char *const argv[],
 		    const struct lace_run_opts *opts, struct lace_run_result *res)
 {
-	bool sim_runs = set->sim && owns_any(set->sim, set->evs, set->nevents);
-	bool hw_runs = !sim_runs || owns_any(set->hw, set->evs, set->nevents);
+	bool host_runs = set->model_host && owns_any(set->model_host, set->evs, set->nevents);
+	bool hw_runs = !host_runs || owns_any(set->hw, set->evs, set->nevents);
 	int err;
 
 	if (hw_runs) {
 		err = set->hw->run(set->hw, argv, opts, res);
-		if (err || !sim_runs || res->fault != LACE_FAULT_NONE)
+		if (err || !host_runs || res->fault != LACE_FAULT_NONE)
 			return err;
 		/* the native run supplies timing and faults; the simulated one
 		 * adds its counts (it touches only its own events) */
-		struct lace_run_result sim = *res;
-		sim.procs = NULL;
-		sim.nprocs = 0;
-		sim.extra = NULL;
-		err = set->sim->run(set->sim, argv, opts, &sim);
-		res->procs = sim.procs;
-		res->nprocs = sim.nprocs;
-		res->extra = sim.extra;
-		if (!err && sim.fault != LACE_FAULT_NONE) {
-			res->fault = sim.fault;
+		struct lace_run_result model = *res;
+		model.procs = NULL;
+		model.nprocs = 0;
+		model.extra = NULL;
+		err = set->model_host->run(set->model_host, argv, opts, &model);
+		res->procs = model.procs;
+		res->nprocs = model.nprocs;
+		res->extra = model.extra;
+		if (!err && model.fault != LACE_FAULT_NONE) {
+			res->fault = model.fault;
 			snprintf(res->fault_msg, sizeof(res->fault_msg), "under the simulator: %.100s",
-				 sim.fault_msg);
+				 model.fault_msg);
 		}
 		return err;
 	}
-	return set->sim->run(set->sim, argv, opts, res);
+	return set->model_host->run(set->model_host, argv, opts, res);
 }
 
 void backend_set_release(struct lace_backend_set *set)
 {
 	if (set->hw && set->hw->free)
 		set->hw->free(set->hw);
-	if (set->sim && set->sim->free)
-		set->sim->free(set->sim);
-	set->hw = set->sim = NULL;
+	if (set->model_host && set->model_host->free)
+		set->model_host->free(set->model_host);
+	set->hw = set->model_host = NULL;
 }
 
 void run_result_init(struct lace_run_result *res, size_t nevents)

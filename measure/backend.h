@@ -3,8 +3,9 @@
  * `lace stat` and `lace ab` parse the event list (measure/events.h) into
  * struct lace_event_spec, choose backends with backend_select(), then for
  * every run call backend->run() with the workload's argv.  The hardware
- * backend (measure/backend_hw.c) counts with perf_event_open; the simulator
- * backend (measure/sim/) runs the workload under the Valgrind tool.  Both
+ * backend (measure/backend_hw.c) counts with perf_event_open; the model
+ * hosts run lace's models (measure/model/): the Valgrind tool
+ * (measure/vg/, `--backend sim`) or QEMU (measure/qemu/).  All
  * start the workload through the shared runner (measure/runner.h), so
  * pinning, timeouts, output handling and fault classification are the same
  * whichever backend counts.
@@ -146,7 +147,7 @@ struct lace_run_opts {
 				   * 0 for lace stat */
 };
 
-/* A backend.  name is "hw" or "sim". */
+/* A backend.  name is "hw", "sim" (the Valgrind host) or "qemu". */
 struct lace_backend {
 	const char *name;
 	void *priv;
@@ -185,7 +186,8 @@ json_t *backend_extra_last(json_t *const *extra, size_t nruns, const char *key,
 const char *backend_extra_agreement(size_t nvalid, bool same);
 
 /* A backend option that `lace stat`/`lace ab` accept and pass on with
- * set_option(); has_arg as in getopt_long. */
+ * set_option(); has_arg as in getopt_long.  Each backend owns its table
+ * (ending with a NULL name); `--help` shows each under its own heading. */
 struct lace_backend_option {
 	const char *name;
 	int has_arg;
@@ -193,25 +195,32 @@ struct lace_backend_option {
 	const char *help;
 };
 
-/* The simulator backend (measure/vg/backend_vg.c): it runs the lace-vg
- * Valgrind tool that `make` builds next to lace.  sim_backend_new() is NULL
- * when the tool or valgrind is missing; sim_backend_unavailable() then says
- * which, and the remedy.  The option table ends with a NULL name. */
-struct lace_backend *sim_backend_new(void);
-const char *sim_backend_unavailable(void);
-extern const struct lace_backend_option sim_backend_options[];
+/* For set_option(): a whole number option's value through parse_long(),
+ * so every backend option follows the rules of util/parse_num.h; 0, or
+ * -EINVAL with "--NAME needs a whole number from MIN to MAX, not 'V'". */
+int backend_option_long(const char *name, const char *value, long min, long max, long *out);
+
+/* The Valgrind host (measure/vg/backend_vg.c, `--backend sim`): it runs
+ * lace's models in the lace-vg Valgrind tool that `make` builds next to
+ * lace.  vg_backend_new() is NULL when the tool or valgrind is missing;
+ * vg_backend_unavailable() then says which, and the remedy. */
+struct lace_backend *vg_backend_new(void);
+const char *vg_backend_unavailable(void);
+extern const struct lace_backend_option vg_backend_options[];
 
 /* The perf_event_open backend (measure/backend_hw.c). */
 struct lace_backend *hw_backend_new(void);
 
-/* The full-system backend (measure/qemu/backend_qemu.c): boots a kernel under
- * QEMU with lace's TCG plugin and counts kernel and user code inside a
- * window around the workload.  NULL when QEMU or the plugin is missing;
- * qemu_backend_unavailable() then says which.  Its options (--kernel,
- * --system-map, --qemu-loops) are in sim_backend_options[], the one table
- * of simulating backends' options that stat and ab offer. */
+/* The QEMU host (measure/qemu/backend_qemu.c, `--backend qemu`): boots a
+ * kernel under QEMU with lace's TCG plugin and counts kernel and user code
+ * inside a window around the workload.  NULL when QEMU or the plugin is
+ * missing; qemu_backend_unavailable() then says which.  Its own options
+ * (--kernel, --system-map, --qemu-loops ...) are qemu_backend_options[];
+ * it also takes the model options both hosts share (--cpu-profile,
+ * --per-function, --top), which are listed in vg_backend_options[]. */
 struct lace_backend *qemu_backend_new(void);
 const char *qemu_backend_unavailable(void);
+extern const struct lace_backend_option qemu_backend_options[];
 
 enum lace_backend_mode { LACE_BACKEND_AUTO, LACE_BACKEND_HW, LACE_BACKEND_SIM,
 			 LACE_BACKEND_QEMU };
@@ -219,11 +228,12 @@ enum lace_backend_mode { LACE_BACKEND_AUTO, LACE_BACKEND_HW, LACE_BACKEND_SIM,
 /* Parse "auto" | "hw" | "sim" | "qemu"; -EINVAL otherwise. */
 int backend_mode_parse(const char *s, enum lace_backend_mode *mode);
 
-/* The backends of one batch: at most one hardware and one simulator (with
- * --backend qemu the "simulator" slot holds the qemu backend). */
+/* The backends of one batch: at most one hardware backend and one model
+ * host, the backend that runs lace's models (lace-vg, or QEMU with
+ * --backend qemu). */
 struct lace_backend_set {
 	struct lace_backend *hw;
-	struct lace_backend *sim;
+	struct lace_backend *model_host;
 	/* one line for stderr when auto fell back ("iTLB-loads, ... not supported
 	 * by this CPU: counted by the simulator"), or "" */
 	char note[512];
@@ -241,7 +251,8 @@ struct lace_backend_set {
  * (software events, tracepoints) stay on hw.  Returns 0 or -errno. */
 int backend_select(struct lace_backend_set *set, enum lace_backend_mode mode,
 		   struct lace_event_spec *evs, size_t nevents);
-/* Pass a backend option to whichever backend takes it. */
+/* Pass a backend option to whichever backend takes it; -ENOENT with a
+ * message naming the backend it belongs to when none in the set does. */
 int backend_set_option(struct lace_backend_set *set, const char *name, const char *value);
 /* Prepare each backend, then run one measurement of argv: every backend
  * that owns an event runs once; the first (hw) supplies the timing. */

@@ -12,6 +12,7 @@
 #include <ini.h>
 
 #include "util/error.h"
+#include "util/parse_num.h"
 
 const char *sim_exe_dir(void)
 {
@@ -58,33 +59,25 @@ const char *sim_profile_dir(void)
 	return NULL;
 }
 
-/* Parse up to max comma-separated non-negative integers (k/K, m/M suffixes
- * allowed for sizes); returns how many, or -1. */
+/* Parse up to max comma-separated sizes (util/parse_num.h's: 4096, 32K,
+ * 2M); returns how many, or -1. */
 static int parse_list(const char *s, uint64_t *v, int max)
 {
 	int n = 0;
 
 	while (*s) {
-		char *end;
-		unsigned long long x;
+		size_t len = strcspn(s, ",");
+		char tok[32];
+		uint64_t x;
 
-		if (n >= max || *s == '-' || *s == ' ')
+		if (n >= max || len >= sizeof(tok))
 			return -1;
-		errno = 0;
-		x = strtoull(s, &end, 10);
-		if (end == s || errno)
-			return -1;
-		if (*end == 'k' || *end == 'K') {
-			x <<= 10;
-			end++;
-		} else if (*end == 'm' || *end == 'M') {
-			x <<= 20;
-			end++;
-		}
-		if (x > UINT32_MAX * 1024ull)
+		memcpy(tok, s, len);
+		tok[len] = '\0';
+		if (parse_size(tok, &x) || x > UINT32_MAX * 1024ull)
 			return -1;
 		v[n++] = x;
-		s = end;
+		s += len;
 		if (*s == ',' && s[1])
 			s++;
 		else if (*s)

@@ -15,6 +15,7 @@
 
 #include "measure/model_results.h"
 #include "util/error.h"
+#include "util/parse_num.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -163,15 +164,16 @@ static int read_u64_file(const char *path, uint64_t *v)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int err = strbuf_read_file(&sb, path);
-	char *end;
+	unsigned long x;
 
 	if (err) {
 		strbuf_release(&sb);
 		return err;
 	}
-	errno = 0;
-	*v = strtoull(sb.buf, &end, 0);
-	err = (errno || end == sb.buf) ? -EINVAL : 0;
+	strbuf_rtrim(&sb); /* sysfs ends its values with a newline */
+	err = parse_ulong(sb.buf, &x) ? -EINVAL : 0;
+	if (!err)
+		*v = x;
 	strbuf_release(&sb);
 	return err;
 }
@@ -182,10 +184,10 @@ bool events_paranoid(int *level)
 	bool ok = false;
 
 	if (!strbuf_read_file(&sb, "/proc/sys/kernel/perf_event_paranoid")) {
-		char *end;
-		long v = strtol(sb.buf, &end, 10);
+		long v;
 
-		if (end != sb.buf && v >= -1000 && v <= 1000) {
+		strbuf_rtrim(&sb);
+		if (!parse_long(sb.buf, -1000, 1000, &v)) {
 			*level = (int)v;
 			ok = true;
 		}
@@ -288,18 +290,19 @@ static int apply_format(struct lace_event_spec *ev, const char *fmt, uint64_t va
 	}
 	unsigned shift = 0;
 	while (*p && *p != '\n') {
-		char *end;
-		unsigned long lo = strtoul(p, &end, 10), hi = lo;
-		if (end == p || lo > 63)
+		size_t n = strspn(p, "0123456789");
+		uint64_t lo, hi;
+		if (parse_u64_n(p, n, &lo) || lo > 63)
 			return -EINVAL;
-		p = end;
+		hi = lo;
+		p += n;
 		if (*p == '-') {
-			hi = strtoul(p + 1, &end, 10);
-			if (end == p + 1 || hi > 63 || hi < lo)
+			n = strspn(++p, "0123456789");
+			if (parse_u64_n(p, n, &hi) || hi > 63 || hi < lo)
 				return -EINVAL;
-			p = end;
+			p += n;
 		}
-		for (unsigned long b = lo; b <= hi; b++, shift++)
+		for (uint64_t b = lo; b <= hi; b++, shift++)
 			if (shift < 64 && (val >> shift & 1))
 				*dst |= 1ULL << b;
 		if (*p == ',')
@@ -339,11 +342,10 @@ static int pmu_term(struct lace_event_spec *ev, const char *pmu, const char *ter
 		return lace_error_set(EINVAL, "%s: bad term '%s'", ev->name, term);
 	memcpy(key, term, kl);
 	key[kl] = '\0';
-	char *end;
-	errno = 0;
-	val = strtoull(eq + 1, &end, 0);
-	if (errno || end == eq + 1 || *end)
+	unsigned long uval;
+	if (parse_ulong(eq + 1, &uval))
 		return lace_error_set(EINVAL, "%s: bad value in '%s'", ev->name, term);
+	val = uval;
 	if (!strcmp(key, "config")) {
 		ev->config = val;
 		return 0;
@@ -538,7 +540,13 @@ static int resolve(struct lace_event_spec *ev, const char *s)
 	if (s[0] == 'r' && s[1] && strspn(s + 1, "0123456789abcdefABCDEF") == strlen(s + 1)) {
 		ev->kind = LACE_EV_RAW;
 		ev->type = PERF_TYPE_RAW;
-		ev->config = strtoull(s + 1, NULL, 16);
+		/* at most 16 hex digits: a longer one would not fit config */
+		char hex[24];
+		unsigned long v;
+		snprintf(hex, sizeof(hex), "0x%s", s + 1);
+		if (strlen(s + 1) > 16 || parse_ulong(hex, &v))
+			return lace_error_set(EINVAL, "%s: a raw event is at most 16 hex digits", s);
+		ev->config = v;
 		ev->hardware = true;
 		return 0;
 	}

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/parse_num.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -47,17 +48,6 @@ static void totals_add(struct sim_totals *a, const struct sim_totals *b)
 {
 	for (int i = 0; sim_event_names[i]; i++)
 		*totals_field(a, i) += *totals_field((struct sim_totals *)b, i);
-}
-
-static int parse_u64(const char *s, uint64_t *v)
-{
-	char *end;
-
-	if (!*s || *s == '-')
-		return -1;
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	return (errno || *end) ? -1 : 0;
 }
 
 static void proc_free(struct sim_proc *p);

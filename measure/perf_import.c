@@ -11,6 +11,7 @@
 
 #include "measure/results.h"
 #include "util/error.h"
+#include "util/parse_num.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -39,7 +40,6 @@ static int perf_value(struct lace_import *im, size_t line, const char *value, co
 		      const char *event, bool has_var, double var_pct)
 {
 	struct lace_import_event *e;
-	char *end;
 
 	if (!*event)
 		return lace_error_set(EINVAL, "%s:%zu: no event name", im->path, line);
@@ -52,9 +52,8 @@ static int perf_value(struct lace_import *im, size_t line, const char *value, co
 		e->not_supported++;
 		return 0;
 	}
-	errno = 0;
-	double v = strtod(value, &end);
-	if (errno || end == value || *end || !isfinite(v))
+	double v;
+	if (parse_double(value + strspn(value, " \t"), &v))
 		return lace_error_set(EINVAL, "%s:%zu: '%s' is not a count", im->path, line, value);
 	if (has_var) {
 		e->summary = true;
@@ -69,14 +68,11 @@ static int perf_value(struct lace_import *im, size_t line, const char *value, co
 /* "3.86%" -> 3.86 */
 static bool parse_pct(const char *s, double *out)
 {
-	char *end;
 	size_t len = strlen(s);
 
 	if (!len || s[len - 1] != '%')
 		return false;
-	errno = 0;
-	*out = strtod(s, &end);
-	return !errno && end == s + len - 1 && *out >= 0;
+	return !parse_double_n(s, len - 1, out) && *out >= 0;
 }
 
 /* perf 6.1 -x: value, unit, event, [variance "x.xx%" with -r > 1], run

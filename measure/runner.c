@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "util/error.h"
+#include "util/parse_num.h"
 #include "util/time.h"
 
 extern char **environ;
@@ -30,19 +31,19 @@ static int cpu_list_parse(const char *list, cpu_set_t *set)
 	if (!*p)
 		return -EINVAL;
 	while (*p) {
-		char *end;
-		long lo = strtol(p, &end, 10), hi;
-		if (end == p || lo < 0 || lo >= CPU_SETSIZE)
+		size_t n = strspn(p, "0123456789");
+		uint64_t lo, hi;
+		if (parse_u64_n(p, n, &lo) || lo >= CPU_SETSIZE)
 			return -EINVAL;
 		hi = lo;
-		p = end;
+		p += n;
 		if (*p == '-') {
-			hi = strtol(p + 1, &end, 10);
-			if (end == p + 1 || hi < lo || hi >= CPU_SETSIZE)
+			n = strspn(++p, "0123456789");
+			if (parse_u64_n(p, n, &hi) || hi < lo || hi >= CPU_SETSIZE)
 				return -EINVAL;
-			p = end;
+			p += n;
 		}
-		for (long c = lo; c <= hi; c++)
+		for (uint64_t c = lo; c <= hi; c++)
 			CPU_SET((int)c, set);
 		if (*p == ',')
 			p++;

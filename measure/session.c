@@ -239,8 +239,10 @@ void session_batch_begin(struct lace_session *s, const char *command)
 	for (size_t i = 0; i < s->evl.n; i++)
 		any_sim |= s->evl.ev[i].simulated;
 	strbuf_addstr(&be, s->set.hw->describe(s->set.hw));
-	if (any_sim)
-		strbuf_addf(&be, "+%s", s->set.sim->describe ? s->set.sim->describe(s->set.sim) : "sim");
+	if (any_sim) {
+		struct lace_backend *host = s->set.model_host;
+		strbuf_addf(&be, "+%s", host->describe ? host->describe(host) : "sim");
+	}
 	s->batch.backend = strbuf_detach(&be, NULL);
 }
 

@@ -8,6 +8,7 @@
 
 #include "layout/expect.h"
 #include "util/error.h"
+#include "util/parse_num.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -56,12 +57,12 @@ static void push(char ***v, size_t *n, const char *s)
 /* percent text -> fraction; -1 on junk */
 static double parse_pct(const char *v)
 {
-	char *end;
-	errno = 0;
-	double x = strtod(v, &end);
-	while (*end == ' ' || *end == '%')
-		end++;
-	if (errno || end == v || *end || x < 0 || x >= 100)
+	size_t n = strlen(v);
+	double x;
+
+	while (n && (v[n - 1] == ' ' || v[n - 1] == '%'))
+		n--;
+	if (parse_double_n(v, n, &x) || x < 0 || x >= 100)
 		return -1;
 	return x / 100.0;
 }

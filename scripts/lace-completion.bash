@@ -29,7 +29,7 @@ _lace_option_arg()
 
 _lace()
 {
-	local cur prev cmd i arg argh values
+	local cur prev cmd i j arg argh values
 	COMPREPLY=()
 	cur=${COMP_WORDS[COMP_CWORD]}
 	prev=${COMP_WORDS[COMP_CWORD-1]}
@@ -49,11 +49,33 @@ _lace()
 		COMPREPLY=($(compgen -W "$(_lace_commands)" -- "$cur"))
 		return ;;
 	esac
+	# lace build's subcommands (bpftool style): `kernel ARCH`, or the study
+	# code without one; --kernel ARCH is the older spelling of `kernel ARCH`
+	local karch=
+	if [ "$cmd" = build ]; then
+		for ((j = i + 1; j < COMP_CWORD; j++)); do
+			case ${COMP_WORDS[j]} in
+			kernel|--kernel|-K) karch=${COMP_WORDS[j+1]:-all} ;;
+			esac
+		done
+		case $prev in
+		build) [[ $cur != -* ]] &&
+			{ COMPREPLY=($(compgen -W "kernel study" -- "$cur")); return; } ;;
+		kernel|--kernel|-K)
+			COMPREPLY=($(compgen -W "$(lace build kernel --list 2>/dev/null | awk '{print $1}' | sort -u)" -- "$cur"))
+			return ;;
+		esac
+	fi
 	# values no table can know, or of commands without a table
 	case $prev in
 	--fail-on) COMPREPLY=($(compgen -W "info warning error never" -- "$cur")); return ;;
-	-v|--variant) [ "$cmd" = build ] &&
-		{ COMPREPLY=($(compgen -W "$(lace build --list 2>/dev/null | awk '{print $1}')" -- "$cur")); return; } ;;
+	-v|--variant) if [ -n "$karch" ]; then
+		COMPREPLY=($(compgen -W "$(lace build kernel "$karch" --list 2>/dev/null | awk '{print $2}')" -- "$cur"))
+		return
+	elif [ "$cmd" = build ]; then
+		COMPREPLY=($(compgen -W "$(lace build --list 2>/dev/null | awk '{print $1}')" -- "$cur"))
+		return
+	fi ;;
 	esac
 	if [[ $prev == -* ]]; then
 		arg=$(_lace_option_arg "$cmd" "$prev")

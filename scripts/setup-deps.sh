@@ -14,10 +14,11 @@ libpfm4-dev systemtap-sdt-dev valgrind qemu-system-x86"
 # compiler also builds the guest workloads build/ppc64le/bench/*: static,
 # so it needs the cross libc, which the compiler only recommends; chromium
 # and a font for it, which it only recommends: t_report_browser opens the
-# study reports in headless Chromium and measures their text)
+# study reports in headless Chromium and measures their text;
+# universal-ctags measures functions for scripts/check-function-length.sh)
 PKGS_TEST="libcmocka-dev gcc-powerpc64le-linux-gnu binutils-powerpc64le-linux-gnu
 libc6-dev-ppc64el-cross rt-tests linux-perf python3 clang jq chromium
-fonts-liberation"
+fonts-liberation universal-ctags"
 
 # kernel: what `lace build --kernel` and `make check-kernel` need to build
 # Debian's linux-source (and, for the qemu backend, boot it)

@@ -61,6 +61,68 @@ int parse_ulong(const char *s, unsigned long *out)
 	return 0;
 }
 
+int parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	int err = check_start(s, false);
+
+	if (err)
+		return err;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (end == s || *end)
+		return lace_error_set(EINVAL, "'%s' is not a whole number", s);
+	if (errno == ERANGE || v > UINT64_MAX)
+		return lace_error_set(ERANGE, "%s is too large", s);
+	*out = (uint64_t)v;
+	return 0;
+}
+
+int parse_double(const char *s, double *out)
+{
+	char *end;
+	double v;
+	int err = check_start(s, true);
+
+	if (err)
+		return err;
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || *end)
+		return lace_error_set(EINVAL, "'%s' is not a number", s);
+	if (errno == ERANGE || !isfinite(v))
+		return lace_error_set(ERANGE, "%s is out of range", s);
+	*out = v;
+	return 0;
+}
+
+/* a token copied out, so that the whole-string rules apply to it */
+static int token_copy(char *buf, size_t len, const char *s, size_t n)
+{
+	if (n >= len)
+		return lace_error_set(EINVAL, "'%.*s' is not a number", (int)(len - 1), s);
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return 0;
+}
+
+int parse_u64_n(const char *s, size_t n, uint64_t *out)
+{
+	char buf[64];
+	int err = token_copy(buf, sizeof(buf), s, n);
+
+	return err ? err : parse_u64(buf, out);
+}
+
+int parse_double_n(const char *s, size_t n, double *out)
+{
+	char buf[64];
+	int err = token_copy(buf, sizeof(buf), s, n);
+
+	return err ? err : parse_double(buf, out);
+}
+
 int parse_size(const char *s, uint64_t *out)
 {
 	char *end;

@@ -22,6 +22,7 @@
 #include "hashmmu/entry.h"
 #include "hashmmu/hashmmu.h"
 #include "probes/tracepoint.h"
+#include "util/parse_num.h"
 
 #define SYS_TOUCH 1
 #define SYS_MKOLD 2
@@ -62,7 +63,6 @@ int main(int argc, char **argv)
 	struct hashmmu_stats st;
 	struct hashmmu_mm *mm;
 	int c, trace = 0;
-	char *end;
 
 	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (c) {
@@ -70,9 +70,9 @@ int main(int argc, char **argv)
 		case 'r':
 		case 'k':
 		case 's': {
-			unsigned long v = strtoul(optarg, &end, 0);
+			unsigned long v;
 
-			if (!*optarg || *end || (c != 's' && !v)) {
+			if (parse_ulong(optarg, &v) || (c != 's' && !v)) {
 				fprintf(stderr, "hashmmu-driver: bad value '%s' for --%s\n", optarg,
 					c == 'p' ? "pages" : c == 'r' ? "rounds" : c == 'k' ? "htab-kib" : "seed");
 				return 2;

@@ -93,17 +93,18 @@ static int qemu_prepare(struct lace_backend *be, struct lace_event_spec *evs, si
 	if (err)
 		return err;
 	/* the front end of the guest's kind of CPU unless told otherwise */
-	err = sim_profile_load(p->profile_name[0] ? p->profile_name
+	err = sim_profile_load(p->profile_name ? p->profile_name
 			       : p->arch == GUEST_PPC64LE ? "power9" : SIM_PROFILE_DEFAULT, &p->prof);
 	if (err)
 		return err;
 	if (!p->qemu_version[0])
 		version_read(qemu_arches[p->arch].prog, p->qemu_version, sizeof(p->qemu_version));
-	if (!p->dir[0]) {
-		snprintf(p->dir, sizeof(p->dir), "%s/lace-qemu.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!p->dir) {
+		qemu_path_set(&p->dir, "%s/lace-qemu.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 		if (!mkdtemp(p->dir)) {
 			err = lace_error_set(errno, "%s: %s", p->dir, strerror(errno));
-			p->dir[0] = '\0';
+			free(p->dir);
+			p->dir = NULL;
 			return err;
 		}
 	}
@@ -150,7 +151,7 @@ static int qemu_prepare(struct lace_backend *be, struct lace_event_spec *evs, si
 /* the initramfs of side k for argv, built once per batch (every run of
  * a side is the same) */
 static int initrd_ensure(struct qemu_priv *p, struct qemu_kernel *k, int side, char *const argv[],
-			 char *path, size_t len)
+			 struct strbuf *path)
 {
 	struct strbuf key = STRBUF_INIT;
 	struct guest_spec g = { p->arch, p->busybox, p->runner, argv, p->loops,
@@ -162,9 +163,10 @@ static int initrd_ensure(struct qemu_priv *p, struct qemu_kernel *k, int side, c
 		strbuf_addstr(&key, argv[i]);
 		strbuf_addch(&key, '\n');
 	}
-	snprintf(path, len, "%s/initramfs-%c.cpio", p->dir, "AB"[side]);
+	strbuf_reset(path);
+	strbuf_addf(path, "%s/initramfs-%c.cpio", p->dir, "AB"[side]);
 	if (!k->initrd_for || strcmp(k->initrd_for, key.buf)) {
-		err = guest_initramfs_build(&g, path);
+		err = guest_initramfs_build(&g, path->buf);
 		free(k->initrd_for);
 		k->initrd_for = err ? NULL : strbuf_detach(&key, NULL);
 	}
@@ -208,50 +210,34 @@ static void guest_report_event(struct qemu_priv *p, const struct guest_report *r
 	c->time_enabled = c->time_running = 1;
 }
 
-static int qemu_run(struct lace_backend *be, char *const argv[], const struct lace_run_opts *opts,
-		    struct lace_run_result *res)
+/* QEMU's command line for one run of side k: the machine, the console
+ * file, the kernel and initramfs, and lace's plugin with the model's
+ * geometry (unless --qemu-no-plugin). */
+static void qemu_argv_build(const struct qemu_priv *p, const struct qemu_kernel *k,
+			    const char *initrd, const char *out, const char *console,
+			    struct strvec *qargv)
 {
-	struct qemu_priv *p = be->priv;
 	const struct sim_config *c = &p->prof.cfg;
-	char initrd[PATH_MAX + 32], out[PATH_MAX + 32], console[PATH_MAX + 48], tail[96];
 	const struct qemu_arch *qa = &qemu_arches[p->arch];
-	struct strvec qargv = STRVEC_INIT;
 	struct strbuf plug = STRBUF_INIT;
-	struct guest_report rep;
-	struct lace_child child;
-	struct tcg_split w;
-	unsigned nwin;
-	json_t *fns = NULL, *paths = NULL;
-	int err, status;
 
-	if (!p->event_idx)
-		return lace_error_set(EINVAL, "qemu backend: run before prepare");
-	int side = opts->side == 'B' && (p->k[1].kernel || p->k[1].sysmap);
-	struct qemu_kernel *k = &p->k[side];
-
-	err = initrd_ensure(p, k, side, argv, initrd, sizeof(initrd));
-	if (err)
-		return err;
-	p->nrun++;
-	snprintf(out, sizeof(out), "%s/tcg.%u", p->dir, p->nrun);
-	snprintf(console, sizeof(console), "%s/console.%u", p->dir, p->nrun);
-	strvec_push(&qargv, qa->prog);
-	strvec_pushv(&qargv, (const char *[]){ "-accel", "tcg", "-smp", "1", "-display", "none",
-					       "-monitor", "none", "-no-reboot",
-					       "-icount", "shift=0,sleep=off",
-					       "-rtc", "base=2020-01-01T00:00:00,clock=vm",
-					       /* the random bytes QEMU hands the guest
-						* (the device tree's rng-seed) */
-					       "-seed", "1", NULL });
-	strvec_pushv(&qargv, (const char **)qa->machine);
-	strvec_push(&qargv, "-serial");
-	strvec_pushf(&qargv, "file:%s", console);
-	strvec_push(&qargv, "-kernel");
-	strvec_push(&qargv, k->kernel_path);
-	strvec_push(&qargv, "-initrd");
-	strvec_push(&qargv, initrd);
-	strvec_push(&qargv, "-append");
-	strvec_push(&qargv, qa->append);
+	strvec_push(qargv, qa->prog);
+	strvec_pushv(qargv, (const char *[]){ "-accel", "tcg", "-smp", "1", "-display", "none",
+					      "-monitor", "none", "-no-reboot",
+					      "-icount", "shift=0,sleep=off",
+					      "-rtc", "base=2020-01-01T00:00:00,clock=vm",
+					      /* the random bytes QEMU hands the guest
+					       * (the device tree's rng-seed) */
+					      "-seed", "1", NULL });
+	strvec_pushv(qargv, (const char **)qa->machine);
+	strvec_push(qargv, "-serial");
+	strvec_pushf(qargv, "file:%s", console);
+	strvec_push(qargv, "-kernel");
+	strvec_push(qargv, k->kernel_path);
+	strvec_push(qargv, "-initrd");
+	strvec_push(qargv, initrd);
+	strvec_push(qargv, "-append");
+	strvec_push(qargv, qa->append);
 	/* the System.map costs a lookup per instruction at translation and
 	 * per-function counting per block: only when asked for */
 	strbuf_addf(&plug,
@@ -268,10 +254,117 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 	for (size_t i = 0; i < p->paths.nr; i++)
 		strbuf_addf(&plug, ",path=%s", p->paths.v[i]);
 	if (!p->no_plugin) {
-		strvec_push(&qargv, "-plugin");
-		strvec_push(&qargv, plug.buf);
+		strvec_push(qargv, "-plugin");
+		strvec_push(qargv, plug.buf);
 	}
 	strbuf_release(&plug);
+}
+
+/* The workload's status, which the guest reports on the console (and on
+ * x86 in QEMU's own, through isa-debug-exit), as the run's fault. */
+static void guest_status_apply(const char *console, const struct guest_report *rep,
+			       struct lace_run_result *res)
+{
+	char tail[96];
+	int status;
+
+	if (res->fault != LACE_FAULT_EXIT && res->fault != LACE_FAULT_NONE)
+		return;
+	status = res->fault == LACE_FAULT_EXIT ? guest_status_from_exit(res->exit_status) : -1;
+	if (status < 0 && rep->has_status)
+		status = rep->status;
+	res->exit_status = status;
+	if (status == 0) {
+		res->fault = LACE_FAULT_NONE;
+		res->fault_msg[0] = '\0';
+	} else if (status > 0) {
+		console_tail(console, tail, sizeof(tail));
+		res->fault = LACE_FAULT_EXIT;
+		snprintf(res->fault_msg, sizeof(res->fault_msg),
+			 "exit status %d in the guest: %.90s", status, tail);
+	} else {
+		console_tail(console, tail, sizeof(tail));
+		res->fault = LACE_FAULT_START;
+		snprintf(res->fault_msg, sizeof(res->fault_msg),
+			 "the guest ended without reporting: %.90s", tail);
+	}
+}
+
+/* Each event's count: guest tracepoints from the console's report, the
+ * model's events from the window's user and kernel sides. */
+static void counts_fill(struct qemu_priv *p, const struct guest_report *rep,
+			const struct tcg_split *w, struct lace_run_result *res)
+{
+	for (size_t i = 0; i < res->nevents && i < p->nevents; i++) {
+		int idx = p->event_idx[i], t = p->trace_idx[i];
+		uint64_t v = 0;
+
+		if (t >= 0) {
+			guest_report_event(p, rep, t, p->trace_names.v[t], &res->counts[i]);
+			continue;
+		}
+		if (idx < 0)
+			continue;
+		if (!p->excl_user[i])
+			v += sim_totals_get(&w->u, idx);
+		if (!p->excl_kernel[i])
+			v += sim_totals_get(&w->k, idx);
+		res->counts[i].status = LACE_COUNT_OK;
+		res->counts[i].raw = v;
+		res->counts[i].value = (double)v;
+		res->counts[i].time_enabled = res->counts[i].time_running =
+			(uint64_t)(res->elapsed_s * 1e9);
+	}
+}
+
+/* The run's backend data for the results file (takes paths, not fns). */
+static json_t *run_extra(const struct qemu_priv *p, const struct qemu_kernel *k,
+			 const struct guest_report *rep, const struct tcg_split *w, json_t *fns,
+			 json_t *paths)
+{
+	json_t *x = json_object();
+
+	json_object_set_new(x, "simulator", json_string(p->no_plugin ? "none" : "lace-tcg"));
+	json_object_set_new(x, "profile", json_string(p->prof.name));
+	json_object_set_new(x, "kernel", json_string(k->kernel_path));
+	json_object_set_new(x, "system_map", json_string(k->map_path));
+	json_object_set_new(x, "qemu", json_string(p->qemu_version));
+	json_object_set_new(x, "kernel_release", json_string(rep->release));
+	json_object_set_new(x, "kernel_build_id", json_string(rep->build_id));
+	json_object_set_new(x, "loops", json_integer(p->loops));
+	json_object_set_new(x, "user", qemu_report_split_json(&w->u));
+	json_object_set_new(x, "kernel_counts", qemu_report_split_json(&w->k));
+	json_object_set_new(x, "functions", qemu_report_top(fns, (size_t)p->top));
+	json_object_set_new(x, "paths", paths);
+	json_object_set_new(x, "guest_arch", json_string(guest_arch_name(p->arch)));
+	return x;
+}
+
+static int qemu_run(struct lace_backend *be, char *const argv[], const struct lace_run_opts *opts,
+		    struct lace_run_result *res)
+{
+	struct qemu_priv *p = be->priv;
+	struct strbuf initrd = STRBUF_INIT, out = STRBUF_INIT, console = STRBUF_INIT;
+	struct strvec qargv = STRVEC_INIT;
+	struct guest_report rep;
+	struct lace_child child;
+	struct tcg_split w;
+	unsigned nwin;
+	json_t *fns = NULL, *paths = NULL;
+	int err;
+
+	if (!p->event_idx)
+		return lace_error_set(EINVAL, "qemu backend: run before prepare");
+	int side = opts->side == 'B' && (p->k[1].kernel || p->k[1].sysmap);
+	struct qemu_kernel *k = &p->k[side];
+
+	err = initrd_ensure(p, k, side, argv, &initrd);
+	if (err)
+		goto out;
+	p->nrun++;
+	strbuf_addf(&out, "%s/tcg.%u", p->dir, p->nrun);
+	strbuf_addf(&console, "%s/console.%u", p->dir, p->nrun);
+	qemu_argv_build(p, k, initrd.buf, out.buf, console.buf, &qargv);
 
 	err = runner_start(&child, (char *const *)qargv.v, NULL, opts);
 	if (!err) {
@@ -283,36 +376,15 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 	}
 	strvec_clear(&qargv);
 	if (err)
-		return err;
+		goto out;
 
-	/* the guest reports the workload's status on the console (and on x86
-	 * in QEMU's own, through isa-debug-exit) */
-	guest_report_read(console, &rep);
-	if (res->fault == LACE_FAULT_EXIT || res->fault == LACE_FAULT_NONE) {
-		status = res->fault == LACE_FAULT_EXIT ? guest_status_from_exit(res->exit_status) : -1;
-		if (status < 0 && rep.has_status)
-			status = rep.status;
-		res->exit_status = status;
-		if (status == 0) {
-			res->fault = LACE_FAULT_NONE;
-			res->fault_msg[0] = '\0';
-		} else if (status > 0) {
-			console_tail(console, tail, sizeof(tail));
-			res->fault = LACE_FAULT_EXIT;
-			snprintf(res->fault_msg, sizeof(res->fault_msg),
-				 "exit status %d in the guest: %.90s", status, tail);
-		} else {
-			console_tail(console, tail, sizeof(tail));
-			res->fault = LACE_FAULT_START;
-			snprintf(res->fault_msg, sizeof(res->fault_msg),
-				 "the guest ended without reporting: %.90s", tail);
-		}
-	}
+	guest_report_read(console.buf, &rep);
+	guest_status_apply(console.buf, &rep, res);
 	if (p->no_plugin) {
 		memset(&w, 0, sizeof(w));
 		fns = json_array();
 		paths = json_array();
-	} else if (qemu_report_read(out, &w, &nwin, &fns, &paths) || nwin != 1) {
+	} else if (qemu_report_read(out.buf, &w, &nwin, &fns, &paths) || nwin != 1) {
 		if (res->fault == LACE_FAULT_NONE) {
 			res->fault = LACE_FAULT_START;
 			snprintf(res->fault_msg, sizeof(res->fault_msg),
@@ -320,70 +392,45 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 		}
 		json_decref(fns);
 		json_decref(paths);
-		return 0;
+		goto out;
 	}
 	if (p->record && !p->no_plugin) {
-		char raw[PATH_MAX + 16];
-		int rerr = record_pack(p->record, p->dir, "rec", "qemu", p->prof.name, c, 1,
+		struct strbuf raw = STRBUF_INIT;
+		int rerr = record_pack(p->record, p->dir, "rec", "qemu", p->prof.name, &p->prof.cfg, 1,
 				       k->kernel_path, rep.build_id);
-		snprintf(raw, sizeof(raw), "%s/rec.0.0", p->dir);
-		unlink(raw);
+
+		strbuf_addf(&raw, "%s/rec.0.0", p->dir);
+		unlink(raw.buf);
+		strbuf_release(&raw);
 		if (rerr) {
+			err = rerr;
 			json_decref(fns);
 			json_decref(paths);
-			return rerr;
+			goto out;
 		}
 	}
-	for (size_t i = 0; i < res->nevents && i < p->nevents; i++) {
-		int idx = p->event_idx[i], t = p->trace_idx[i];
-		uint64_t v = 0;
-
-		if (t >= 0) {
-			guest_report_event(p, &rep, t, p->trace_names.v[t], &res->counts[i]);
-			continue;
-		}
-		if (idx < 0)
-			continue;
-		if (!p->excl_user[i])
-			v += sim_totals_get(&w.u, idx);
-		if (!p->excl_kernel[i])
-			v += sim_totals_get(&w.k, idx);
-		res->counts[i].status = LACE_COUNT_OK;
-		res->counts[i].raw = v;
-		res->counts[i].value = (double)v;
-		res->counts[i].time_enabled = res->counts[i].time_running =
-			(uint64_t)(res->elapsed_s * 1e9);
-	}
-	res->extra = json_object();
-	json_object_set_new(res->extra, "simulator", json_string(p->no_plugin ? "none" : "lace-tcg"));
-	json_object_set_new(res->extra, "profile", json_string(p->prof.name));
-	json_object_set_new(res->extra, "kernel", json_string(k->kernel_path));
-	json_object_set_new(res->extra, "system_map", json_string(k->map_path));
-	json_object_set_new(res->extra, "qemu", json_string(p->qemu_version));
-	json_object_set_new(res->extra, "kernel_release", json_string(rep.release));
-	json_object_set_new(res->extra, "kernel_build_id", json_string(rep.build_id));
-	json_object_set_new(res->extra, "loops", json_integer(p->loops));
-	json_object_set_new(res->extra, "user", qemu_report_split_json(&w.u));
-	json_object_set_new(res->extra, "kernel_counts", qemu_report_split_json(&w.k));
-	json_object_set_new(res->extra, "functions", qemu_report_top(fns, (size_t)p->top));
-	json_object_set_new(res->extra, "paths", paths);
-	json_object_set_new(res->extra, "guest_arch", json_string(guest_arch_name(p->arch)));
+	counts_fill(p, &rep, &w, res);
+	res->extra = run_extra(p, k, &rep, &w, fns, paths);
 	json_decref(fns);
-	unlink(out);
+	unlink(out.buf);
 	/* a failed run's console is the only account of what happened in
 	 * the guest: keep it (remove_dir() then keeps the folder) */
 	if (res->fault == LACE_FAULT_NONE)
-		unlink(console);
+		unlink(console.buf);
 	else if (!p->console_kept++)
-		lace_warn(NULL, "the guest's console of run %u is kept in %s", p->nrun, console);
-	return 0;
+		lace_warn(NULL, "the guest's console of run %u is kept in %s", p->nrun, console.buf);
+out:
+	strbuf_release(&initrd);
+	strbuf_release(&out);
+	strbuf_release(&console);
+	return err;
 }
 
 static const char *base_name(const char *path, const char *none)
 {
-	const char *b = strrchr(path, '/');
+	const char *b = path ? strrchr(path, '/') : NULL;
 
-	return b ? b + 1 : path[0] ? path : none;
+	return b ? b + 1 : path && path[0] ? path : none;
 }
 
 static const char *qemu_describe(struct lace_backend *be)
@@ -391,114 +438,16 @@ static const char *qemu_describe(struct lace_backend *be)
 	struct qemu_priv *p = be->priv;
 	char kernels[220];
 
-	if (p->k[1].kernel_path[0])
+	if (p->k[1].kernel_path)
 		snprintf(kernels, sizeof(kernels), "A %.100s, B %.100s",
 			 base_name(p->k[0].kernel_path, "kernel"), base_name(p->k[1].kernel_path, "kernel"));
 	else
 		snprintf(kernels, sizeof(kernels), "%.200s", base_name(p->k[0].kernel_path, "kernel"));
 	snprintf(p->describe, sizeof(p->describe), "qemu (%s, %s, %.60s, %u run%s per boot)",
 		 guest_arch_name(p->arch), kernels,
-		 p->prof.name[0] ? p->prof.name : p->profile_name[0] ? p->profile_name : "default",
+		 p->prof.name[0] ? p->prof.name : p->profile_name ? p->profile_name : "default",
 		 p->loops, p->loops == 1 ? "" : "s");
 	return p->describe;
-}
-
-static int qemu_set_option(struct lace_backend *be, const char *name, const char *value)
-{
-	struct qemu_priv *p = be->priv;
-	char *end;
-	long v;
-
-	static const struct { const char *name; int side; bool map; } files[] = {
-		{ "kernel", 0, false }, { "kernel-a", 0, false }, { "kernel-b", 1, false },
-		{ "system-map", 0, true }, { "system-map-a", 0, true }, { "system-map-b", 1, true },
-	};
-
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		struct qemu_kernel *k = &p->k[files[i].side];
-		char **slot = files[i].map ? &k->sysmap : &k->kernel;
-
-		char abi[128];
-		enum guest_arch arch;
-
-		if (strcmp(name, files[i].name))
-			continue;
-		if (!value || (!qemu_is_file(value) &&
-			       (files[i].map || !qemu_debian_kernel_name(value, abi, sizeof(abi), &arch))))
-			return lace_error_set(ENOENT, "--%s %s: no such file", name, value ? value : "");
-		free(*slot);
-		*slot = xstrdup(value);
-		return 0;
-	}
-	if (!strcmp(name, "qemu-loops")) {
-		v = value ? strtol(value, &end, 10) : 0;
-		if (!value || !*value || *end || v < 1 || v > 1000000)
-			return lace_error_set(EINVAL, "--qemu-loops wants a positive number, not '%s'",
-					      value ? value : "");
-		p->loops = (unsigned)v;
-		return 0;
-	}
-	if (!strcmp(name, "cpu-profile")) {
-		struct sim_profile scratch;
-		int err = sim_profile_load(value, &scratch);
-		if (err)
-			return err == -ENOENT ? -EINVAL : err;
-		snprintf(p->profile_name, sizeof(p->profile_name), "%s", value);
-		return 0;
-	}
-	if (!strcmp(name, "guest-arch")) {
-		if (value && !strcmp(value, "x86_64"))
-			p->arch = GUEST_X86_64;
-		else if (value && !strcmp(value, "ppc64le"))
-			p->arch = GUEST_PPC64LE;
-		else
-			return lace_error_set(EINVAL, "--guest-arch wants x86_64 or ppc64le, not '%s'",
-					      value ? value : "");
-		return 0;
-	}
-	if (!strcmp(name, "path-length")) {
-		struct strvec v = STRVEC_INIT;
-
-		if (value)
-			for (const char *q = value; *q;) {
-				size_t l = strcspn(q, ",");
-				if (l)
-					strvec_pushf(&v, "%.*s", (int)l, q);
-				q += l + (q[l] == ',');
-			}
-		if (!v.nr) {
-			strvec_clear(&v);
-			return lace_error_set(EINVAL, "--path-length wants FUNCTION[,FUNCTION...]");
-		}
-		for (size_t i = 0; i < v.nr; i++)
-			strvec_push(&p->paths, v.v[i]);
-		strvec_clear(&v);
-		return 0;
-	}
-	if (!strcmp(name, "record")) {
-		if (!value || !*value)
-			return lace_error_set(EINVAL, "--record wants a file name");
-		free(p->record);
-		p->record = xstrdup(value);
-		return 0;
-	}
-	if (!strcmp(name, "qemu-no-plugin")) {
-		p->no_plugin = true;
-		return 0;
-	}
-	if (!strcmp(name, "per-function")) {
-		p->per_function = true;
-		return 0;
-	}
-	if (!strcmp(name, "top")) {
-		v = value ? strtol(value, &end, 10) : 0;
-		if (!value || !*value || *end || v < 1 || v > 100000)
-			return lace_error_set(EINVAL, "--top wants a positive number, not '%s'",
-					      value ? value : "");
-		p->top = v;
-		return 0;
-	}
-	return -ENOENT;
 }
 
 static void qemu_print_extra(struct lace_backend *be, FILE *out, json_t *const *extra,
@@ -527,11 +476,18 @@ static void qemu_free(struct lace_backend *be)
 {
 	struct qemu_priv *p = be->priv;
 
-	if (p->dir[0])
+	if (p->dir)
 		remove_dir(p->dir);
+	free(p->dir);
+	free(p->profile_name);
+	free(p->busybox);
+	free(p->plugin);
+	free(p->runner);
 	for (int i = 0; i < 2; i++) {
 		free(p->k[i].kernel);
 		free(p->k[i].sysmap);
+		free(p->k[i].kernel_path);
+		free(p->k[i].map_path);
 		free(p->k[i].initrd_for);
 	}
 	free(p->event_idx);

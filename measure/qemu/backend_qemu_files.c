@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "measure/qemu/symmap.h"
 #include "measure/model_results.h"
 #include "util/error.h"
+#include "util/strbuf.h"
 
 #define QEMU_PROG "qemu-system-x86_64"   /* what the backend needs at all */
 
@@ -39,6 +41,18 @@ const struct qemu_arch qemu_arches[] = {
 			    machine_ppc, "console=hvc0 quiet panic=-1 random.trust_cpu=off mitigations=off",
 			    "ppc64le/lace-guest-run" },
 };
+
+void qemu_path_set(char **slot, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	free(*slot);
+	*slot = strbuf_detach(&sb, NULL);
+}
 
 bool qemu_is_file(const char *path)
 {
@@ -138,21 +152,19 @@ static int resolve_kernel(struct qemu_priv *p, struct qemu_kernel *k, const char
 
 	snprintf(abi, sizeof(abi), "%s", cache_abi);
 	if (k->kernel && qemu_debian_kernel_name(k->kernel, abi, sizeof(abi), &named)) {
-		snprintf(k->kernel_path, sizeof(k->kernel_path), "%.3900s/%s-%.120s", cache,
-			 qa->kernel_prefix, abi);
+		qemu_path_set(&k->kernel_path, "%s/%s-%s", cache, qa->kernel_prefix, abi);
 		if (!qemu_is_file(k->kernel_path))
 			return lace_error_set(ENOENT, "--kernel%s %s: not in lace's cache (fetch it: "
 					      "scripts/fetch-guest.sh%s linux-image-%s)", side, k->kernel,
 					      p->arch == GUEST_PPC64LE ? " --arch ppc64le" : "", abi);
 	} else if (k->kernel)
-		snprintf(k->kernel_path, sizeof(k->kernel_path), "%s", k->kernel);
+		qemu_path_set(&k->kernel_path, "%s", k->kernel);
 	else
-		snprintf(k->kernel_path, sizeof(k->kernel_path), "%.3900s/%s-%.120s", cache,
-			 qa->kernel_prefix, abi);
+		qemu_path_set(&k->kernel_path, "%s/%s-%s", cache, qa->kernel_prefix, abi);
 	if (k->sysmap)
-		snprintf(k->map_path, sizeof(k->map_path), "%s", k->sysmap);
+		qemu_path_set(&k->map_path, "%s", k->sysmap);
 	else
-		snprintf(k->map_path, sizeof(k->map_path), "%.3900s/System.map-%.120s", cache, abi);
+		qemu_path_set(&k->map_path, "%s/System.map-%s", cache, abi);
 	if (!qemu_is_file(k->kernel_path))
 		return lace_error_set(ENOENT, "%s: no kernel to boot (scripts/fetch-guest.sh%s fetches "
 				      "Debian's into the cache, or give --kernel%s)", k->kernel_path,
@@ -175,7 +187,7 @@ static int resolve_kernel(struct qemu_priv *p, struct qemu_kernel *k, const char
 int qemu_resolve_files(struct qemu_priv *p)
 {
 	char cache[PATH_MAX], abi[128] = "", tools[PATH_MAX];
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, abi_file = STRBUF_INIT;
 	const struct qemu_arch *qa;
 	bool two = p->k[1].kernel || p->k[1].sysmap;
 	int err;
@@ -204,25 +216,26 @@ int qemu_resolve_files(struct qemu_priv *p)
 		return lace_error_set(ENOENT, "a %s guest needs %s (apt-get install %s)",
 				      guest_arch_name(p->arch), qa->prog, qa->package);
 	guest_cache(cache, sizeof(cache), p->arch);
-	snprintf(tools, sizeof(tools), "%.3900s/kernel.abi", cache);
-	if (!strbuf_read_file(&sb, tools)) {
+	strbuf_addf(&abi_file, "%s/kernel.abi", cache);
+	if (!strbuf_read_file(&sb, abi_file.buf)) {
 		strbuf_rtrim(&sb);
 		snprintf(abi, sizeof(abi), "%s", sb.buf);
 	}
 	strbuf_release(&sb);
+	strbuf_release(&abi_file);
 	err = resolve_kernel(p, &p->k[0], cache, abi, two ? "-a" : "");
 	if (!err && two)
 		err = resolve_kernel(p, &p->k[1], cache, abi, "-b");
 	if (err)
 		return err;
-	snprintf(p->busybox, sizeof(p->busybox), "%.3900s/busybox", cache);
+	qemu_path_set(&p->busybox, "%s/busybox", cache);
 	if (!qemu_is_file(p->busybox))
 		return lace_error_set(ENOENT, "%s: no busybox for the guest (scripts/fetch-guest.sh%s)",
 				      p->busybox, p->arch == GUEST_PPC64LE ? " --arch ppc64le" : "");
 	if (!tool_dir(tools, sizeof(tools)))
 		return lace_error_set(ENOENT, "%s", qemu_backend_unavailable());
-	snprintf(p->plugin, sizeof(p->plugin), "%.3900s/liblace-tcg.so", tools);
-	snprintf(p->runner, sizeof(p->runner), "%.3900s/%s", tools, qa->runner);
+	qemu_path_set(&p->plugin, "%s/liblace-tcg.so", tools);
+	qemu_path_set(&p->runner, "%s/%s", tools, qa->runner);
 	if (!qemu_is_file(p->runner))
 		return lace_error_set(ENOENT, "%s: no guest runner for %s (make builds it when "
 				      "powerpc64le-linux-gnu-gcc is installed: 'make setup-kernel')",

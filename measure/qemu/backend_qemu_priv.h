@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "measure/backend.h"
 #include "measure/qemu/guest.h"
 #include "measure/cpu_profile.h"
 #include "util/strbuf.h"
@@ -26,7 +27,7 @@ struct qemu_arch {
 /* one side's kernel: lace stat has one, lace ab one per side */
 struct qemu_kernel {
 	char *kernel, *sysmap;         /* --kernel[-a/-b], --system-map[-a/-b] */
-	char kernel_path[PATH_MAX], map_path[PATH_MAX];
+	char *kernel_path, *map_path;  /* resolved: the files booted and read */
 	uint64_t switch_addr;
 	char *initrd_for;              /* the argv its initramfs was built for */
 };
@@ -45,11 +46,11 @@ struct qemu_priv {
 	bool no_plugin;                /* --qemu-no-plugin: QEMU alone (make bench) */
 	char *record;                  /* --record FILE */
 	long top;
-	char profile_name[PATH_MAX];
+	char *profile_name;            /* --cpu-profile, or NULL */
 	struct sim_profile prof;
-	char busybox[PATH_MAX];
-	char plugin[PATH_MAX], runner[PATH_MAX];
-	char dir[PATH_MAX];            /* this batch's temporary folder */
+	char *busybox;
+	char *plugin, *runner;
+	char *dir;                     /* this batch's temporary folder */
 	unsigned nrun;
 	int *event_idx;
 	bool *excl_user, *excl_kernel;  /* per event: perf's :k / :u */
@@ -70,5 +71,10 @@ bool qemu_debian_kernel_name(const char *v, char *abi, size_t len, enum guest_ar
  * context-switch addresses; checks --path-length's functions.  0 or
  * -errno with the message set. */
 int qemu_resolve_files(struct qemu_priv *p);
+/* *slot freed and set to the formatted string (paths of any length: no
+ * PATH_MAX buffer, no clamp). */
+void qemu_path_set(char **slot, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The backend's set_option (backend_qemu_options.c). */
+int qemu_set_option(struct lace_backend *be, const char *name, const char *value);
 
 #endif

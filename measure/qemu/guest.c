@@ -13,6 +13,7 @@
 
 #include "measure/qemu/cpio.h"
 #include "util/error.h"
+#include "util/parse_num.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
 #include "util/xalloc.h"
@@ -59,18 +60,19 @@ static int find_program(const char *name, char *out, size_t len)
 /* every folder above path, once, before it */
 static int add_parents(struct cpio *c, struct strvec *dirs, const char *path)
 {
-	char buf[PATH_MAX];
+	struct strbuf dir = STRBUF_INIT;
+	int err = 0;
 
-	for (const char *p = strchr(path + 1, '/'); p; p = strchr(p + 1, '/')) {
-		snprintf(buf, sizeof(buf), "%.*s", (int)(p - path - 1), path + 1);
-		if (strvec_find(dirs, buf) >= 0)
+	for (const char *p = strchr(path + 1, '/'); p && !err; p = strchr(p + 1, '/')) {
+		strbuf_reset(&dir);
+		strbuf_add(&dir, path + 1, (size_t)(p - path - 1));
+		if (strvec_find(dirs, dir.buf) >= 0)
 			continue;
-		strvec_push(dirs, buf);
-		int err = cpio_add(c, buf, S_IFDIR | 0755, NULL, 0);
-		if (err)
-			return err;
+		strvec_push(dirs, dir.buf);
+		err = cpio_add(c, dir.buf, S_IFDIR | 0755, NULL, 0);
 	}
-	return 0;
+	strbuf_release(&dir);
+	return err;
 }
 
 static int add_host_file(struct cpio *c, struct strvec *dirs, struct strvec *files,
@@ -304,7 +306,7 @@ void guest_report_read(const char *console, struct guest_report *r)
 	memset(r, 0, sizeof(*r));
 	while (f && fgets(line, sizeof(line), f)) {
 		char *s = strstr(line, "lace-guest: "), name[160], rest[128];
-		unsigned long long n;
+		uint64_t n;
 		int st;
 
 		if (!s)
@@ -319,10 +321,8 @@ void guest_report_read(const char *console, struct guest_report *r)
 			r->status = st;
 		} else if (r->nevents < GUEST_MAX_TRACE &&
 			   sscanf(s, "event %159s %127[^\n]", name, rest) == 2) {
-			char *end;
-
-			n = strtoull(rest, &end, 10);
-			r->ev[r->nevents].ok = end != rest && !*end;
+			n = 0;
+			r->ev[r->nevents].ok = !parse_u64(rest, &n);
 			r->ev[r->nevents].count = n;
 			if (!r->ev[r->nevents].ok)
 				snprintf(r->ev[r->nevents].why, sizeof(r->ev[0].why), "%.95s",

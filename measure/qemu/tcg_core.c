@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/parse_num.h"
+
 const uint8_t tcg_mark_open_x86[TCG_MARK_LEN] = { 0x0f, 0x1f, 0x80, 0x4f, 0x43, 0x41, 0x4c };
 const uint8_t tcg_mark_close_x86[TCG_MARK_LEN] = { 0x0f, 0x1f, 0x80, 0x43, 0x43, 0x41, 0x4c };
 
@@ -195,17 +197,17 @@ static uint64_t *split_field(struct tcg_split *w, const char *key, size_t len)
 int tcg_split_parse(const char *line, unsigned *window, struct tcg_split *w)
 {
 	const char *p;
-	char *end;
-	unsigned long n;
+	uint64_t n;
+	size_t len;
 
 	if (strncmp(line, "window ", 7))
 		return -1;
-	n = strtoul(line + 7, &end, 10);
-	if (end == line + 7)
+	len = strspn(line + 7, "0123456789");
+	if (parse_u64_n(line + 7, len, &n) || n > UINT32_MAX)
 		return -1;
 	memset(w, 0, sizeof(*w));
 	*window = (unsigned)n;
-	p = end;
+	p = line + 7 + len;
 	while (*p == ' ') {
 		const char *key = ++p, *eq = strchr(key, '=');
 		uint64_t *field;
@@ -215,10 +217,10 @@ int tcg_split_parse(const char *line, unsigned *window, struct tcg_split *w)
 		field = split_field(w, key, (size_t)(eq - key));
 		if (!field)
 			return -1;
-		*field = strtoull(eq + 1, &end, 10);
-		if (end == eq + 1)
+		len = strspn(eq + 1, "0123456789");
+		if (parse_u64_n(eq + 1, len, field))
 			return -1;
-		p = end;
+		p = eq + 1 + len;
 	}
 	return *p == '\n' || *p == '\0' ? 0 : -1;
 }

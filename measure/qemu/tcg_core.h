@@ -131,4 +131,25 @@ struct tcg_paths {
 void tcg_paths_block(struct tcg_paths *p, uint64_t vaddr, long entry_fn, uint64_t call_ret,
 		     uint64_t now);
 
+/* The plugin's arguments (-plugin lib.so,out=FILE,switch=0x...,...), as
+ * QEMU's contrib/plugins/cache.c takes its own: every one is key=value,
+ * every value is checked (numbers through util/parse_num.h, decimal or
+ * 0x), and an unknown key or a malformed value is refused, so a typo
+ * cannot quietly become 0 (switch=0 would never flush the user TLB). */
+#define TCG_MAX_PATHS 64
+struct tcg_args {
+	const char *out, *map;       /* out=FILE (required), map=System.map */
+	const char *record;          /* record=FILE: the raw code stream (tcg_record.h) */
+	const char *path[TCG_MAX_PATHS];
+	size_t npath;                /* path=FUNCTION, repeatable */
+	uint64_t switch_addr;        /* switch=ADDR: where the guest changes
+				      * address space; 0 = not given */
+	struct sim_config cfg;       /* l1i_size= ... fetch_block= */
+};
+
+/* Defaults (a Skylake-like front end), then argv[0..argc) over them.
+ * Values point into argv.  0, or -EINVAL with the message set
+ * (lace_error_set(): "switch: 'junk' is not a whole number"). */
+int tcg_args_parse(int argc, char *const *argv, struct tcg_args *a);
+
 #endif

@@ -36,15 +36,16 @@
 #define VG_TIME_FILE "vgpreload_lace-vg-time-amd64-linux.so"
 
 /* help lines wrap at 80 columns under the usage's help column (26) */
-const struct lace_backend_option sim_backend_options[] = {
+const struct lace_backend_option vg_backend_options[] = {
+	/* the model options, which --backend qemu takes too */
 	{ "cpu-profile", 1, "NAME", "simulated CPU: skylake-client (default), golden-cove,\n"
-				     "zen3, power9, or a .conf path" },
+				     "zen3, power9, or a .conf path (also --backend qemu)" },
 	{ "l1i", 1, "SIZE,WAYS,LINE", "override the L1i geometry (e.g. 32768,8,64)" },
 	{ "itlb", 1, "ENTRIES,WAYS", "override the iTLB (e.g. 64,4)" },
 	{ "stlb", 1, "ENTRIES,WAYS", "override the second-level TLB, or 0 for none" },
 	{ "page-size", 1, "SIZE", "override the page size: 4096, 2M ..." },
 	{ "fetch-block", 1, "N", "override the fetch block size: 16, 32 or 64" },
-	{ "per-function", 0, NULL, "print the hottest functions" },
+	{ "per-function", 0, NULL, "print the hottest functions (also --backend qemu)" },
 	{ "top", 1, "N", "with --per-function: how many functions (default 20)" },
 	{ "hot-out", 1, "FILE", "write the hot set (name weight per line) for\n"
 				 "'lace diff --hot'" },
@@ -55,27 +56,10 @@ const struct lace_backend_option sim_backend_options[] = {
 				    "timings count the same in every run" },
 	{ "record", 1, "FILE", "record the executed code to FILE, for 'lace replay'\n"
 			       "(doc/record-format.md)" },
-	/* the qemu backend's (measure/qemu/backend_qemu.c): one table, so that
-	 * stat and ab offer every simulating backend's options */
-	{ "kernel", 1, "FILE", "--backend qemu: the kernel to boot (default: Debian's,\n"
-			       "from lace's cache)" },
-	{ "system-map", 1, "FILE", "--backend qemu: the kernel's System.map" },
-	{ "kernel-a", 1, "FILE", "--backend qemu, lace ab: A's kernel (as --kernel)" },
-	{ "kernel-b", 1, "FILE", "--backend qemu, lace ab: B's kernel" },
-	{ "system-map-a", 1, "FILE", "--backend qemu, lace ab: A's System.map" },
-	{ "system-map-b", 1, "FILE", "--backend qemu, lace ab: B's System.map" },
-	{ "qemu-loops", 1, "N", "--backend qemu: runs of the workload per boot, in one\n"
-				"window (default 1)" },
-	{ "qemu-no-plugin", 0, NULL, "--backend qemu: boot without lace's TCG plugin:\n"
-				     "guest tracepoints and elapsed only (its cost)" },
-	{ "guest-arch", 1, "ARCH", "--backend qemu without --kernel: boot Debian's\n"
-				   "x86_64 (default) or ppc64le kernel from the cache" },
-	{ "path-length", 1, "FN,...", "--backend qemu: calls and instructions per call\n"
-				      "(callees included) of these kernel functions" },
 	{ NULL, 0, NULL, NULL },
 };
 
-struct sim_priv {
+struct vg_priv {
 	char profile_name[PATH_MAX];
 	char *ovr_l1i, *ovr_itlb, *ovr_stlb, *ovr_page, *ovr_fetch;
 	struct sim_profile prof;
@@ -145,7 +129,7 @@ static bool in_path(const char *prog)
 /* The command that starts the tool, into prog; true when it needs
  * VALGRIND_LIB (valgrind's own launcher: $LACE_VALGRIND, or a tool folder
  * without lace's launcher), which the client then sees too. */
-static bool valgrind_prog(const struct sim_priv *p, char *prog, size_t len)
+static bool valgrind_prog(const struct vg_priv *p, char *prog, size_t len)
 {
 	const char *env = getenv("LACE_VALGRIND");
 
@@ -162,7 +146,7 @@ static bool valgrind_prog(const struct sim_priv *p, char *prog, size_t len)
 
 /* Load the profile and apply the overrides, in a fixed order whatever the
  * order on the command line. */
-static int profile_resolve(struct sim_priv *p, struct sim_profile *out)
+static int profile_resolve(struct vg_priv *p, struct sim_profile *out)
 {
 	int err = sim_profile_load(p->profile_name, out);
 
@@ -181,7 +165,7 @@ static int profile_resolve(struct sim_priv *p, struct sim_profile *out)
 	return err;
 }
 
-static bool sim_supports(struct lace_backend *be, const struct lace_event_spec *ev,
+static bool vg_supports(struct lace_backend *be, const struct lace_event_spec *ev,
 			 const char **why)
 {
 	if (sim_event_index(ev->base) < 0) {
@@ -195,13 +179,13 @@ static bool sim_supports(struct lace_backend *be, const struct lace_event_spec *
 	return true;
 }
 
-static int sim_prepare(struct lace_backend *be, struct lace_event_spec *evs, size_t nevents)
+static int vg_prepare(struct lace_backend *be, struct lace_event_spec *evs, size_t nevents)
 {
-	struct sim_priv *p = be->priv;
+	struct vg_priv *p = be->priv;
 	int err;
 
-	if (sim_backend_unavailable())
-		return lace_error_set(ENOTSUP, "%s", sim_backend_unavailable());
+	if (vg_backend_unavailable())
+		return lace_error_set(ENOTSUP, "%s", vg_backend_unavailable());
 	tool_dir_find(p->vgdir, sizeof(p->vgdir));
 	err = profile_resolve(p, &p->prof);
 	if (err)
@@ -251,7 +235,7 @@ static json_t *fn_json(const struct sim_fn_result *f)
 	return o;
 }
 
-static json_t *results_json(struct sim_priv *p, const struct sim_results *r)
+static json_t *results_json(struct vg_priv *p, const struct sim_results *r)
 {
 	json_t *o = json_object(), *procs = json_array();
 
@@ -330,7 +314,7 @@ static void dir_remove(const char *dir)
 	strbuf_release(&sb);
 }
 
-static void fill_counts(struct sim_priv *p, const struct sim_results *r,
+static void fill_counts(struct vg_priv *p, const struct sim_results *r,
 			struct lace_run_result *res)
 {
 	const struct sim_totals *total = p->window ? &r->window : &r->total;
@@ -362,10 +346,10 @@ static void fill_counts(struct sim_priv *p, const struct sim_results *r,
 	}
 }
 
-static int sim_run(struct lace_backend *be, char *const argv[], const struct lace_run_opts *opts,
+static int vg_run(struct lace_backend *be, char *const argv[], const struct lace_run_opts *opts,
 		   struct lace_run_result *res)
 {
-	struct sim_priv *p = be->priv;
+	struct vg_priv *p = be->priv;
 	const struct sim_config *c = &p->prof.cfg;
 	char dir[PATH_MAX], out[PATH_MAX + 32], envlib[PATH_MAX + 16], prog[PATH_MAX + 16];
 	struct strbuf preload = STRBUF_INIT;
@@ -482,9 +466,9 @@ static int sim_run(struct lace_backend *be, char *const argv[], const struct lac
 	return err;
 }
 
-static const char *sim_describe(struct lace_backend *be)
+static const char *vg_describe(struct lace_backend *be)
 {
-	struct sim_priv *p = be->priv;
+	struct vg_priv *p = be->priv;
 	struct strbuf sb = STRBUF_INIT;
 
 	strbuf_addf(&sb, "sim (%s", p->prof.name[0] ? p->prof.name : p->profile_name);
@@ -543,9 +527,9 @@ static int set_override(char **slot, const char *value,
 	return 0;
 }
 
-static int sim_set_option(struct lace_backend *be, const char *name, const char *value)
+static int vg_set_option(struct lace_backend *be, const char *name, const char *value)
 {
-	struct sim_priv *p = be->priv;
+	struct vg_priv *p = be->priv;
 
 	if (!strcmp(name, "cpu-profile")) {
 		struct sim_profile scratch;
@@ -578,15 +562,8 @@ static int sim_set_option(struct lace_backend *be, const char *name, const char 
 		p->virtual_clock = true;
 		return 0;
 	}
-	if (!strcmp(name, "top")) {
-		char *end;
-		long v = value ? strtol(value, &end, 10) : 0;
-		if (!value || !*value || *end || v < 1 || v > 100000)
-			return lace_error_set(EINVAL, "--top wants a positive number, not '%s'",
-					      value ? value : "");
-		p->top = v;
-		return 0;
-	}
+	if (!strcmp(name, "top"))
+		return backend_option_long("top", value, 1, 100000, &p->top);
 	if (!strcmp(name, "record")) {
 		if (!value || !*value)
 			return lace_error_set(EINVAL, "--record wants a file name");
@@ -607,10 +584,10 @@ static int sim_set_option(struct lace_backend *be, const char *name, const char 
 /* Per-function table after the summary.  Simulated counts do not vary
  * between runs of a deterministic program; the table is the last run's
  * and says whether every run agreed. */
-static void sim_print_extra(struct lace_backend *be, FILE *out, json_t *const *extra,
+static void vg_print_extra(struct lace_backend *be, FILE *out, json_t *const *extra,
 			    size_t nruns)
 {
-	struct sim_priv *p = be->priv;
+	struct vg_priv *p = be->priv;
 	json_t *last, *fns, *fn;
 	size_t i, nvalid;
 	bool same;
@@ -643,9 +620,9 @@ static void sim_print_extra(struct lace_backend *be, FILE *out, json_t *const *e
 	}
 }
 
-static void sim_free(struct lace_backend *be)
+static void vg_free(struct lace_backend *be)
 {
-	struct sim_priv *p = be->priv;
+	struct vg_priv *p = be->priv;
 
 	free(p->ovr_l1i);
 	free(p->ovr_itlb);
@@ -662,7 +639,7 @@ static void sim_free(struct lace_backend *be)
 /* Why the simulator cannot run here, with the remedy; NULL when it can.
  * The tool is built by plain `make` (measure/sim/module.mk) next to lace;
  * valgrind itself comes from Debian's valgrind package. */
-const char *sim_backend_unavailable(void)
+const char *vg_backend_unavailable(void)
 {
 	static char why[PATH_MAX + 256];
 	char dir[PATH_MAX];
@@ -691,27 +668,27 @@ const char *sim_backend_unavailable(void)
 	return NULL;
 }
 
-/* NULL when the tool or valgrind is missing (sim_backend_unavailable says
+/* NULL when the tool or valgrind is missing (vg_backend_unavailable says
  * which): `--backend auto` then leaves the events it cannot count as
  * <not supported> instead of failing the whole batch. */
-struct lace_backend *sim_backend_new(void)
+struct lace_backend *vg_backend_new(void)
 {
-	if (sim_backend_unavailable())
+	if (vg_backend_unavailable())
 		return NULL;
 
 	struct lace_backend *be = xcalloc(1, sizeof(*be));
-	struct sim_priv *p = xcalloc(1, sizeof(*p));
+	struct vg_priv *p = xcalloc(1, sizeof(*p));
 
 	snprintf(p->profile_name, sizeof(p->profile_name), "%s", SIM_PROFILE_DEFAULT);
 	p->top = 20;
 	be->name = "sim";
 	be->priv = p;
-	be->supports = sim_supports;
-	be->prepare = sim_prepare;
-	be->run = sim_run;
-	be->describe = sim_describe;
-	be->set_option = sim_set_option;
-	be->print_extra = sim_print_extra;
-	be->free = sim_free;
+	be->supports = vg_supports;
+	be->prepare = vg_prepare;
+	be->run = vg_run;
+	be->describe = vg_describe;
+	be->set_option = vg_set_option;
+	be->print_extra = vg_print_extra;
+	be->free = vg_free;
 	return be;
 }

@@ -31,6 +31,29 @@ expect_one_line "$ERR"
 expect_exit 2 "$LACE" build extra-arg
 expect_one_line "$ERR"
 
+# the kernel builds: a subcommand with its own options, --kernel its alias
+expect_exit 0 "$LACE" build kernel --list
+expect_match "^x86_64 +baseline " "$OUT"; expect_match "^ppc64le " "$OUT"
+expect_exit 0 "$LACE" build kernel x86_64 --list
+list=$OUT
+expect_nomatch "^ppc64le " "$list"
+for alias in "--kernel x86_64" "--kernel=x86_64" "-K x86_64" "-Kx86_64"; do
+  expect_exit 0 "$LACE" build $alias --list
+  expect_eq "$OUT" "$list" "lace build $alias --list"
+done
+expect_exit 2 "$LACE" build kernel
+expect_one_line "$ERR"; expect_match "kernel needs ARCH" "$ERR"
+expect_exit 2 "$LACE" build kernel nosuch
+expect_one_line "$ERR"; expect_match "no arch 'nosuch'" "$ERR"
+expect_exit 2 "$LACE" build --kernel=nosuch --list
+expect_one_line "$ERR"; expect_match "no arch 'nosuch'" "$ERR"
+expect_exit 2 "$LACE" build kernel x86_64 --shuffle 1x
+expect_one_line "$ERR"; expect_match "--shuffle takes a count from 1 to 1000, not '1x'" "$ERR"
+expect_exit 2 "$LACE" build kernel x86_64 --cflags -O0
+expect_one_line "$ERR"; expect_match "unknown option '--cflags'" "$ERR"
+expect_exit 2 "$LACE" build --kernel
+expect_one_line "$ERR"
+
 # a source tree without variants.conf is an input error
 mkdir -p "$T/empty"
 LACE_SRCDIR=$T/empty expect_exit 2 "$LACE" build --list

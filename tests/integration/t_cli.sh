@@ -26,4 +26,12 @@ for c in $("$LACE" help | awk '/^commands:/{f=1;next} f && !NF {exit} f {print $
   expect_exit 0 "$LACE" help "$c"
   expect_eq "$OUT" "$h1" "lace help $c vs lace $c --help"
 done
+# stat and ab: each backend's options under its own heading
+for c in stat ab; do
+  expect_exit 0 "$LACE" "$c" --help
+  printf '%s\n' "$OUT" | awk '/^simulator options/ { h = "vg" } /^qemu options/ { h = "qemu" }
+    /^ +--cpu-profile / { vg = h } /^ +--kernel / { q = h }
+    END { exit !(vg == "vg" && q == "qemu") }' ||
+    fail "lace $c --help: --cpu-profile and --kernel not under their backends' headings"
+done
 exit 0

@@ -73,8 +73,15 @@ r=$(cd "$T" && complete_words lace stat --results results-h)
 expect_eq "$r" "results-here.jsonl" "--results FILE"
 r=$(complete_words lace diff --fail-on w)
 expect_eq "$r" "warning" "--fail-on values"
-# commands without a table still complete from their --help
-expect_eq "$("$LACE" --list-opts build)" "" "build has no table"
 r=$(complete_words lace build --ldsc)
-expect_eq "$r" "--ldscript" "build options from --help"
+expect_eq "$r" "--ldscript" "build options from its table"
+# lace build's subcommand, its arches, and each arch's kernel variants
+r=$(complete_words lace build k)
+expect_eq "$r" "kernel" "build subcommands"
+r=$(complete_words lace build kernel x8)
+expect_eq "$r" "x86_64" "build kernel ARCH"
+r=$(complete_words lace build --kernel x8)
+expect_eq "$r" "x86_64" "build --kernel ARCH"
+r=$(complete_words lace build kernel x86_64 -v entry-in)
+expect_eq "$r" "entry-in-text" "build kernel ARCH -v NAME"
 exit 0

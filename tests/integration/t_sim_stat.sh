@@ -60,6 +60,13 @@ expect_exit 2 "$LACE" stat --backend sim --itlb 64 -e instructions -- ./footprin
 expect_one_line "$ERR"
 expect_exit 2 "$LACE" stat --backend sim --top 0 --per-function -e instructions -- ./footprint 1
 expect_one_line "$ERR"
+expect_exit 2 "$LACE" stat --backend sim --top 3x --per-function -e instructions -- ./footprint 1
+expect_one_line "$ERR"; expect_match "--top needs a whole number from 1 to 100000, not '3x'" "$ERR"
+# another backend's option names the backend it belongs to
+expect_exit 2 "$LACE" stat --backend sim --kernel X -e instructions -- ./footprint 1
+expect_one_line "$ERR"; expect_match "^lace: stat: --kernel belongs to --backend qemu" "$ERR"
+expect_exit 2 "$LACE" stat --backend hw --l1i 32768,8,64 -e instructions -- ./footprint 1
+expect_one_line "$ERR"; expect_match "^lace: stat: --l1i belongs to --backend sim" "$ERR"
 
 # no tool, no valgrind: one line saying so
 LACE_VG_LIB=$T/nowhere "$LACE" stat --backend sim --no-results -e instructions -- ./footprint 1 \

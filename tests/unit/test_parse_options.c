@@ -54,6 +54,32 @@ static void test_ulong(void **state)
 	assert_int_equal(parse_ulong("99999999999999999999999", &v), -ERANGE);
 }
 
+static void test_u64_and_double(void **state)
+{
+	uint64_t u;
+	double d;
+
+	assert_int_equal(parse_u64("18446744073709551615", &u), 0);
+	assert_true(u == UINT64_MAX);
+	assert_int_equal(parse_u64("010", &u), 0);
+	assert_int_equal(u, 10); /* decimal, never octal */
+	assert_int_equal(parse_u64("0x10", &u), -EINVAL);
+	assert_int_equal(parse_u64("18446744073709551616", &u), -ERANGE);
+	assert_int_equal(parse_u64("-1", &u), -ERANGE);
+	assert_int_equal(parse_u64("", &u), -EINVAL);
+	assert_int_equal(parse_u64("1 ", &u), -EINVAL);
+	assert_int_equal(parse_double("-0.5", &d), 0);
+	assert_true(d == -0.5);
+	assert_int_equal(parse_double("1e3", &d), 0);
+	assert_true(d == 1000);
+	assert_int_equal(parse_double("inf", &d), -EINVAL);
+	assert_int_equal(parse_double("-inf", &d), -ERANGE);
+	assert_int_equal(parse_double("1e999", &d), -ERANGE);
+	assert_int_equal(parse_double("1.5x", &d), -EINVAL);
+	assert_int_equal(parse_double(" 1", &d), -EINVAL);
+	assert_int_equal(parse_double("+1", &d), -EINVAL);
+}
+
 static void test_size(void **state)
 {
 	uint64_t v = 0;
@@ -241,6 +267,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_long),
 		cmocka_unit_test(test_ulong),
+		cmocka_unit_test(test_u64_and_double),
 		cmocka_unit_test(test_size),
 		cmocka_unit_test(test_seconds),
 		cmocka_unit_test(test_percent),

@@ -1,6 +1,7 @@
 /* The pure parts of the TCG plugin (measure/qemu/tcg_core.c, symmap.c)
  * and the TLB flush it uses: window markers, the user/kernel split and
  * its file line, System.map lookups, flushing only the user pages. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +18,7 @@
 #include "measure/qemu/symmap.h"
 #include "measure/qemu/tcg_core.h"
 #include "measure/model/cache.h"
+#include "util/error.h"
 
 static void test_markers(void **state)
 {
@@ -279,6 +281,50 @@ static void test_guest_report(void **state)
 	assert_false(r.has_status);
 }
 
+/* The plugin's arguments: each checked, unknown or malformed refused
+ * (switch=junk used to become 0 and turn the user-TLB flush off). */
+static void test_plugin_args(void **state)
+{
+	struct tcg_args a;
+	char *good[] = { "out=/tmp/o", "switch=0xffffffff81000000", "l1i_size=65536",
+			 "l1i_ways=16", "map=/tmp/System.map", "path=schedule", "path=do_idle",
+			 "page=2097152", "fetch_block=32" };
+	char *dflt[] = { "out=f" };
+
+	assert_int_equal(tcg_args_parse(1, dflt, &a), 0);
+	assert_int_equal(a.cfg.l1i_size, 32768);
+	assert_int_equal(a.cfg.stlb_entries, 1536);
+	assert_int_equal(a.switch_addr, 0);
+	assert_int_equal(tcg_args_parse(9, good, &a), 0);
+	assert_string_equal(a.out, "/tmp/o");
+	assert_string_equal(a.map, "/tmp/System.map");
+	assert_true(a.switch_addr == 0xffffffff81000000ull);
+	assert_int_equal(a.cfg.l1i_size, 65536);
+	assert_int_equal(a.cfg.l1i_ways, 16);
+	assert_int_equal(a.cfg.page, 2097152);
+	assert_int_equal(a.cfg.fetch_block, 32);
+	assert_int_equal(a.npath, 2);
+	assert_string_equal(a.path[1], "do_idle");
+
+	static const struct { char *arg; const char *msg; } bad[] = {
+		{ "switch=junk", "switch: 'junk' is not a number" },
+		{ "switch=0x10zz", "switch: '0x10zz' is not a whole number" },
+		{ "switch=", "switch: empty value" },
+		{ "l1i_ways=-1", "l1i_ways: '-1' is negative" },
+		{ "l1i_ways=4294967296", "l1i_ways: 4294967296 is out of range" },
+		{ "l1i_size= 8", "l1i_size: ' 8' is not a number" },
+		{ "bogus=1", "unknown argument: bogus" },
+		{ "switch_addr=1", "unknown argument: switch_addr" },
+		{ "out", "argument is not key=value: out" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *argv[] = { "out=f", bad[i].arg };
+
+		assert_int_equal(tcg_args_parse(2, argv, &a), -EINVAL);
+		assert_string_equal(lace_error_msg(), bad[i].msg);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -293,6 +339,7 @@ int main(void)
 		cmocka_unit_test(test_calls),
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_guest_report),
+		cmocka_unit_test(test_plugin_args),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

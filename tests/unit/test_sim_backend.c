@@ -147,7 +147,7 @@ static void test_result_parse(void **state)
 
 static void test_backend_run(void **state)
 {
-	struct lace_backend *be = sim_backend_new();
+	struct lace_backend *be = vg_backend_new();
 	struct lace_event_spec evs[3];
 
 	if (!be)

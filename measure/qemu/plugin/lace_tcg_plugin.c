@@ -38,6 +38,7 @@
 #include "measure/qemu/tcg_core.h"
 #include "measure/qemu/plugin/tcg_record.h"
 #include "measure/model/model.h"
+#include "util/error.h"
 
 LACE_QEMU_PLUGIN_EXPORT int qemu_plugin_version = LACE_QEMU_PLUGIN_VERSION;
 
@@ -501,59 +502,23 @@ LACE_QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_
 {
 	/* a Skylake-like front end unless the caller says otherwise (lace
 	 * passes its CPU profile) */
-	struct sim_config cfg = {
-		.l1i_size = 32768, .l1i_ways = 8, .l1i_line = 64,
-		.itlb_entries = 128, .itlb_ways = 8, .stlb_entries = 1536, .stlb_ways = 12,
-		.page = 4096, .fetch_block = 16,
-	};
-	const char *out_path = NULL, *map_path = NULL, *record_path = NULL, *what, *why;
-	static const char *path_names[64];
-	size_t npath = 0;
+	static struct tcg_args args;
+	struct sim_config cfg;
+	const char *out_path, *map_path, *record_path, *what, *why;
+	const char **path_names = args.path;
+	size_t npath;
 	int a;
 	static uint64_t *l1i, *itlb, *stlb;
 	uint64_t nl, ni, ns;
 
-	for (int i = 0; i < argc; i++) {
-		char *eq = strchr(argv[i], '=');
-		const char *k = argv[i], *v;
-		unsigned long long x;
-
-		if (!eq)
-			return fail("argument is not key=value", argv[i]);
-		*eq = '\0';
-		v = eq + 1;
-		x = strtoull(v, NULL, 0);
-		if (!strcmp(k, "out"))
-			out_path = v;
-		else if (!strcmp(k, "map"))
-			map_path = v;
-		else if (!strcmp(k, "path") && npath < 64)
-			path_names[npath++] = v;
-		else if (!strcmp(k, "record"))
-			record_path = v;
-		else if (!strcmp(k, "switch"))
-			switch_addr = x;
-		else if (!strcmp(k, "l1i_size"))
-			cfg.l1i_size = x;
-		else if (!strcmp(k, "l1i_ways"))
-			cfg.l1i_ways = (uint32_t)x;
-		else if (!strcmp(k, "l1i_line"))
-			cfg.l1i_line = (uint32_t)x;
-		else if (!strcmp(k, "itlb_entries"))
-			cfg.itlb_entries = (uint32_t)x;
-		else if (!strcmp(k, "itlb_ways"))
-			cfg.itlb_ways = (uint32_t)x;
-		else if (!strcmp(k, "stlb_entries"))
-			cfg.stlb_entries = (uint32_t)x;
-		else if (!strcmp(k, "stlb_ways"))
-			cfg.stlb_ways = (uint32_t)x;
-		else if (!strcmp(k, "page"))
-			cfg.page = x;
-		else if (!strcmp(k, "fetch_block"))
-			cfg.fetch_block = (uint32_t)x;
-		else
-			return fail("unknown argument", k);
-	}
+	if (tcg_args_parse(argc, argv, &args))
+		return fail(lace_error_msg(), NULL);
+	cfg = args.cfg;
+	out_path = args.out;
+	map_path = args.map;
+	record_path = args.record;
+	npath = args.npath;
+	switch_addr = args.switch_addr;
 	if (!info->system_emulation)
 		return fail("needs full-system emulation (qemu-system-*)", NULL);
 	if (!out_path)
