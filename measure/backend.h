@@ -4,10 +4,11 @@
  * struct lace_event_spec, choose backends with backend_select(), then for
  * every run call backend->run() with the workload's argv.  The hardware
  * backend (measure/backend_hw.c) counts with perf_event_open; the simulator
- * backend (measure/sim/) runs the workload under the Valgrind tool.  Both
- * start the workload through the shared runner (measure/runner.h), so
- * pinning, timeouts, output handling and fault classification are the same
- * whichever backend counts.
+ * backend (measure/vg/) runs the workload under the Valgrind tool, the
+ * qemu backend (measure/qemu/) in a full-system guest.  Each starts its
+ * child (the workload, valgrind, qemu) through the shared runner
+ * (measure/runner.h), so pinning, timeouts, output handling and fault
+ * classification are the same whichever backend counts.
  *
  * A backend owns the events whose spec->backend points at it; in one run it
  * fills result->counts[i] for those indices only and leaves the others
@@ -146,7 +147,8 @@ struct lace_run_opts {
 				   * 0 for lace stat */
 };
 
-/* A backend.  name is "hw" or "sim". */
+/* A backend.  name is "hw" (backend_hw.c), "sim" (the Valgrind tool,
+ * measure/vg/backend_vg.c) or "qemu" (measure/qemu/backend_qemu.c). */
 struct lace_backend {
 	const char *name;
 	void *priv;

@@ -640,7 +640,7 @@ static void sim_free(struct lace_backend *be)
 }
 
 /* Why the simulator cannot run here, with the remedy; NULL when it can.
- * The tool is built by plain `make` (measure/sim/module.mk) next to lace;
+ * The tool is built by plain `make` (measure/vg/module.mk) next to lace;
  * valgrind itself comes from Debian's valgrind package. */
 const char *sim_backend_unavailable(void)
 {
