@@ -11,7 +11,7 @@
  *     PTE and preloads the HPTE of the faulting page);
  *   old PTEs (--old): plus one per Linux page (64 KiB): the first access
  *     of a 64 KiB page faults again to set the accessed bit
- *     (accessed_faults), the mkold story.
+ *     (accessed_faults), the mkold thread: the study's reading 2.
  *
  * With --page-size 4k, pages are 4 KiB sub-pages of 64 KiB Linux pages
  * (H_PAGE_COMBO): N pages -> N hash faults young, N + N/16 old.  With

@@ -176,7 +176,7 @@ LACE_COMMAND(study, .name = "study", .summary = "the built-in case study end to 
 		      "\n"
 		      "Builds every placement variant of the built-in study code (lace build --all)\n"
 		      "and K randomized-layout builds of baseline, diffs each against baseline, measures\n"
-		      "the workloads on each, and answers four questions with numbers and figures:\n"
+		      "the workloads on each, and makes four readings with numbers and figures:\n"
 		      "  1. the cost of a disabled tracepoint in the hash-fault path, against the\n"
 		      "     layout noise floor of the randomized builds;\n"
 		      "  2. PTEs created old vs young;\n"

@@ -27,7 +27,7 @@
  *  - the Linux fault path: do_page_fault() fills the PTE, created young
  *    (_PAGE_ACCESSED set) or old, and update_mmu_cache() preloads the HPTE
  *    only for young PTEs, so an old PTE costs a second hash fault on first
- *    access -- the mkold story.
+ *    access -- the mkold thread, the study's reading 2.
  *
  * The "hardware" side is hashmmu_touch(): look the address up in the HPT
  * (primary then secondary group, AVPN compare), check PP against the access,

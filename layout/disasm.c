@@ -12,8 +12,6 @@
 #include "util/error.h"
 #include "util/xalloc.h"
 
-const char disasm_linked[] = "disasm";
-
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;

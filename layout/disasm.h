@@ -38,14 +38,6 @@
 
 #include "layout/image.h"
 
-/* image.c and output_common.c reference image_disassemble and
- * branch_kind_name weakly (so lace links before the decoder exists); a weak
- * reference alone never pulls a member out of a static archive, so every
- * file that includes this header also makes a strong one, and including it
- * is what links the decoder in. */
-extern const char disasm_linked[];
-static const char *const disasm_link_anchor __attribute__((used)) = disasm_linked;
-
 /* Decode the image's code (see above); run after sections, symbols,
  * functions and regions are loaded.  Returns 0 (also for an
  * architecture without a decoder: then img->disassembled stays false and a

@@ -147,7 +147,8 @@ struct lace_run_opts {
 				   * 0 for lace stat */
 };
 
-/* A backend.  name is "hw", "sim" (the Valgrind host) or "qemu". */
+/* A backend.  name is "hw" (backend_hw.c), "sim" (the Valgrind tool,
+ * measure/vg/backend_vg.c) or "qemu" (measure/qemu/backend_qemu.c). */
 struct lace_backend {
 	const char *name;
 	void *priv;

@@ -1,4 +1,4 @@
-/* CPU profile files; see profile.h. */
+/* CPU profile files; see cpu_profile.h. */
 #include "measure/cpu_profile.h"
 
 #include <errno.h>

@@ -1,4 +1,4 @@
-/* lace study --kernel: the four discussions answered on real Linux
+/* lace study --kernel: the study's four readings made on real Linux
  * kernels.
  *
  * Builds the kernels (lace build --kernel: x86_64 baseline, entry-in-text,

@@ -377,7 +377,7 @@ static void section_r4(struct strbuf *sb, const json_t *res)
 		if (json_is_true(json_object_get(k, "shuffle")) || !strcmp(js(k, "kernel"), "x86_64-baseline") ||
 		    json_object_get(k, "not_measured"))
 			continue;
-		/* the misses, kernel (1, 2) and user (4, 5): the discussion asked
+		/* the misses, kernel (1, 2) and user (4, 5): the review thread asked
 		 * for both, and the plugin's one front-end model lets kernel
 		 * placement move the user side's misses too */
 		static const size_t miss_ev[] = { 1, 2, 4, 5 };
@@ -454,7 +454,7 @@ static void section_phases(struct strbuf *sb, const json_t *res)
 
 static void render_md(struct strbuf *sb, const json_t *res)
 {
-	strbuf_addstr(sb, "# lace study --kernel: the four discussions on real Linux kernels\n\n"
+	strbuf_addstr(sb, "# lace study --kernel: the four readings on real Linux kernels\n\n"
 			  "Kernels from Debian's linux-source-6.1 rebuilt by `lace build --kernel` "
 			  "(placements as linker-script edits and patches in `kernel/`) and Debian's "
 			  "stock 6.1 ppc64le kernel, booted under QEMU's TCG emulator with lace's TCG "

@@ -26,7 +26,7 @@
 #include "util/xalloc.h"
 #include "util/json_schema.h"
 
-/* The events of the icache/iTLB questions, in perf's spelling. */
+/* The events of the icache/iTLB readings, in perf's spelling. */
 static const char *const front_events[] = {
 	"instructions", "L1-icache-loads", "L1-icache-load-misses", "iTLB-loads", "iTLB-load-misses",
 };
@@ -475,9 +475,9 @@ static json_t *measure_configs(struct study *s, const char *prog, const char *ar
 	return w;
 }
 
-/* ---- the four questions ------------------------------------------------ */
+/* ---- the four readings ------------------------------------------------- */
 
-/* A workload of question 1: its arguments at the size the tables show,
+/* A workload of reading 1: its arguments at the size the tables show,
  * the option that sets its size and the smaller sizes that, with it, give
  * the marginal cost as a slope (so start-up is its intercept). */
 struct q1_workload {

@@ -3,8 +3,9 @@
  * Builds every placement variant and K randomized-layout builds of baseline
  * (lace build), diffs each variant against baseline (lace diff), measures
  * the workloads on each (lace stat / lace ab, hardware counters when the CPU
- * has icache/iTLB events, else the simulator) and answers the four review
- * questions in build/study/{report.md,report.html,results.json}.  Every
+ * has icache/iTLB events, else the simulator) and makes the four readings
+ * (the study's four items, one per review thread of design.md) in
+ * build/study/{report.md,report.html,results.json}.  Every
  * number in the report comes from a command run in this study. */
 #ifndef LACE_PIPELINE_STUDY_H
 #define LACE_PIPELINE_STUDY_H

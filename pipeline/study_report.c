@@ -184,7 +184,7 @@ static const json_t *marginal_of(const json_t *w, const char *ev)
 	return json_object_get(json_object_get(w, "marginal"), ev);
 }
 
-static void section_q1(struct strbuf *sb, const json_t *res)
+static void section_r1(struct strbuf *sb, const json_t *res)
 {
 	const json_t *q = json_object_get(res, "q1_tracepoint");
 	const char *cfgs[] = { "no tracepoint", "disabled", "enabled" };
@@ -234,7 +234,7 @@ static void section_q1(struct strbuf *sb, const json_t *res)
 		}
 		strbuf_addch(sb, '\n');
 		const json_t *mi = marginal_of(w, "instructions"), *ml = marginal_of(w, "L1-icache-load-misses");
-		strbuf_addstr(sb, "**Reading.** ");
+		strbuf_addstr(sb, "**What the numbers show.** ");
 		if (!isnan(jnum(mi, "per_fault")))
 			strbuf_addf(sb, win ? "The disabled tracepoint costs %.3f ± %.2g instructions per "
 					      "hash fault (the slope) plus a fixed difference of %.0f ± %.0f "
@@ -273,7 +273,7 @@ static void section_q1(struct strbuf *sb, const json_t *res)
 	}
 }
 
-static void section_q2(struct strbuf *sb, const json_t *res)
+static void section_r2(struct strbuf *sb, const json_t *res)
 {
 	const json_t *q = json_object_get(res, "q2_old_ptes");
 	const char *cfgs[] = { "young PTEs", "old PTEs" };
@@ -306,21 +306,21 @@ static void section_q2(struct strbuf *sb, const json_t *res)
 		strbuf_addch(sb, '\n');
 		md_events_table(sb, w, cfgs, 2, false);
 		double fy = count_of(y, "hash_faults"), fo = count_of(o, "hash_faults");
-		strbuf_addstr(sb, "**Reading.** Old PTEs take ");
+		strbuf_addstr(sb, "**What the numbers show.** Old PTEs take ");
 		if (!isnan(fy) && !isnan(fo))
 			strbuf_addf(sb, "%.0f extra hash faults (%.0f → %.0f, ", fo - fy, fy, fo);
 		pct(sb, fy, fo);
 		strbuf_addstr(sb, !isnan(fy) ? ")" : "");
 		strbuf_addstr(sb, ": in this model every first access to an old PTE takes a second "
 				  "hash fault that sets the accessed bit in software. The accessed-bit "
-				  "discussion measured x86 hardware (A-bit assists, page-walk durations), "
+				  "review thread measured x86 hardware (A-bit assists, page-walk durations), "
 				  "which a user-space model cannot show. Instructions change ");
 		pct(sb, ev_mean(y, "instructions"), ev_mean(o, "instructions"));
 		strbuf_addstr(sb, ".\n\n");
 	}
 }
 
-static void section_q3(struct strbuf *sb, const json_t *res)
+static void section_r3(struct strbuf *sb, const json_t *res)
 {
 	const json_t *q = json_object_get(res, "q3_path_length");
 	size_t i;
@@ -405,7 +405,7 @@ static void rank_text(struct strbuf *sb, const json_t *rk)
 	strbuf_addch(sb, ')');
 }
 
-static void section_q4(struct strbuf *sb, const json_t *res)
+static void section_r4(struct strbuf *sb, const json_t *res)
 {
 	const json_t *q = json_object_get(res, "q4_placement");
 	const json_t *lay = json_object_get(res, "layout");
@@ -500,7 +500,7 @@ static void section_q4(struct strbuf *sb, const json_t *res)
 	strbuf_addch(sb, '\n');
 
 	/* reading: for each variant, L1i and iTLB misses against the floor */
-	strbuf_addstr(sb, "**Reading.** ");
+	strbuf_addstr(sb, "**What the numbers show.** ");
 	json_array_foreach(json_object_get(q, "rows"), i, r) {
 		if (!strcmp(js(r, "variant"), "baseline") || !json_object_get(r, "events"))
 			continue;
@@ -547,16 +547,16 @@ static void render_md(struct strbuf *sb, const json_t *res, bool html_figs)
 				  "the part the workload times, its touch loop or its message passing), so "
 				  "the dynamic loader, libc's start-up, the workload's set-up and its exit "
 				  "are in no number; the caches are simulated all along, so a window starts "
-				  "warm. Question 3's per-function path lengths count whole runs.\n\n");
+				  "warm. Reading 3's per-function path lengths count whole runs.\n\n");
 	else if (simulated(res))
 		strbuf_addstr(sb, "Counts marked (sim) come from lace-vg, the simulator: deterministic, so one "
 				  "run per build suffices and the noise that remains is the layout's own. "
-				  "They count the whole run of each workload, start-up included (question 1 "
+				  "They count the whole run of each workload, start-up included (reading 1 "
 				  "separates the two with a fit over sizes).\n\n");
-	section_q1(sb, res);
-	section_q2(sb, res);
-	section_q3(sb, res);
-	section_q4(sb, res);
+	section_r1(sb, res);
+	section_r2(sb, res);
+	section_r3(sb, res);
+	section_r4(sb, res);
 	(void)html_figs;
 }
 

@@ -12,13 +12,18 @@ libdw-dev libelf-dev zlib1g-dev libgsl-dev libjansson-dev libinih-dev libzstd-de
 libpfm4-dev systemtap-sdt-dev valgrind qemu-system-x86"
 # test: what the test suite runs or compares against (the ppc64le cross
 # compiler also builds the guest workloads build/ppc64le/bench/*: static,
-# so it needs the cross libc, which the compiler only recommends; chromium
-# and a font for it, which it only recommends: t_report_browser opens the
-# study reports in headless Chromium and measures their text;
-# universal-ctags measures functions for scripts/check-function-length.sh)
+# so it needs the cross libc, which the compiler only recommends;
+# qemu-system-ppc boots the ppc64le guest of t_qemu_ab, t_qemu_ppc and
+# t_qemu_ppc_faultbench; groff-base renders the man pages t_man_examples
+# checks; chromium and a font for it, which it only recommends:
+# t_report_browser opens the study reports in headless Chromium and
+# measures their text; universal-ctags measures functions for
+# scripts/check-function-length.sh).  A test skips only for a missing
+# package named here or a fetched kernel: the CI gate
+# (scripts/check-skips.sh) fails on any other skip.
 PKGS_TEST="libcmocka-dev gcc-powerpc64le-linux-gnu binutils-powerpc64le-linux-gnu
-libc6-dev-ppc64el-cross rt-tests linux-perf python3 clang jq chromium
-fonts-liberation universal-ctags"
+libc6-dev-ppc64el-cross rt-tests linux-perf python3 clang jq qemu-system-ppc
+groff-base util-linux chromium fonts-liberation universal-ctags"
 
 # kernel: what `lace build --kernel` and `make check-kernel` need to build
 # Debian's linux-source (and, for the qemu backend, boot it)

@@ -1,7 +1,7 @@
 # measure/qemu: the full-system backend's pieces.  The pure parts (*.c
 # here: window markers, the user/kernel split, System.map) go into
 # libmeasure_qemu.a like any module; this fragment also builds the TCG
-# plugin build/qemu/liblace-tcg.so (those parts plus measure/sim's models,
+# plugin build/qemu/liblace-tcg.so (those parts plus measure/model's models,
 # compiled position-independent: the same sources as the Valgrind tool's,
 # not a copy) and the guest's window runner build/qemu/lace-guest-run
 # (static: the guest has no libc), also for ppc64le guests when the cross

@@ -637,7 +637,7 @@ static void vg_free(struct lace_backend *be)
 }
 
 /* Why the simulator cannot run here, with the remedy; NULL when it can.
- * The tool is built by plain `make` (measure/sim/module.mk) next to lace;
+ * The tool is built by plain `make` (measure/vg/module.mk) next to lace;
  * valgrind itself comes from Debian's valgrind package. */
 const char *vg_backend_unavailable(void)
 {

@@ -3,7 +3,63 @@
 # of expectations.
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# skip REASON: only for a missing external prerequisite, named in REASON (a
+# Debian package, a fetched kernel or guest, `make check-kernel`'s builds);
+# run.sh prints REASON, the last line, and .ci/run's gate
+# (scripts/check-skips.sh) fails on a reason not in tests/skip-allow.txt
 skip() { echo "$*"; exit 77; }
+
+# built FILE [HOW]: FILE is a build output of lace's own (make builds it
+# once the external prerequisites checked before are there): its absence
+# is a failure, never a skip
+built() {
+  [ -e "$1" ] || fail "$1 is missing: a build output of lace's own (${2:-make builds it}); run make"
+}
+
+# skip_part REASON: a part of the test cannot run (same rule as skip); the
+# rest goes on and parts_done, the test's last line, turns the pass into a
+# SKIP that names every part left out, so a partial run never says PASS
+skipped_parts=""
+skip_part() {
+  echo "part skipped: $*"
+  skipped_parts="${skipped_parts:+$skipped_parts; }$*"
+}
+parts_done() {
+  [ -z "$skipped_parts" ] || skip "the rest passed; skipped: $skipped_parts"
+  exit 0
+}
+
+# is_sanitized FILE: FILE links a sanitizer runtime (make SANITIZE=1),
+# which cannot run under valgrind
+is_sanitized() { readelf -d "$1" | grep -q 'NEEDED.*lib[at]san'; }
+
+# need_vg: valgrind (Debian package valgrind, whose static archives make
+# builds the tool against) or a skip; then the tool, which make builds
+need_vg() {
+  command -v valgrind >/dev/null && [ -f /usr/lib/x86_64-linux-gnu/valgrind/libcoregrind-amd64-linux.a ] ||
+    skip "valgrind not installed (Debian package valgrind)"
+  built "$BUILD/vg/lace-vg-amd64-linux" "make builds the Valgrind tool when valgrind is installed"
+}
+
+# need_qemu_x86: qemu-system-x86_64 (Debian package qemu-system-x86) or a
+# skip; then the TCG plugin and the guest runner, which make builds
+need_qemu_x86() {
+  [ -x /usr/bin/qemu-system-x86_64 ] ||
+    skip "qemu-system-x86_64 not installed (Debian package qemu-system-x86)"
+  built "$BUILD/qemu/liblace-tcg.so" "make builds the TCG plugin when qemu-system-x86 is installed"
+  built "$BUILD/qemu/lace-guest-run" "make builds it when qemu-system-x86 is installed"
+}
+
+# need_ppc_cross: the ppc64le cross compiler and its static libc (Debian
+# packages gcc-powerpc64le-linux-gnu, libc6-dev-ppc64el-cross) or a skip
+need_ppc_cross() {
+  command -v powerpc64le-linux-gnu-gcc >/dev/null ||
+    skip "powerpc64le-linux-gnu-gcc not installed (Debian package gcc-powerpc64le-linux-gnu)"
+  case $(powerpc64le-linux-gnu-gcc -print-file-name=libc.a) in
+    /*) ;;
+    *) skip "no static libc for powerpc64le-linux-gnu-gcc (Debian package libc6-dev-ppc64el-cross)" ;;
+  esac
+}
 
 # expect_exit CODE CMD...: run CMD, capture stdout in $OUT and stderr in $ERR
 expect_exit() {
@@ -66,9 +122,11 @@ qemu_guest() {
 # ppc_vmlinux, ppc_map (the kernel and its System.map in lace's cache).
 ppc_guest() {
   local cache
-  command -v qemu-system-ppc64 >/dev/null || skip "qemu-system-ppc64 not installed"
-  [ -x "$BUILD/qemu/ppc64le/lace-guest-run" ] ||
-    skip "no ppc64le guest runner (make builds it with powerpc64le-linux-gnu-gcc)"
+  command -v qemu-system-ppc64 >/dev/null ||
+    skip "qemu-system-ppc64 not installed (Debian package qemu-system-ppc)"
+  need_qemu_x86
+  need_ppc_cross
+  built "$BUILD/qemu/ppc64le/lace-guest-run" "make builds it with powerpc64le-linux-gnu-gcc"
   qemu_guest --arch ppc64le
   cache="${LACE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lace}/guest/ppc64le"
   ppc_abi=$(cat "$cache/kernel.abi")

@@ -11,13 +11,13 @@
 # still run to completion below, on a smaller group.
 . "$SRC/tests/integration/lib.sh"
 
-command -v valgrind >/dev/null || skip "valgrind not installed"
+command -v valgrind >/dev/null || skip "valgrind not installed (Debian package valgrind)"
 RT=$(command -v hackbench) || skip "rt-tests hackbench not installed"
 HB=$BUILD/bench/hackbench
 [ -x "$HB" ] || fail "$HB not built"
 # A sanitizer runtime reads /proc and runs under valgrind badly: not the
 # workload's behaviour, so sanitized builds (make check SANITIZE=1) skip.
-readelf -d "$HB" | grep -q 'NEEDED.*lib[at]san' && skip "sanitizer build (its runtime makes system calls of its own)"
+is_sanitized "$HB" && skip "sanitizer build (its runtime cannot run under valgrind)"
 
 # cg DIR CMD...: run under cachegrind (one output file per process), print
 # "Ir I1mr" summed over the processes

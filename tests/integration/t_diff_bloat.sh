@@ -69,10 +69,12 @@ if mods=$("$SRC/scripts/fetch-modules.sh" btrfs xfs 2> fetchm.err); then
     bloat_same "$a" "$b" "module $(basename "$a")"
   done || exit 1
 else
-  echo "no real modules ($(tail -n 1 fetchm.err)): the module comparison is skipped"
+  skip_part "the module comparison: no fetched modules ($(tail -n 1 fetchm.err))"
 fi
 
-N=$("$SRC/scripts/fetch-vmlinux.sh" 2>/dev/null) && O=$("$SRC/scripts/fetch-vmlinux.sh" --previous 2>/dev/null) ||
-  { echo "no cached vmlinux pair: the kernel comparison is skipped"; exit 0; }
-bloat_same "$O" "$N" kernels
-exit 0
+if N=$("$SRC/scripts/fetch-vmlinux.sh" 2>fetchk.err) && O=$("$SRC/scripts/fetch-vmlinux.sh" --previous 2>>fetchk.err); then
+  bloat_same "$O" "$N" kernels
+else
+  skip_part "the kernel comparison: no fetched vmlinux pair ($(tail -n 1 fetchk.err))"
+fi
+parts_done

@@ -6,7 +6,7 @@
 . "$SRC/tests/integration/lib.sh"
 command -v perf >/dev/null || skip "perf not installed"
 FB=$BUILD/bench/faultbench
-[ -x "$FB" ] || skip "faultbench not built"
+built "$FB"
 export HOME=$T   # perf's ~/.debug cache stays in the scratch dir
 perf record -q -e cpu-clock -F 4000 -o flat.data -- "$FB" -n 60000 >/dev/null 2>rec.err &&
   perf record -q -g -e cpu-clock -F 4000 -o graph.data -- "$FB" -n 60000 >/dev/null 2>>rec.err ||

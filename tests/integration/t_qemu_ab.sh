@@ -9,7 +9,6 @@
 # saying so, without QEMU or the cross compiler, or when that fails.
 # timeout: 300
 . "$SRC/tests/integration/lib.sh"
-command -v powerpc64le-linux-gnu-gcc >/dev/null || skip "powerpc64le-linux-gnu-gcc not installed"
 ppc_guest
 k=$ppc_vmlinux m=$ppc_map
 cd "$T" || exit 1

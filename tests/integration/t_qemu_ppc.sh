@@ -11,7 +11,6 @@
 # compiler, or when the fetch fails.
 # timeout: 300
 . "$SRC/tests/integration/lib.sh"
-command -v powerpc64le-linux-gnu-gcc >/dev/null || skip "powerpc64le-linux-gnu-gcc not installed"
 ppc_guest
 abi=$ppc_abi
 cd "$T" || exit 1

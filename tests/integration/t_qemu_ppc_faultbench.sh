@@ -9,8 +9,8 @@
 # timeout: 300
 . "$SRC/tests/integration/lib.sh"
 FB=$BUILD/ppc64le/bench/faultbench
-[ -x "$FB" ] || skip "no $FB (make builds it with powerpc64le-linux-gnu-gcc)"
 ppc_guest
+built "$FB" "make builds it with powerpc64le-linux-gnu-gcc"
 abi=$ppc_abi
 cd "$T" || exit 1
 

@@ -51,10 +51,8 @@
 # scripts/fetch-guest.sh when missing; skipped, saying so, when that fails.
 # timeout: 400
 . "$SRC/tests/integration/lib.sh"
-[ -f "$BUILD/qemu/liblace-tcg.so" ] || skip "TCG plugin not built (qemu-system-x86 missing)"
-command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 not installed"
-[ -x "$BUILD/vg/lace-vg-amd64-linux" ] || skip "simulator not built (valgrind static archives missing)"
-command -v valgrind >/dev/null || skip "valgrind not installed"
+need_qemu_x86
+need_vg
 command -v python3 >/dev/null || skip "python3 needed to read the JSON"
 [ "$(uname -m)" = x86_64 ] || skip "the workload runs on the host too: x86-64 only"
 unset VALGRIND_LIB LD_PRELOAD

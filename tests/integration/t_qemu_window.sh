@@ -10,8 +10,7 @@
 # when missing (lib.sh's qemu_guest): skipped, saying so, when that fails.
 # timeout: 600
 . "$SRC/tests/integration/lib.sh"
-[ -f "$BUILD/qemu/liblace-tcg.so" ] || skip "TCG plugin not built (qemu-system-x86 missing)"
-command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 not installed"
+need_qemu_x86
 command -v python3 >/dev/null || skip "python3 needed to read the JSON"
 qemu_guest
 

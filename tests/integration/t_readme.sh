@@ -20,8 +20,7 @@
 . "$SRC/tests/integration/doc_examples.sh"
 readme=$SRC/README.md
 [ -f "$readme" ] || fail "no README.md"
-[ -x "$BUILD/vg/lace-vg-amd64-linux" ] || skip "simulator not built (valgrind static archives missing)"
-command -v valgrind >/dev/null || skip "valgrind not installed"
+need_vg
 
 # ---- the commands ---------------------------------------------------------
 awk '/^[[:space:]]*```sh[[:space:]]*$/ { on = 1; next }

@@ -7,8 +7,7 @@
 # every run, and VALGRIND_LIB handed on to the workload.)  With
 # --virtual-clock the extra library is there again, and the count says so.
 . "$SRC/tests/integration/lib.sh"
-[ -x "$BUILD/vg/lace-vg-amd64-linux" ] || skip "simulator not built (valgrind static archives missing)"
-command -v valgrind >/dev/null || skip "valgrind not installed"
+need_vg
 command -v setarch >/dev/null || skip "setarch (util-linux) missing"
 command -v python3 >/dev/null || skip "python3 needed to read the JSON"
 [ -x "$BUILD/vg/lace-valgrind" ] || fail "the tool's launcher $BUILD/vg/lace-valgrind is not built"

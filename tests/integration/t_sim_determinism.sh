@@ -4,8 +4,7 @@
 # footprint-heavy fixture.  Each run also lands in the results file with
 # one entry per process.
 . "$SRC/tests/integration/lib.sh"
-[ -x "$BUILD/vg/lace-vg-amd64-linux" ] || skip "simulator not built (valgrind static archives missing)"
-command -v valgrind >/dev/null || skip "valgrind not installed"
+need_vg
 command -v python3 >/dev/null || skip "python3 needed to read the JSON"
 
 cc -O1 -o footprint "$SRC/tests/fixtures/sim/footprint.c" || fail "cannot build footprint"
@@ -48,15 +47,12 @@ expect_eq "$n" 3 "forker: processes in one run (parent + 2 children)"
 CLOCK=--virtual-clock
 # a sanitizer runtime cannot run under valgrind (SANITIZE=1 builds faultbench
 # with it): that part is for the normal build
-if [ -x "$BUILD/bench/faultbench" ] &&
-   ! readelf -d "$BUILD/bench/faultbench" | grep -q 'NEEDED.*lib[at]san'; then
+built "$BUILD/bench/faultbench"
+built "$BUILD/bench/hackbench"
+if is_sanitized "$BUILD/bench/faultbench"; then
+  skip_part "the study's workloads: sanitizer build (its runtime cannot run under valgrind)"
+else
   same_twice faultbench "$BUILD/bench/faultbench" -n 512
-else
-  echo "faultbench not built (or sanitized): skipping that part"
-fi
-if [ -x "$BUILD/bench/hackbench" ] &&
-   ! readelf -d "$BUILD/bench/hackbench" | grep -q 'NEEDED.*lib[at]san'; then
   same_twice hackbench "$BUILD/bench/hackbench" -P -g 1 -f 2 -l 5
-else
-  echo "hackbench not built (or sanitized): skipping that part"
 fi
+parts_done

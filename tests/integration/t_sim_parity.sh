@@ -4,8 +4,7 @@
 # the line, and the instruction counts are equal -- per process.
 . "$SRC/tests/integration/lib.sh"
 VG=$BUILD/vg
-[ -x "$VG/lace-vg-amd64-linux" ] || skip "simulator not built (valgrind static archives missing)"
-command -v valgrind >/dev/null || skip "valgrind not installed"
+need_vg
 export VALGRIND_LIB=$VG   # same environment for both tools: same instruction stream
 
 cc -O1 -o footprint "$SRC/tests/fixtures/sim/footprint.c" || fail "cannot build footprint"

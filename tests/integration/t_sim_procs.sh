@@ -3,8 +3,7 @@
 # included), threads are counted, -i counts only the first image, and the
 # results file keeps one entry per process image.
 . "$SRC/tests/integration/lib.sh"
-[ -x "$BUILD/vg/lace-vg-amd64-linux" ] || skip "simulator not built (valgrind static archives missing)"
-command -v valgrind >/dev/null || skip "valgrind not installed"
+need_vg
 command -v python3 >/dev/null || skip "python3 needed to read the JSON"
 cc -O1 -o footprint "$SRC/tests/fixtures/sim/footprint.c" || fail "cannot build footprint"
 cc -O1 -pthread -o threads "$SRC/tests/fixtures/sim/threads.c" || fail "cannot build threads"

@@ -3,8 +3,7 @@
 # path length per call of the hash-fault functions on faultbench), the hot
 # set for lace diff --hot, and one-line usage errors.
 . "$SRC/tests/integration/lib.sh"
-[ -x "$BUILD/vg/lace-vg-amd64-linux" ] || skip "simulator not built (valgrind static archives missing)"
-command -v valgrind >/dev/null || skip "valgrind not installed"
+need_vg
 cc -O1 -o footprint "$SRC/tests/fixtures/sim/footprint.c" || fail "cannot build footprint"
 
 # every simulated event, labelled, with the profile's name
@@ -106,8 +105,10 @@ assert e["ratio"] > 1, e' || fail "lace ab --json: deterministic event not repor
 # acceptance 5: path length per call on faultbench (4K pages: __hash_page_4K)
 # a sanitizer runtime cannot run under valgrind (SANITIZE=1 builds faultbench
 # with it): that part is for the normal build
-if [ -x "$BUILD/bench/faultbench" ] &&
-   ! readelf -d "$BUILD/bench/faultbench" | grep -q 'NEEDED.*lib[at]san'; then
+built "$BUILD/bench/faultbench"
+if is_sanitized "$BUILD/bench/faultbench"; then
+  skip_part "faultbench's path length: sanitizer build (its runtime cannot run under valgrind)"
+else
   expect_exit 0 "$LACE" stat --backend sim --no-results -e instructions --per-function --top 40 \
     -- "$BUILD/bench/faultbench" -n 256 --page-size=4k
   for fn in hash_page_mm __hash_page_4K; do
@@ -117,6 +118,5 @@ if [ -x "$BUILD/bench/faultbench" ] &&
     calls=$(echo "$row" | awk '{ print $2 }')
     [ "$calls" -ge 256 ] || fail "$fn: $calls calls for 256 pages"
   done
-else
-  echo "faultbench not built (or sanitized): path-length part skipped"
 fi
+parts_done

@@ -5,8 +5,7 @@
 # window counts in its own; start-up of the study workloads is left out;
 # a workload without marks is a failed run, never its whole count.
 . "$SRC/tests/integration/lib.sh"
-[ -x "$BUILD/vg/lace-vg-amd64-linux" ] || skip "simulator not built (valgrind static archives missing)"
-command -v valgrind >/dev/null || skip "valgrind not installed"
+need_vg
 [ -f /usr/include/valgrind/valgrind.h ] || skip "valgrind.h missing: workloads cannot mark a window"
 cc -O1 -I"$SRC" -o window "$SRC/tests/fixtures/sim/window.c" || fail "cannot build the window fixture"
 
@@ -39,12 +38,14 @@ expect_match '<not counted>' "$OUT$ERR"
 # (a sanitizer runtime cannot run under valgrind: SANITIZE=1 builds
 # faultbench with it, so that part is for the normal build)
 fb="$BUILD/bench/faultbench"
-if [ -x "$fb" ] && readelf -d "$fb" | grep -q 'NEEDED.*lib[at]san'; then
-  echo "faultbench is a sanitizer build: its window part skipped"
-elif [ -x "$fb" ]; then
+built "$fb"
+if is_sanitized "$fb"; then
+  skip_part "faultbench's window: sanitizer build (its runtime cannot run under valgrind)"
+else
   a=$(count "$fb" -n 1); b=$(count "$fb" -n 64)
   echo "faultbench window: -n 1 $a, -n 64 $b"
   [ -n "$a" ] && [ "$a" -lt 20000 ] || fail "faultbench -n 1 window counts $a instructions: start-up inside?"
   [ "$b" -gt "$a" ] || fail "faultbench window does not grow with -n"
 fi
 echo "ok"
+parts_done

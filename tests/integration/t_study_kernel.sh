@@ -12,8 +12,10 @@ K=${LACE_KERNELS:-$BUILD/kernels}
 for k in x86_64-baseline x86_64-entry-in-text ppc64le-baseline ppc64le-no-tracepoint ppc64le-4k-baseline; do
   [ -d "$K/$k" ] || skip "no $k in $K: 'make check-kernel' builds the kernels (about 25 min the first time on 2 cores)"
 done
-command -v qemu-system-ppc64 >/dev/null || skip "qemu-system-ppc64 not installed"
-[ -x "$BUILD/ppc64le/bench/faultbench" ] || skip "no ppc64le faultbench (make builds it with the cross compiler)"
+command -v qemu-system-ppc64 >/dev/null ||
+  skip "qemu-system-ppc64 not installed (Debian package qemu-system-ppc)"
+need_ppc_cross
+built "$BUILD/ppc64le/bench/faultbench" "make builds it with the cross compiler"
 qemu_guest
 qemu_guest --arch ppc64le
 cd "$T" || exit 1

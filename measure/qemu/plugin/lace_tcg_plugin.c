@@ -1,4 +1,4 @@
-/* lace's TCG plugin: lace's front-end models (measure/sim: L1i, iTLB,
+/* lace's TCG plugin: lace's front-end models (measure/model: L1i, iTLB,
  * STLB, fetch blocks; compiled in, the same code as the Valgrind tool's)
  * fed with every instruction a full-system QEMU guest executes inside the
  * windows the guest opens and closes (tcg_core.h), counts split user/kernel.

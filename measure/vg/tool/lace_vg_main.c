@@ -2,7 +2,7 @@
  *
  * It simulates the instruction front end of one CPU profile -- L1i, iTLB,
  * second-level TLB, fetch blocks -- with the freestanding models in
- * measure/sim/ (the same code the unit tests drive), and attributes the
+ * measure/model/ (the same code the unit tests drive), and attributes the
  * events to functions.
  *
  * Instrumentation: a superblock is cut into segments at its side exits
