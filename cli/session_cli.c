@@ -9,6 +9,7 @@
 #include "cli/command.h"
 #include "measure/events.h"
 #include "measure/runner.h"
+#include "util/array.h"
 #include "util/error.h"
 #include "util/parse_options.h"
 
@@ -131,7 +132,7 @@ const struct lace_option *session_cli_sim_options(void)
 		return opts;
 	size_t n = 0;
 	opts[n++] = (struct lace_option)OPT_GROUP("simulator options (--backend sim, or auto with simulated events):");
-	for (size_t i = 0; sim_backend_options[i].name && n + 1 < sizeof(opts) / sizeof(opts[0]); i++) {
+	for (size_t i = 0; sim_backend_options[i].name && n + 1 < ARRAY_SIZE(opts); i++) {
 		const struct lace_backend_option *b = &sim_backend_options[i];
 		opts[n++] = (struct lace_option)OPT_CALLBACK(0, b->name, NULL, b->argh, b->help, sim_cb,
 			.flags = b->has_arg ? 0 : LACE_OPTION_NOARG);

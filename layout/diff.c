@@ -10,6 +10,7 @@
 #include "layout/branch_stats.h"
 #include "layout/diff.h"
 #include "layout/match.h"
+#include "util/array.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -20,7 +21,7 @@ static const char *const change_names[] = {
 
 const char *change_name(unsigned bit)
 {
-	for (unsigned i = 0; i < sizeof(change_names) / sizeof(change_names[0]); i++)
+	for (unsigned i = 0; i < ARRAY_SIZE(change_names); i++)
 		if (bit == 1u << i)
 			return change_names[i];
 	return "?";

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/array.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -265,14 +266,14 @@ static const char *const fault_names[] = {
 
 const char *run_fault_name(enum lace_run_fault f)
 {
-	if ((size_t)f < sizeof(fault_names) / sizeof(fault_names[0]))
+	if ((size_t)f < ARRAY_SIZE(fault_names))
 		return fault_names[f];
 	return "?";
 }
 
 int run_fault_parse(const char *s, enum lace_run_fault *f)
 {
-	for (size_t i = 0; i < sizeof(fault_names) / sizeof(fault_names[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(fault_names); i++)
 		if (!strcmp(fault_names[i], s)) {
 			*f = (enum lace_run_fault)i;
 			return 0;

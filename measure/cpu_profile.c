@@ -11,6 +11,7 @@
 
 #include <ini.h>
 
+#include "util/array.h"
 #include "util/error.h"
 
 const char *sim_exe_dir(void)
@@ -49,7 +50,7 @@ const char *sim_profile_dir(void)
 		return env;
 	if (!exe)
 		return NULL;
-	for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(rel); i++) {
 		char raw[PATH_MAX + 64];
 		snprintf(raw, sizeof(raw), "%s/%s", exe, rel[i]);
 		if (is_dir(raw) && realpath(raw, dir))

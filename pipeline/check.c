@@ -11,6 +11,7 @@
 
 #include "measure/stats/stats.h"
 #include "pipeline/selfexec.h"
+#include "util/array.h"
 #include "util/error.h"
 #include "util/strvec.h"
 #include "util/xalloc.h"
@@ -168,7 +169,7 @@ static json_t *run_ab(const struct check_opts *o, const char *base, const char *
 		{ "--warmup", c->warmup }, { "--confidence", c->confidence }, { "--seed", c->seed },
 		{ "--timeout", c->timeout }, { "--backend", c->backend }, { "--results", o->results },
 	};
-	for (size_t i = 0; i < sizeof(pass) / sizeof(pass[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(pass); i++) {
 		if (pass[i].val) {
 			strvec_push(&argv, pass[i].opt);
 			strvec_push(&argv, pass[i].val);

@@ -16,6 +16,7 @@
 
 #include "pipeline/selfexec.h"
 #include "pipeline/study.h"
+#include "util/array.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
@@ -172,7 +173,7 @@ static void step_build(struct ks *s)
 	json_t *out = json_array();
 
 	json_object_set_new(s->res, "builds", out);
-	for (size_t i = 0; i < sizeof(builds) / sizeof(builds[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(builds); i++) {
 		struct strvec argv = STRVEC_INIT;
 		json_t *b = json_object();
 		char why[512];
@@ -215,7 +216,7 @@ static void step_guests(struct ks *s)
 	json_t *out = json_object();
 
 	json_object_set_new(s->res, "guests", out);
-	for (size_t i = 0; i < sizeof(arch) / sizeof(arch[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(arch); i++) {
 		struct strvec argv = STRVEC_INIT;
 		json_t *g = json_object();
 		char why[512];
@@ -246,7 +247,7 @@ static void step_layout(struct ks *s)
 	json_t *lay = json_object();
 
 	json_object_set_new(s->res, "layout", lay);
-	for (size_t i = 0; i < sizeof(ppc) / sizeof(ppc[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(ppc); i++) {
 		struct strvec argv = STRVEC_INIT;
 		char vm[PATH_MAX], why[512];
 		json_t *sites = json_array(), *k = json_object();
@@ -395,7 +396,7 @@ static void reading1(struct ks *s, const long *sizes, size_t nsizes)
 
 	json_object_set_new(s->res, "r1_tracepoint", r);
 	json_object_set_new(r, "configs", cs);
-	for (size_t c = 0; c < sizeof(cfg) / sizeof(cfg[0]); c++) {
+	for (size_t c = 0; c < ARRAY_SIZE(cfg); c++) {
 		json_t *o = json_object(), *pts = json_array();
 
 		json_object_set_new(o, "name", json_string(cfg[c].name));
@@ -455,7 +456,7 @@ static void reading4(struct ks *s)
 	json_object_set_new(r, "workload", json_pack("[s,s,s,s,s,s,s]", "hackbench", "-g", groups,
 						     "-f", "5", "-l", loops));
 	json_object_set_new(r, "kernels", ks);
-	for (size_t i = 0; i < sizeof(named) / sizeof(named[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(named); i++)
 		strvec_pushf(&names, "x86_64-%s", named[i]);
 	for (unsigned k = 1; k <= s->o->shuffle; k++)
 		strvec_pushf(&names, "x86_64-baseline-shuffle-%u", k);

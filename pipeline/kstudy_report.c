@@ -12,6 +12,7 @@
 
 #include "pipeline/study.h"
 #include "pipeline/svgplot.h"
+#include "util/array.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/strbuf.h"
@@ -286,7 +287,7 @@ static void section_r4(struct strbuf *sb, const json_t *res)
 		 * for both, and the plugin's one front-end model lets kernel
 		 * placement move the user side's misses too */
 		static const size_t miss_ev[] = { 1, 2, 4, 5 };
-		for (size_t m = 0; m < sizeof(miss_ev) / sizeof(miss_ev[0]); m++) {
+		for (size_t m = 0; m < ARRAY_SIZE(miss_ev); m++) {
 			int n, above, below;
 			e = miss_ev[m];
 			double x = ev(k, evs[e]);
@@ -433,7 +434,7 @@ void kstudy_print_summary(const json_t *res, FILE *f)
 	static const char *const ev[] = { "L1-icache-load-misses:k", "iTLB-load-misses:k",
 					  "L1-icache-load-misses:u", "iTLB-load-misses:u" };
 	fprintf(f, "\n  hackbench on x86-64 (%s):\n    %-28s", "L1i and iTLB misses, kernel and user", "");
-	for (size_t e = 0; e < sizeof(ev) / sizeof(ev[0]); e++)
+	for (size_t e = 0; e < ARRAY_SIZE(ev); e++)
 		fprintf(f, " %24s", ev[e]);
 	fputc('\n', f);
 	json_array_foreach(json_object_get(r4, "kernels"), i, c) {
@@ -442,7 +443,7 @@ void kstudy_print_summary(const json_t *res, FILE *f)
 			continue;
 		}
 		fprintf(f, "    %-28s", js(c, "kernel"));
-		for (size_t e = 0; e < sizeof(ev) / sizeof(ev[0]); e++)
+		for (size_t e = 0; e < ARRAY_SIZE(ev); e++)
 			fprintf(f, " %24.0f", jnum(json_object_get(c, "events"), ev[e]));
 		fputc('\n', f);
 	}

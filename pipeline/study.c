@@ -18,6 +18,7 @@
 #include "pipeline/selfexec.h"
 #include "pipeline/study_analysis.h"
 #include "pipeline/study_jobs.h"
+#include "util/array.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/strbuf.h"
@@ -30,7 +31,7 @@
 static const char *const front_events[] = {
 	"instructions", "L1-icache-loads", "L1-icache-load-misses", "iTLB-loads", "iTLB-load-misses",
 };
-#define NFRONT (sizeof(front_events) / sizeof(front_events[0]))
+#define NFRONT (ARRAY_SIZE(front_events))
 
 struct study {
 	const struct study_opts *o;
@@ -620,7 +621,7 @@ static void q3_path_length(struct study *s, const struct sizes *z)
 			json_t *fn;
 			json_array_foreach(fnsj, i, fn) {
 				const char *name = json_string_value(json_object_get(fn, "name"));
-				for (size_t t = 0; name && t < sizeof(fns) / sizeof(fns[0]); t++)
+				for (size_t t = 0; name && t < ARRAY_SIZE(fns); t++)
 					if (!strcmp(name, fns[t]))
 						json_object_set(out, name, fn);
 			}

@@ -5,12 +5,13 @@
 #include <string.h>
 
 #include "pipeline/study_stats.h"
+#include "util/array.h"
 #include "util/xalloc.h"
 
 static const char *const front[] = {
 	"instructions", "L1-icache-loads", "L1-icache-load-misses", "iTLB-loads", "iTLB-load-misses",
 };
-#define NFRONT (sizeof(front) / sizeof(front[0]))
+#define NFRONT (ARRAY_SIZE(front))
 
 static double ev_mean(const json_t *row, const char *ev)
 {

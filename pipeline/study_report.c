@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "pipeline/svgplot.h"
+#include "util/array.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/strbuf.h"
@@ -20,7 +21,7 @@
 static const char *const events[] = {
 	"instructions", "L1-icache-loads", "L1-icache-load-misses", "iTLB-loads", "iTLB-load-misses",
 };
-#define NEV (sizeof(events) / sizeof(events[0]))
+#define NEV (ARRAY_SIZE(events))
 
 static const char *js(const json_t *o, const char *k)
 {
@@ -291,7 +292,7 @@ static void section_q2(struct strbuf *sb, const json_t *res)
 		strbuf_addstr(sb, "| model count | young PTEs | old PTEs | change |\n|---|---:|---:|---:|\n");
 		const char *keys[] = { "hash_faults", "linux_faults", "accessed_faults", "inserts",
 				       "evictions", "hpte_hits" };
-		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		for (size_t k = 0; k < ARRAY_SIZE(keys); k++) {
 			double a = count_of(y, keys[k]), b = count_of(o, keys[k]);
 			if (isnan(a) && isnan(b))
 				continue;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/array.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/strbuf.h"
@@ -40,7 +41,7 @@ static int skip_section(const char *name)
 
 	if (strcmp(name, ".text") && strcmp(name, ".entry.text") && strncmp(name, ".text.", 6))
 		return 1;
-	for (size_t i = 0; i < sizeof(early) / sizeof(early[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(early); i++)
 		if (!strncmp(name, early[i], strlen(early[i])))
 			return 1; /* placed by an earlier statement of the script */
 	return 0;

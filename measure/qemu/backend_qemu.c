@@ -37,6 +37,7 @@
 #include "measure/runner.h"
 #include "measure/cpu_profile.h"
 #include "measure/model_results.h"
+#include "util/array.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
@@ -399,7 +400,7 @@ static int qemu_set_option(struct lace_backend *be, const char *name, const char
 		{ "system-map", 0, true }, { "system-map-a", 0, true }, { "system-map-b", 1, true },
 	};
 
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
 		struct qemu_kernel *k = &p->k[files[i].side];
 		char **slot = files[i].map ? &k->sysmap : &k->kernel;
 

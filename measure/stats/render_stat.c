@@ -11,6 +11,7 @@
 
 #include "measure/events.h"
 #include "measure/stats/render.h"
+#include "util/array.h"
 #include "util/json.h"
 #include "util/json_schema.h"
 #include "util/error.h"
@@ -122,10 +123,10 @@ static enum metric_role metric_role(const char *name, bool *excl_user, bool *exc
 						"cpu-clock", "L1-icache", "l1-i", "l1i", "L1-instruction",
 						"iTLB", "i-tlb", "Instruction-TLB" };
 	size_t i;
-	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(prefixes); i++)
 		if (!strncasecmp(name, prefixes[i], strlen(prefixes[i])))
 			break;
-	if (i == sizeof(prefixes) / sizeof(prefixes[0]))
+	if (i == ARRAY_SIZE(prefixes))
 		return M_NONE;
 	struct lace_event_spec spec;
 	enum metric_role role = M_NONE;

@@ -14,6 +14,7 @@
 #include "measure/kernel_id.h"
 #include "measure/perf_import.h"
 #include "measure/stats/stats.h"
+#include "util/array.h"
 
 static int parse(struct lace_import *im, const char *text, size_t runs)
 {
@@ -96,7 +97,7 @@ static void test_bad(void **state)
 			      "1,,page-faults,1,100.00,,\n{\"event\" : \"x\", \"counter-value\" : \"1\"}\n" };
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		assert_int_not_equal(parse(&im, bad[i], 10), 0);
 		import_release(&im);
 	}
