@@ -126,12 +126,12 @@ int symbols_load(struct lace_image *img)
 	if (!data || !symsh.sh_entsize)
 		return lace_error_set(EINVAL, "unreadable symbol table: %s", elf_errmsg(-1));
 	size_t n = symsh.sh_size / symsh.sh_entsize;
-	const char **files = xcalloc(n ? n : 1, sizeof(*files));
+	const char **files = xcalloc(n, sizeof(*files));
 	const char *cur_file = NULL;
 	size_t text_alloc = 0;
 
 	img->has_symbols = true;
-	p->syms = xcalloc(n ? n : 1, sizeof(*p->syms));
+	p->syms = xcalloc(n, sizeof(*p->syms));
 	for (size_t i = 1; i < n; i++) {
 		GElf_Sym sym;
 		Elf32_Word xndx = 0;
@@ -189,7 +189,7 @@ int symbols_load(struct lace_image *img)
 		p->nsyms++;
 	}
 	/* sort symbols, carrying their file along */
-	struct { struct image_symbol s; const char *f; } *tmp = xmalloc((p->nsyms ? p->nsyms : 1) * sizeof(*tmp));
+	struct { struct image_symbol s; const char *f; } *tmp = xmalloc(p->nsyms * sizeof(*tmp));
 	for (size_t i = 0; i < p->nsyms; i++) {
 		tmp[i].s = p->syms[i];
 		tmp[i].f = files[i];
@@ -224,7 +224,7 @@ int symbols_load(struct lace_image *img)
 		image_warn(img, "code sections have no contents (a separate debug file, objcopy "
 			   "--only-keep-debug): functions from the symbol table; no branches or jump sites");
 	/* function candidates: sized code symbols that are not markers */
-	struct cand *c = xmalloc((p->nsyms ? p->nsyms : 1) * sizeof(*c));
+	struct cand *c = xmalloc(p->nsyms * sizeof(*c));
 	size_t nc = 0;
 	for (size_t i = 0; i < p->nsyms; i++) {
 		const struct image_symbol *s = &p->syms[i];
@@ -247,7 +247,7 @@ int symbols_load(struct lace_image *img)
 		nc++;
 	}
 	qsort_r(c, nc, sizeof(*c), cmp_cand, p);
-	img->funcs = xcalloc(nc ? nc : 1, sizeof(*img->funcs));
+	img->funcs = xcalloc(nc, sizeof(*img->funcs));
 	uint64_t prev_end = 0;
 	int prev_sec = -1;
 	for (size_t i = 0; i < nc; i++) {
@@ -273,7 +273,7 @@ int symbols_load(struct lace_image *img)
 
 	/* n-th local of the same name in the same file, in address order:
 	 * how lace diff tells two `static int helper()` apart */
-	struct lace_function **v = xmalloc((img->nfuncs ? img->nfuncs : 1) * sizeof(*v));
+	struct lace_function **v = xmalloc(img->nfuncs * sizeof(*v));
 	for (size_t i = 0; i < img->nfuncs; i++)
 		v[i] = &img->funcs[i];
 	qsort(v, img->nfuncs, sizeof(*v), cmp_ordinal);

@@ -235,7 +235,7 @@ void run_result_init(struct lace_run_result *res, size_t nevents)
 {
 	memset(res, 0, sizeof(*res));
 	res->nevents = nevents;
-	res->counts = xcalloc(nevents ? nevents : 1, sizeof(*res->counts));
+	res->counts = xcalloc(nevents, sizeof(*res->counts));
 	for (size_t i = 0; i < nevents; i++)
 		res->counts[i].status = LACE_COUNT_NOT_COUNTED;
 	res->migrations = -1;

@@ -33,7 +33,7 @@ void batch_init(struct lace_batch *b, const char *kind, const struct lace_event_
 	b->margin = 0.01;
 	b->confidence = 0.95;
 	b->nevents = nevents;
-	b->events = xcalloc(nevents ? nevents : 1, sizeof(*b->events));
+	b->events = xcalloc(nevents, sizeof(*b->events));
 	for (size_t i = 0; i < nevents; i++) {
 		b->events[i].name = xstrdup(evs[i].name);
 		b->events[i].unit = xstrdup(evs[i].unit ? evs[i].unit : "");
@@ -317,7 +317,7 @@ static int load_header(struct lace_batch *b, json_t *h, const char *path)
 		return lace_error_set(EINVAL, "%s: header has no events", path);
 	snprintf(b->kind, sizeof(b->kind), "%s", json_string_value(kind));
 	b->nevents = json_array_size(evs);
-	b->events = xcalloc(b->nevents ? b->nevents : 1, sizeof(*b->events));
+	b->events = xcalloc(b->nevents, sizeof(*b->events));
 	for (size_t i = 0; i < b->nevents; i++) {
 		json_t *e = json_array_get(evs, i);
 		b->events[i].name = dup_field(e, "name");

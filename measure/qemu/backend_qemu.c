@@ -108,12 +108,12 @@ static int qemu_prepare(struct lace_backend *be, struct lace_event_spec *evs, si
 		}
 	}
 	free(p->event_idx);
-	p->event_idx = xcalloc(nevents ? nevents : 1, sizeof(*p->event_idx));
+	p->event_idx = xcalloc(nevents, sizeof(*p->event_idx));
 	p->nevents = nevents;
 	free(p->excl_user);
 	free(p->excl_kernel);
-	p->excl_user = xcalloc(nevents ? nevents : 1, sizeof(bool));
-	p->excl_kernel = xcalloc(nevents ? nevents : 1, sizeof(bool));
+	p->excl_user = xcalloc(nevents, sizeof(bool));
+	p->excl_kernel = xcalloc(nevents, sizeof(bool));
 	if (p->no_plugin) {
 		const char *needs = p->per_function ? "--per-function" : p->paths.nr ? "--path-length" : NULL;
 
@@ -125,7 +125,7 @@ static int qemu_prepare(struct lace_backend *be, struct lace_event_spec *evs, si
 					      "(which counts guest tracepoints only)", needs);
 	}
 	free(p->trace_idx);
-	p->trace_idx = xcalloc(nevents ? nevents : 1, sizeof(*p->trace_idx));
+	p->trace_idx = xcalloc(nevents, sizeof(*p->trace_idx));
 	strbuf_reset(&p->trace);
 	strvec_clear(&p->trace_names);
 	p->trace_warned = 0;

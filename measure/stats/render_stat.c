@@ -37,7 +37,7 @@ static void ev_summarize(const struct lace_batch *b, size_t e, struct ev_sum *ou
 	size_t pct_n = 0;
 
 	memset(out, 0, sizeof(*out));
-	out->v = xcalloc(b->nruns ? b->nruns : 1, sizeof(double));
+	out->v = xcalloc(b->nruns, sizeof(double));
 	for (size_t i = 0; i < b->nruns; i++) {
 		const struct lace_batch_run *r = &b->runs[i];
 		if (!run_used(r))
@@ -162,9 +162,9 @@ static enum metric_role metric_role(const char *name, bool *excl_user, bool *exc
 static void metrics_compute(const struct lace_batch *b, const struct ev_sum *sums, double elapsed_mean,
 			    struct ev_metric *m)
 {
-	enum metric_role *role = xcalloc(b->nevents ? b->nevents : 1, sizeof(*role));
-	bool *xu = xcalloc(b->nevents ? b->nevents : 1, sizeof(bool));
-	bool *xk = xcalloc(b->nevents ? b->nevents : 1, sizeof(bool));
+	enum metric_role *role = xcalloc(b->nevents, sizeof(*role));
+	bool *xu = xcalloc(b->nevents, sizeof(bool));
+	bool *xk = xcalloc(b->nevents, sizeof(bool));
 
 	for (size_t e = 0; e < b->nevents; e++) {
 		m[e].unit = NULL;
@@ -206,7 +206,7 @@ static void metrics_compute(const struct lace_batch *b, const struct ev_sum *sum
  * switches) flags only its real outliers. */
 static void flag_outliers(const struct lace_batch *b, bool migrations, struct strbuf *runs_out)
 {
-	double *sorted = xcalloc(b->nruns ? b->nruns : 1, sizeof(double));
+	double *sorted = xcalloc(b->nruns, sizeof(double));
 	size_t n = 0;
 
 	for (size_t i = 0; i < b->nruns; i++) {
@@ -240,7 +240,7 @@ static void flag_outliers(const struct lace_batch *b, bool migrations, struct st
 
 static void time_summary(const struct lace_batch *b, int which, struct lace_summary *s)
 {
-	double *v = xcalloc(b->nruns ? b->nruns : 1, sizeof(double));
+	double *v = xcalloc(b->nruns, sizeof(double));
 	size_t n = 0;
 
 	for (size_t i = 0; i < b->nruns; i++) {
@@ -254,7 +254,7 @@ static void time_summary(const struct lace_batch *b, int which, struct lace_summ
 
 static struct ev_sum *sums_compute(const struct lace_batch *b)
 {
-	struct ev_sum *s = xcalloc(b->nevents ? b->nevents : 1, sizeof(*s));
+	struct ev_sum *s = xcalloc(b->nevents, sizeof(*s));
 
 	for (size_t e = 0; e < b->nevents; e++)
 		ev_summarize(b, e, &s[e]);
@@ -271,7 +271,7 @@ static void sums_free(struct ev_sum *s, size_t n)
 /* The metrics of a batch (elapsed: the mean wall time of its good runs). */
 static struct ev_metric *batch_metrics(const struct lace_batch *b, const struct ev_sum *sums)
 {
-	struct ev_metric *m = xcalloc(b->nevents ? b->nevents : 1, sizeof(*m));
+	struct ev_metric *m = xcalloc(b->nevents, sizeof(*m));
 	struct lace_summary el;
 
 	time_summary(b, 0, &el);
@@ -520,7 +520,7 @@ json_t *stat_json(const struct lace_batch *b)
 			    json_string(render_elapsed_simulated(b) ? "simulator" : "native"));
 	const char *names[3] = { "elapsed", "user", "sys" };
 	for (int w = 0; w < 3; w++) {
-		double *v = xcalloc(b->nruns ? b->nruns : 1, sizeof(double));
+		double *v = xcalloc(b->nruns, sizeof(double));
 		size_t n = 0;
 		struct lace_summary s;
 		for (size_t i = 0; i < b->nruns; i++)

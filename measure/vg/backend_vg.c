@@ -203,7 +203,7 @@ static int sim_prepare(struct lace_backend *be, struct lace_event_spec *evs, siz
 	if (err)
 		return err;
 	free(p->event_idx);
-	p->event_idx = xcalloc(nevents ? nevents : 1, sizeof(*p->event_idx));
+	p->event_idx = xcalloc(nevents, sizeof(*p->event_idx));
 	p->nevents = nevents;
 	for (size_t i = 0; i < nevents; i++)
 		p->event_idx[i] = evs[i].backend == be ? sim_event_index(evs[i].base) : -1;
@@ -342,14 +342,14 @@ static void fill_counts(struct sim_priv *p, const struct sim_results *r,
 		res->counts[i].time_enabled = res->counts[i].time_running =
 			(uint64_t)(res->elapsed_s * 1e9);
 	}
-	res->procs = xcalloc(r->nprocs ? r->nprocs : 1, sizeof(*res->procs));
+	res->procs = xcalloc(r->nprocs, sizeof(*res->procs));
 	res->nprocs = r->nprocs;
 	for (size_t k = 0; k < r->nprocs; k++) {
 		struct lace_proc_result *pr = &res->procs[k];
 		const char *base = strrchr(r->procs[k].exe, '/');
 		pr->pid = r->procs[k].pid;
 		snprintf(pr->comm, sizeof(pr->comm), "%.31s", base ? base + 1 : r->procs[k].exe);
-		pr->values = xcalloc(res->nevents ? res->nevents : 1, sizeof(double));
+		pr->values = xcalloc(res->nevents, sizeof(double));
 		for (size_t i = 0; i < res->nevents; i++) {
 			int idx = i < p->nevents ? p->event_idx[i] : -1;
 			pr->values[i] = idx < 0 ? NAN
