@@ -160,18 +160,7 @@ char *session_join_argv(char *const argv[])
 		const char *a = argv[i];
 		if (i)
 			strbuf_addch(&sb, ' ');
-		if (*a && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%") == strlen(a)) {
-			strbuf_addstr(&sb, a);
-			continue;
-		}
-		strbuf_addch(&sb, '\'');
-		for (; *a; a++) {
-			if (*a == '\'')
-				strbuf_addstr(&sb, "'\\''");
-			else
-				strbuf_addch(&sb, *a);
-		}
-		strbuf_addch(&sb, '\'');
+		strbuf_add_sh_word(&sb, a);
 	}
 	return strbuf_detach(&sb, NULL);
 }

@@ -4,7 +4,6 @@
 #include "pipeline/kstudy.h"
 
 #include <errno.h>
-#include <libgen.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -18,6 +17,8 @@
 #include "pipeline/study.h"
 #include "util/array.h"
 #include "util/error.h"
+#include "util/fs.h"
+#include "util/paths.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
 #include "util/time.h"
@@ -49,13 +50,6 @@ static void progress(struct ks *s, const char *fmt, ...)
 	va_start(ap, fmt);
 	study_vprogress(s->t0, fmt, ap);
 	va_end(ap);
-}
-
-static bool is_file(const char *p)
-{
-	struct stat st;
-
-	return !stat(p, &st) && S_ISREG(st.st_mode);
 }
 
 static void not_measured(json_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -254,7 +248,7 @@ static void step_layout(struct ks *s)
 
 		json_object_set_new(lay, ppc[i], k);
 		kernel_path(s, vm, sizeof(vm), ppc[i], "vmlinux");
-		if (!is_file(vm)) {
+		if (!fs_is_file(vm)) {
 			not_measured(k, "%s: not built", vm);
 			json_decref(sites);
 			continue;
@@ -299,7 +293,7 @@ static json_t *kstat(struct ks *s, json_t *dest, const char *what, const char *k
 		kernel_path(s, map, sizeof(map), kernel, "System.map");
 		if (strstr(kernel, "x86_64"))
 			kernel_path(s, vm, sizeof(vm), kernel, "bzImage");
-		if (!is_file(vm) || !is_file(map)) {
+		if (!fs_is_file(vm) || !fs_is_file(map)) {
 			not_measured(dest, "%s: not built (lace build --kernel)", vm);
 			return NULL;
 		}
@@ -490,7 +484,7 @@ static void reading4(struct ks *s)
 	kernel_path(s, b, sizeof(b), "x86_64-entry-in-text", "vmlinux");
 	json_t *d = json_object();
 	json_object_set_new(r, "diff", d);
-	if (!is_file(a) || !is_file(b)) {
+	if (!fs_is_file(a) || !fs_is_file(b)) {
 		not_measured(d, "x86_64 baseline or entry-in-text not built");
 		return;
 	}
@@ -503,10 +497,9 @@ static void reading4(struct ks *s)
 
 static void find_tools(struct ks *s)
 {
-	char exe[PATH_MAX];
+	const char *bin = paths_exe_dir();
 
-	snprintf(exe, sizeof(exe), "%s", selfexec_path());
-	snprintf(s->bin, sizeof(s->bin), "%s", dirname(exe));
+	snprintf(s->bin, sizeof(s->bin), "%s", bin ? bin : ".");
 	snprintf(s->faultbench, sizeof(s->faultbench), "%.4000s/ppc64le/bench/faultbench", s->bin);
 	snprintf(s->hackbench, sizeof(s->hackbench), "%.4000s/bench/hackbench", s->bin);
 }
@@ -527,7 +520,7 @@ int kstudy_run(const struct kstudy_opts *o, json_t **results)
 	json_object_set_new(s.res, "shuffle", json_integer(o->shuffle));
 	json_object_set_new(s.res, "phases", s.phases);
 	find_tools(&s);
-	if (!is_file(s.faultbench))
+	if (!fs_is_file(s.faultbench))
 		progress(&s, "note: %s missing (make builds it with powerpc64le-linux-gnu-gcc): "
 			 "the ppc64le readings will say not measured", s.faultbench);
 	if (!o->no_build) {
