@@ -522,6 +522,18 @@ int runner_wait(struct lace_child *c, const struct lace_run_opts *opts, struct l
 	return 0;
 }
 
+int runner_run(struct lace_child *c, const struct lace_run_opts *opts,
+	       struct lace_run_result *res)
+{
+	int err = runner_go(c);
+
+	if (!err)
+		err = runner_wait(c, opts, res);
+	if (err)
+		runner_abort(c);
+	return err;
+}
+
 int runner_shell(const char *cmd, const struct lace_run_opts *opts)
 {
 	char *argv[] = { "/bin/sh", "-c", (char *)cmd, NULL };
@@ -534,10 +546,8 @@ int runner_shell(const char *cmd, const struct lace_run_opts *opts)
 	o.output_limit = 0;
 	if ((err = runner_start(&c, argv, NULL, &o)))
 		return err;
-	if ((err = runner_go(&c)) || (err = runner_wait(&c, &o, &res))) {
-		runner_abort(&c);
+	if ((err = runner_run(&c, &o, &res)))
 		return err;
-	}
 	if (res.term_signal)
 		return 128 + res.term_signal;
 	return res.exit_status;

@@ -16,7 +16,7 @@ struct selfexec_result {
 	struct strbuf err;
 };
 
-/* Path of the running lace binary (from /proc/self/exe), cached. */
+/* Path of the running lace binary (util/paths.h), or "lace" when unknown. */
 const char *selfexec_path(void);
 
 /* Run `lace argv...` (argv NULL-terminated, without the program name),

@@ -17,24 +17,11 @@
 
 #include "util/error.h"
 #include "util/fs.h"
-#include "util/run.h"
+#include "util/paths.h"
+#include "util/run_command.h"
 #include "util/strbuf.h"
 #include "util/time.h"
 #include "util/xalloc.h"
-
-static char *cache_dir(void)
-{
-	const char *e = getenv("LACE_CACHE"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	struct strbuf sb = STRBUF_INIT;
-
-	if (e && *e)
-		strbuf_addstr(&sb, e);
-	else if (xdg && *xdg)
-		strbuf_addf(&sb, "%s/lace", xdg);
-	else
-		strbuf_addf(&sb, "%s/.cache/lace", home && *home ? home : "/tmp");
-	return strbuf_detach(&sb, NULL);
-}
 
 /* --- phases and their times ------------------------------------------ */
 
@@ -94,14 +81,14 @@ static double phase_end(const struct kernel_build *b, const char *phase, const c
  * 0, or -EIO with "<what> failed (see <log>)". */
 static int run_cmd(const char *cwd, const char *log, const char *what, const char *const *argv)
 {
-	struct run_pool pool = RUN_POOL_INIT;
-	struct run_job *j = run_pool_add(&pool, cwd, log, what);
+	struct child_process cp = CHILD_PROCESS_INIT;
 	int rc;
 
-	for (size_t i = 0; argv[i]; i++)
-		strvec_push(&j->argv, argv[i]);
-	rc = run_pool_finish(&pool, 1, NULL, NULL);
-	run_pool_clear(&pool);
+	strvec_pushv(&cp.args, (const char **)argv);
+	cp.dir = cwd;
+	cp.log = log;
+	rc = child_process_run_ok(&cp, what);
+	child_process_clear(&cp);
 	return rc;
 }
 
@@ -109,20 +96,19 @@ static int run_cmd(const char *cwd, const char *log, const char *what, const cha
 static int run_make(const struct kernel_build *b, const char *dir, const char *log, const char *what,
 		    const char *const *targets, int parallel)
 {
-	struct run_pool pool = RUN_POOL_INIT;
-	struct run_job *j = run_pool_add(&pool, NULL, log, what);
+	struct child_process cp = CHILD_PROCESS_INIT;
 	int rc;
 
-	strvec_push(&j->argv, "make");
-	strvec_pushf(&j->argv, "-C%s", b->src);
-	strvec_pushf(&j->argv, "O=%s", dir);
-	strvec_split(&j->argv, b->arch->make);
+	strvec_push(&cp.args, "make");
+	strvec_pushf(&cp.args, "-C%s", b->src);
+	strvec_pushf(&cp.args, "O=%s", dir);
+	strvec_split(&cp.args, b->arch->make);
 	if (parallel)
-		strvec_pushf(&j->argv, "-j%d", b->jobs);
-	for (size_t i = 0; targets[i]; i++)
-		strvec_push(&j->argv, targets[i]);
-	rc = run_pool_finish(&pool, 1, NULL, NULL);
-	run_pool_clear(&pool);
+		strvec_pushf(&cp.args, "-j%d", b->jobs);
+	strvec_pushv(&cp.args, (const char **)targets);
+	cp.log = log;
+	rc = child_process_run_ok(&cp, what);
+	child_process_clear(&cp);
 	return rc;
 }
 
@@ -194,11 +180,8 @@ static int source_fetch(struct kernel_build *b)
 		goto out;
 	strbuf_addf(&tmp, "%s/extract.tmp", root.buf);
 	strbuf_addf(&log, "%s/extract.log", root.buf);
-	{
-		const char *rm[] = { "rm", "-rf", tmp.buf, NULL };
-		if ((rc = run_cmd(NULL, log.buf, "cleaning an old extraction", rm)))
-			goto out;
-	}
+	if ((rc = fs_remove_tree(tmp.buf)))
+		goto out;
 	if ((rc = fs_mkdir_p(tmp.buf, 0755))) {
 		rc = lace_error_set(-rc, "%s: cannot create", tmp.buf);
 		goto out;
@@ -452,7 +435,8 @@ int kernel_build_start(struct kernel_build *b, const char *out)
 	char *real;
 	int rc;
 
-	b->cache = cache_dir();
+	if ((rc = paths_cache_dir(&b->cache)))
+		return rc;
 	strbuf_addf(&sb, "%s/src/%s", b->cache, b->cfg->srcdir);
 	b->src = strbuf_detach(&sb, NULL);
 	strbuf_addf(&sb, "%s/kbuild/%s", b->cache, b->arch->name);

@@ -39,6 +39,8 @@
 #include "measure/model_results.h"
 #include "util/array.h"
 #include "util/error.h"
+#include "util/fs.h"
+#include "util/run_command.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
 #include "util/xalloc.h"
@@ -69,24 +71,20 @@ static bool qemu_supports(struct lace_backend *be, const struct lace_event_spec 
 /* "QEMU emulator version 7.2.x (Debian ...)", the first line of --version */
 static void version_read(const char *prog, char *out, size_t len)
 {
-	char cmd[128];
-	FILE *f;
-
-	snprintf(cmd, sizeof(cmd), "%s --version 2>/dev/null", prog);
-	f = popen(cmd, "r");
+	struct child_process cp = CHILD_PROCESS_INIT;
 
 	out[0] = '\0';
-	if (!f)
-		return;
-	if (fgets(out, (int)len, f))
-		out[strcspn(out, "\n")] = '\0';
-	pclose(f);
+	strvec_pushv(&cp.args, (const char *[]){ prog, "--version", NULL });
+	cp.out_capture = 1;
+	cp.err_null = 1;
+	if (!child_process_run(&cp))
+		snprintf(out, len, "%.*s", (int)strcspn(cp.out.buf, "\n"), cp.out.buf);
+	child_process_clear(&cp);
 }
 
 static int qemu_prepare(struct lace_backend *be, struct lace_event_spec *evs, size_t nevents)
 {
 	struct qemu_priv *p = be->priv;
-	const char *tmp = getenv("TMPDIR");
 	int err;
 
 	err = qemu_resolve_files(p);
@@ -100,12 +98,13 @@ static int qemu_prepare(struct lace_backend *be, struct lace_event_spec *evs, si
 	if (!p->qemu_version[0])
 		version_read(qemu_arches[p->arch].prog, p->qemu_version, sizeof(p->qemu_version));
 	if (!p->dir[0]) {
-		snprintf(p->dir, sizeof(p->dir), "%s/lace-qemu.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-		if (!mkdtemp(p->dir)) {
-			err = lace_error_set(errno, "%s: %s", p->dir, strerror(errno));
-			p->dir[0] = '\0';
+		char *tmp;
+
+		err = fs_temp_dir("lace-qemu", &tmp);
+		if (err)
 			return err;
-		}
+		snprintf(p->dir, sizeof(p->dir), "%s", tmp);
+		free(tmp);
 	}
 	free(p->event_idx);
 	p->event_idx = xcalloc(nevents, sizeof(*p->event_idx));
@@ -272,13 +271,8 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 	strbuf_release(&plug);
 
 	err = runner_start(&child, (char *const *)qargv.v, NULL, opts);
-	if (!err) {
-		err = runner_go(&child);
-		if (err)
-			runner_abort(&child);
-		else
-			err = runner_wait(&child, opts, res);
-	}
+	if (!err)
+		err = runner_run(&child, opts, res);
 	strvec_clear(&qargv);
 	if (err)
 		return err;
@@ -409,7 +403,7 @@ static int qemu_set_option(struct lace_backend *be, const char *name, const char
 
 		if (strcmp(name, files[i].name))
 			continue;
-		if (!value || (!qemu_is_file(value) &&
+		if (!value || (!fs_is_file(value) &&
 			       (files[i].map || !qemu_debian_kernel_name(value, abi, sizeof(abi), &arch))))
 			return lace_error_set(ENOENT, "--%s %s: no such file", name, value ? value : "");
 		free(*slot);

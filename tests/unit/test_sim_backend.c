@@ -17,16 +17,15 @@
 #include "measure/cpu_profile.h"
 #include "measure/model_results.h"
 #include "util/error.h"
+#include "util/paths.h"
 
 /* build/tests/test_sim_backend -> the source tree's profiles */
 static int setup(void **state)
 {
-	char exe[PATH_MAX], dir[PATH_MAX + 64];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	const char *exe = paths_exe_dir();
+	char dir[PATH_MAX + 64];
 
-	if (n > 0 && !getenv("LACE_PROFILE_DIR")) {
-		exe[n] = '\0';
-		*strrchr(exe, '/') = '\0';
+	if (exe && !getenv("LACE_PROFILE_DIR")) {
 		snprintf(dir, sizeof(dir), "%s/../../measure/model/profiles", exe);
 		setenv("LACE_PROFILE_DIR", dir, 1);
 	}

@@ -1,0 +1,76 @@
+#!/bin/bash
+# One helper per mechanism (issue 25, item 2): the copies that util/ replaced
+# stay gone.  Each rule below is a name or a pattern that only the one
+# definition in util/ may hold; a hit anywhere else is a copy coming back.
+# The same scan then runs on a scratch copy of the tree with one planted
+# copy per rule, and must find each, so it cannot pass by matching nothing.
+. "$SRC/tests/integration/lib.sh"
+
+cd "$SRC" || fail "no source tree at $SRC"
+
+# rule: NAME ~ ERE ~ the files that may hold it (an ERE on the path; ^$: none)
+# Product code only: the freestanding parts (the guest, the plugin, the
+# Valgrind tool, test fixtures) link no util/ and keep their own.
+rules=(
+  'array size ~ sizeof\(([A-Za-z_][A-Za-z0-9_.>-]*)\) / sizeof\((\1\[0\]|\*\1)\) ~ ^util/array\.h$'
+  'zero guard ~ x(c|m)alloc\(\(?([A-Za-z_][A-Za-z0-9_.>-]*) \? \2 : 1 ~ ^$'
+  'popen ~ popen\( ~ ^$'
+  'a second exec ~ (posix_spawnp?|execvpe?|execve)\( ~ ^(util/run_command\.c|measure/runner\.c)$'
+  'fork ~ fork\(\) ~ ^(util/run_command\.c|measure/runner\.c)$'
+  'own binary ~ (readlink|realpath)\("/proc/self/exe" ~ ^util/paths\.c$'
+  'PATH lookup ~ getenv\("PATH"\) ~ ^util/paths\.c$'
+  'cache folder ~ getenv\("XDG_CACHE_HOME"\) ~ ^util/paths\.c$'
+  'temp folder ~ mkdtemp\( ~ ^util/fs\.c$'
+  'is a file ~ return !?stat\([^;]*S_IS(REG|DIR) ~ ^util/fs\.c$'
+  'shell quoting ~ '"'"'\\\\'"'"''"'"' ~ ^(util/strbuf\.c|tests/unit/test_util\.c)$'
+  'private helper ~ static [a-z ]*\b(in_path|is_file|is_dir|file_exists|qemu_is_file|sim_exe_dir|dir_remove|shell_quote|cache_dir|spawn_capture_[a-z]*)\( ~ ^$'
+  'removed name ~ \b(sim_exe_dir|qemu_is_file)\b ~ ^$'
+)
+
+# scan ROOT: every hit of every rule, as "rule: file:line: text"
+scan() {
+  local root=$1 r name re allow
+  for r in "${rules[@]}"; do
+    name=${r%% ~ *}; r=${r#* ~ }
+    re=${r% ~ *}; allow=${r##* ~ }
+    (cd "$root" && grep -rnE --include='*.c' --include='*.h' -- "$re" \
+        cli layout measure pipeline variants hashmmu util tests/unit 2>/dev/null) |
+      grep -vE '^(measure/qemu/guest/|measure/qemu/plugin/|measure/vg/tool/)' |
+      while IFS= read -r hit; do
+        [[ ${hit%%:*} =~ $allow ]] && continue
+        # the unit tests may make scratch folders and fork on their own
+        [[ $hit == tests/unit/* && $name =~ ^(temp\ folder|fork|a\ second\ exec)$ ]] && continue
+        echo "$name: $hit"
+      done
+  done
+}
+
+hits=$(scan "$SRC")
+[ -z "$hits" ] || fail "copies of util/ helpers:"$'\n'"$hits"
+
+# planted: one copy per rule in a scratch tree, each must be found
+mkdir -p "$T/tree" && cp -r cli layout measure pipeline variants hashmmu util "$T/tree/" &&
+  mkdir -p "$T/tree/tests/unit" || fail "cannot copy the tree"
+cat >"$T/tree/pipeline/planted.c" <<'C'
+static int v[3];
+static unsigned n(void) { return sizeof(v) / sizeof(v[0]); }
+static void *z(size_t k) { return xcalloc(k ? k : 1, 4); }
+static void p(void) { FILE *f = popen("cc --version", "r"); }
+static void s(void) { posix_spawnp(0, "x", 0, 0, 0, 0); }
+static void f(void) { pid_t pid = fork(); }
+static void e(void) { readlink("/proc/self/exe", b, 10); }
+static void g(void) { const char *path = getenv("PATH"); }
+static void c(void) { const char *x = getenv("XDG_CACHE_HOME"); }
+static void t(void) { mkdtemp(d); }
+static bool is_reg(const char *p) { struct stat st; return !stat(p, &st) && S_ISREG(st.st_mode); }
+static void q(void) { strbuf_addstr(sb, "'\\''"); }
+static bool in_path(const char *prog) { return 0; }
+static const char *w(void) { return sim_exe_dir(); }
+C
+planted=$(scan "$T/tree")
+for r in "${rules[@]}"; do
+  name=${r%% ~ *}
+  printf '%s\n' "$planted" | grep -q "^$name: pipeline/planted.c:" ||
+    fail "the planted copy for '$name' was not found; the scan found:"$'\n'"$planted"
+done
+exit 0
