@@ -154,11 +154,6 @@ int batch_open(struct lace_batch *b, const char *path)
 	return err;
 }
 
-static json_t *num_or_null(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 int batch_add_run(struct lace_batch *b, const struct lace_run_result *res, int round, char side,
 		  bool warmup)
 {
@@ -220,7 +215,7 @@ int batch_add_run(struct lace_batch *b, const struct lace_run_result *res, int r
 		const struct lace_count *c = &res->counts[i];
 		json_array_append_new(counts,
 				      json_pack("{s:o,s:I,s:s,s:I,s:I}", "value",
-						num_or_null(r->values[i]), "raw", (json_int_t)c->raw,
+						lace_json_real(r->values[i]), "raw", (json_int_t)c->raw,
 						"status", status_names[c->status], "enabled",
 						(json_int_t)c->time_enabled, "running",
 						(json_int_t)c->time_running));
@@ -231,7 +226,7 @@ int batch_add_run(struct lace_batch *b, const struct lace_run_result *res, int r
 		for (size_t p = 0; p < res->nprocs; p++) {
 			json_t *vals = json_array();
 			for (size_t i = 0; i < res->nevents; i++)
-				json_array_append_new(vals, num_or_null(res->procs[p].values[i]));
+				json_array_append_new(vals, lace_json_real(res->procs[p].values[i]));
 			json_array_append_new(procs, json_pack("{s:i,s:s,s:o}", "pid",
 							       (int)res->procs[p].pid, "comm",
 							       res->procs[p].comm, "values", vals));

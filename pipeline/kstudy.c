@@ -18,6 +18,7 @@
 #include "util/array.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include "util/json.h"
 #include "util/paths.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
@@ -137,13 +138,6 @@ static json_t *stat_path(const json_t *stat, const char *fn)
 		if (!strcmp(json_string_value(json_object_get(p, "name")) ?: "", fn))
 			return p;
 	return NULL;
-}
-
-static double num(const json_t *o, const char *k)
-{
-	const json_t *v = json_object_get(o, k);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
 /* ---- steps ------------------------------------------------------------- */
@@ -340,12 +334,12 @@ static json_t *fault_point(struct ks *s, const char *kernel, bool enabled, long 
 	/* every hash fault enters hash_page_mm once: its calls count them,
 	 * tracepoint or not */
 	p = stat_path(j, "hash_page_mm");
-	json_object_set_new(pt, "hash_faults", json_real(num(p, "calls")));
-	json_object_set_new(pt, "hash_page_mm_per_call", json_real(num(p, "per_call")));
+	json_object_set_new(pt, "hash_faults", json_real(lace_json_get_num(p, "calls")));
+	json_object_set_new(pt, "hash_page_mm_per_call", json_real(lace_json_get_num(p, "per_call")));
 	p = stat_path(j, path_fn);
 	json_object_set_new(pt, "insert_fn", json_string(path_fn));
-	json_object_set_new(pt, "insert_calls", json_real(num(p, "calls")));
-	json_object_set_new(pt, "insert_per_call", json_real(num(p, "per_call")));
+	json_object_set_new(pt, "insert_calls", json_real(lace_json_get_num(p, "calls")));
+	json_object_set_new(pt, "insert_per_call", json_real(lace_json_get_num(p, "per_call")));
 	return pt;
 }
 
@@ -357,7 +351,7 @@ static double slope(json_t *pts, const char *xk, const char *yk)
 	json_t *p;
 
 	json_array_foreach(pts, i, p) {
-		double x = num(p, xk), y = num(p, yk);
+		double x = lace_json_get_num(p, xk), y = lace_json_get_num(p, yk);
 		if (isnan(x) || isnan(y))
 			continue;
 		sx += x;

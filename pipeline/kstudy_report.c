@@ -15,14 +15,8 @@
 #include "util/array.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include "util/json.h"
 #include "util/strbuf.h"
-
-static double jnum(const json_t *o, const char *k)
-{
-	const json_t *v = json_object_get(o, k);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
 
 static const char *js(const json_t *o, const char *k)
 {
@@ -108,18 +102,18 @@ static void section_r1(struct strbuf *sb, const json_t *res)
 			strbuf_addf(sb, "not measured: %s | | |\n", js(c, "not_measured"));
 			continue;
 		}
-		addnum(sb, jnum(c, "instructions_per_hash_fault"), 1);
+		addnum(sb, lace_json_get_num(c, "instructions_per_hash_fault"), 1);
 		strbuf_addstr(sb, " | ");
-		addnum(sb, jnum(point(c, 512), "hash_page_mm_per_call"), 1);
+		addnum(sb, lace_json_get_num(point(c, 512), "hash_page_mm_per_call"), 1);
 		strbuf_addstr(sb, " | ");
 		json_array_foreach(json_object_get(c, "points"), j, p) {
 			strbuf_addf(sb, "%s%lld: ", j ? ", " : "",
 				    (long long)json_integer_value(json_object_get(p, "pages")));
-			addnum(sb, jnum(p, "hash_faults"), 0);
+			addnum(sb, lace_json_get_num(p, "hash_faults"), 0);
 		}
 		strbuf_addstr(sb, " |\n");
 	}
-#define PER_CALL(name) jnum(point(config(r1, name), 512), "hash_page_mm_per_call")
+#define PER_CALL(name) lace_json_get_num(point(config(r1, name), 512), "hash_page_mm_per_call")
 	double absent = PER_CALL("absent"), disabled = PER_CALL("disabled");
 	double enabled = PER_CALL("enabled"), cold = PER_CALL("disabled, slow path cold");
 	double sd = PER_CALL("stock disabled"), se = PER_CALL("stock enabled");
@@ -169,8 +163,8 @@ static void section_r2(struct strbuf *sb, const json_t *res)
 							       : js(o, "not_measured"));
 		return;
 	}
-	double fy = jnum(y, "hash_faults"), fo = jnum(o, "hash_faults");
-	double iy = jnum(y, "instructions_k"), io = jnum(o, "instructions_k");
+	double fy = lace_json_get_num(y, "hash_faults"), fo = lace_json_get_num(o, "hash_faults");
+	double iy = lace_json_get_num(y, "instructions_k"), io = lace_json_get_num(o, "instructions_k");
 
 	strbuf_addf(sb, "`faultbench --real --pages %lld` on `ppc64le-baseline` (young) and "
 			"`ppc64le-old-ptes` (faultaround maps PTEs old):\n\n| PTEs | hash faults | "
@@ -206,9 +200,9 @@ static void section_r3(struct strbuf *sb, const json_t *res)
 			continue;
 		}
 		strbuf_addf(sb, "| %s | `%s` | ", labels[i], js(p, "insert_fn"));
-		addnum(sb, jnum(p, "insert_calls"), 0);
+		addnum(sb, lace_json_get_num(p, "insert_calls"), 0);
 		strbuf_addstr(sb, " | ");
-		addnum(sb, jnum(p, "insert_per_call"), 1);
+		addnum(sb, lace_json_get_num(p, "insert_per_call"), 1);
 		strbuf_addstr(sb, " |\n");
 	}
 	strbuf_addf(sb, "\n**What the numbers show.** Path length per call from entry to return, callees "
@@ -223,7 +217,7 @@ static void section_r3(struct strbuf *sb, const json_t *res)
 
 static double ev(const json_t *k, const char *name)
 {
-	return jnum(json_object_get(k, "events"), name);
+	return lace_json_get_num(json_object_get(k, "events"), name);
 }
 
 /* the rank test: where x sits among the randomized relinks and baseline */
@@ -340,7 +334,7 @@ static void section_phases(struct strbuf *sb, const json_t *res)
 	json_object_foreach(json_object_get(res, "phases"), k, v)
 		strbuf_addf(sb, "| %s | %.1f |\n", k, json_number_value(v));
 	json_array_foreach(json_object_get(res, "builds"), i, v)
-		strbuf_addf(sb, "%s- %s: %.1f s%s%s%s\n", i ? "" : "\n", js(v, "what"), jnum(v, "seconds"),
+		strbuf_addf(sb, "%s- %s: %.1f s%s%s%s\n", i ? "" : "\n", js(v, "what"), lace_json_get_num(v, "seconds"),
 			    *js(v, "summary") ? " (`" : "", js(v, "summary"), *js(v, "summary") ? "`)" : "");
 	strbuf_addf(sb, "\nEvery command this study ran, with its whole output: `results.json` "
 			"(`commands`, %zu of them).\n", json_array_size(json_object_get(res, "commands")));
@@ -371,7 +365,7 @@ static void figures(struct strbuf *html, const json_t *res)
 	json_array_foreach(json_object_get(r1, "configs"), i, c) {
 		if (n == 16)
 			break;
-		bars[n++] = (struct svgplot_bar){ js(c, "name"), jnum(c, "instructions_per_hash_fault"),
+		bars[n++] = (struct svgplot_bar){ js(c, "name"), lace_json_get_num(c, "instructions_per_hash_fault"),
 						  json_object_get(c, "not_measured") ? "not measured" : NULL };
 	}
 	strbuf_addstr(html, "<figure>\n");
@@ -422,12 +416,12 @@ void kstudy_print_summary(const json_t *res, FILE *f)
 	size_t i;
 
 	fprintf(f, "\nlace study --kernel (%.0f s)\n\n  kernel instructions per hash fault (ppc64le):\n",
-		jnum(json_object_get(res, "phases"), "total"));
+		lace_json_get_num(json_object_get(res, "phases"), "total"));
 	json_array_foreach(json_object_get(r1, "configs"), i, c) {
 		if (json_object_get(c, "not_measured"))
 			fprintf(f, "    %-26s not measured: %s\n", js(c, "name"), js(c, "not_measured"));
 		else
-			fprintf(f, "    %-26s %8.1f\n", js(c, "name"), jnum(c, "instructions_per_hash_fault"));
+			fprintf(f, "    %-26s %8.1f\n", js(c, "name"), lace_json_get_num(c, "instructions_per_hash_fault"));
 	}
 	/* the x86 kernels' counts, so a terminal shows reading 4 too */
 	const json_t *r4 = json_object_get(res, "r4_entry_text");
@@ -444,7 +438,7 @@ void kstudy_print_summary(const json_t *res, FILE *f)
 		}
 		fprintf(f, "    %-28s", js(c, "kernel"));
 		for (size_t e = 0; e < ARRAY_SIZE(ev); e++)
-			fprintf(f, " %24.0f", jnum(json_object_get(c, "events"), ev[e]));
+			fprintf(f, " %24.0f", lace_json_get_num(json_object_get(c, "events"), ev[e]));
 		fputc('\n', f);
 	}
 	/* the time of each phase (also in results.json and the report) */
@@ -452,7 +446,7 @@ void kstudy_print_summary(const json_t *res, FILE *f)
 	json_t *v;
 	fprintf(f, "\n  phases:");
 	json_array_foreach(json_object_get(res, "builds"), i, c)
-		fprintf(f, " build %s %.1f s;", js(c, "what"), jnum(c, "seconds"));
+		fprintf(f, " build %s %.1f s;", js(c, "what"), lace_json_get_num(c, "seconds"));
 	json_object_foreach((json_t *)json_object_get(res, "phases"), k, v)
 		if (json_is_number(v))
 			fprintf(f, " %s %.1f s;", k, json_number_value(v));

@@ -468,21 +468,16 @@ static void render_csv(FILE *out, const struct lace_batch *b, const struct lace_
 	sums_free(sums, b->nevents);
 }
 
-static json_t *num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 static json_t *summary_json(const struct lace_summary *s, const double *v)
 {
 	json_t *o = json_object(), *vals = json_array();
 
-	json_object_set_new(o, "mean", num(s->mean));
-	json_object_set_new(o, "stddev", num(s->sd));
-	json_object_set_new(o, "sem", num(s->sem));
-	json_object_set_new(o, "min", num(s->min));
-	json_object_set_new(o, "median", num(s->median));
-	json_object_set_new(o, "max", num(s->max));
+	json_object_set_new(o, "mean", lace_json_real(s->mean));
+	json_object_set_new(o, "stddev", lace_json_real(s->sd));
+	json_object_set_new(o, "sem", lace_json_real(s->sem));
+	json_object_set_new(o, "min", lace_json_real(s->min));
+	json_object_set_new(o, "median", lace_json_real(s->median));
+	json_object_set_new(o, "max", lace_json_real(s->max));
 	for (size_t i = 0; i < s->n; i++)
 		json_array_append_new(vals, json_real(v[i]));
 	json_object_set_new(o, "values", vals);
@@ -508,8 +503,8 @@ json_t *stat_json(const struct lace_batch *b)
 		json_object_set_new(j, "status", json_string(ev_status(s)));
 		json_object_set_new(j, "simulated", json_boolean(b->events[e].simulated));
 		json_object_set_new(j, "counted_runs", json_integer((json_int_t)s->counted));
-		json_object_set_new(j, "running_pct", num(s->counted ? s->running_pct : NAN));
-		json_object_set_new(j, "metric_value", m[e].unit ? num(m[e].value) : json_null());
+		json_object_set_new(j, "running_pct", lace_json_real(s->counted ? s->running_pct : NAN));
+		json_object_set_new(j, "metric_value", m[e].unit ? lace_json_real(m[e].value) : json_null());
 		json_object_set_new(j, "metric_unit", json_string(m[e].unit ? m[e].unit : ""));
 		json_array_append_new(evs, j);
 	}

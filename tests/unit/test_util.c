@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +132,26 @@ static void test_json_string(void **state)
 	j = lace_json_string(NULL);
 	assert_true(json_is_null(j));
 	json_decref(j);
+}
+
+static void test_json_numbers(void **state)
+{
+	json_t *o = json_pack("{s:f, s:i, s:s}", "r", 1.5, "i", 3, "s", "x");
+	json_t *n = lace_json_real(NAN), *inf = lace_json_real(INFINITY), *v = lace_json_real(2.25);
+
+	/* JSON has no NaN or infinity: a missing value is null */
+	assert_true(json_is_null(n));
+	assert_true(json_is_null(inf));
+	assert_true(json_is_real(v) && json_real_value(v) == 2.25);
+	assert_true(lace_json_get_num(o, "r") == 1.5);
+	assert_true(lace_json_get_num(o, "i") == 3);
+	assert_true(isnan(lace_json_get_num(o, "s")));
+	assert_true(isnan(lace_json_get_num(o, "none")));
+	assert_true(isnan(lace_json_num(NULL)));
+	json_decref(o);
+	json_decref(n);
+	json_decref(inf);
+	json_decref(v);
 }
 
 static void test_xml(void **state)
@@ -409,6 +430,7 @@ int main(void)
 		cmocka_unit_test(test_now_s),
 		cmocka_unit_test(test_utf8_rule),
 		cmocka_unit_test(test_json_string),
+		cmocka_unit_test(test_json_numbers),
 		cmocka_unit_test(test_xml),
 		cmocka_unit_test(test_md),
 		cmocka_unit_test(test_md_code),
