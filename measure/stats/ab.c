@@ -176,9 +176,7 @@ static void more_rounds(struct strbuf *sb, const struct lace_ab_event *ev)
 }
 
 
-/* A mean with its unit's precision: seconds to the microsecond, values
- * below 1 (0.4 context switches per round) with their digits. */
-static void mean_format(char *buf, size_t len, double v, const char *unit)
+void render_mean_format(char *buf, size_t len, double v, const char *unit)
 {
 	if (!strcmp(unit, "s"))
 		snprintf(buf, len, "%.6f", v);
@@ -253,8 +251,8 @@ static void render_text(FILE *out, const struct lace_batch *b, const struct lace
 		more_rounds(&v, x);
 		if (x->why && !x->deterministic)
 			strbuf_addf(&v, " (%s)", x->why);
-		mean_format(am, sizeof(am), x->a.mean, x->unit);
-		mean_format(bm, sizeof(bm), x->b.mean, x->unit);
+		render_mean_format(am, sizeof(am), x->a.mean, x->unit);
+		render_mean_format(bm, sizeof(bm), x->b.mean, x->unit);
 		fprintf(out, "  %-26s %-4s %14s %6.2f%% %14s %6.2f%% %+8.2f%%  %-22s %9s  %s\n", label,
 			x->unit, am, x->a.mean ? 100 * x->a.sd / x->a.mean : 0, bm,
 			x->b.mean ? 100 * x->b.sd / x->b.mean : 0, (x->r.ratio - 1) * 100, ci, pbuf, v.buf);
@@ -326,16 +324,16 @@ static void render_md(FILE *out, const struct lace_batch *b, const struct lace_a
 		more_rounds(&v, x);
 		strbuf_add_md(&nm, x->name);
 		if (x->deterministic) {
-			mean_format(am, sizeof(am), x->a.mean, x->unit);
-			mean_format(bm, sizeof(bm), x->b.mean, x->unit);
+			render_mean_format(am, sizeof(am), x->a.mean, x->unit);
+			render_mean_format(bm, sizeof(bm), x->b.mean, x->unit);
 			fprintf(out, "| %s (sim) | %s | %s | %+.2f%% (exact) | | %s |\n", nm.buf, am, bm,
 				(x->r.ratio - 1) * 100, x->why);
 		} else if (x->why && x->verdict != LACE_VERDICT_EQUIVALENT) {
 			strbuf_add_md(&wy, x->why[0] == '<' ? "not supported" : x->why);
 			fprintf(out, "| %s | | | | | %s |\n", nm.buf, wy.buf);
 		} else {
-			mean_format(am, sizeof(am), x->a.mean, x->unit);
-			mean_format(bm, sizeof(bm), x->b.mean, x->unit);
+			render_mean_format(am, sizeof(am), x->a.mean, x->unit);
+			render_mean_format(bm, sizeof(bm), x->b.mean, x->unit);
 			factor_text(&f, x, "±");
 			fprintf(out, "| %s%s | %s%s%s (%.2f%%) | %s%s%s (%.2f%%) | %+.2f%% [%+.2f%%, %+.2f%%] | %s | %s |\n",
 				nm.buf, x->simulated ? " (sim)" : "", am, *x->unit ? " " : "", x->unit,

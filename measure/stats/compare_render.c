@@ -4,19 +4,10 @@
 #include <string.h>
 
 #include "measure/stats/compare.h"
+#include "measure/stats/render.h"
 #include "util/json.h"
 #include "util/json_schema.h"
 #include "util/strbuf.h"
-
-static void mean_format(char *buf, size_t len, double v, const char *unit)
-{
-	if (!strcmp(unit, "s"))
-		snprintf(buf, len, "%.6f", v);
-	else if (v != 0 && fabs(v) < 1)
-		snprintf(buf, len, "%.4g", v);
-	else
-		snprintf(buf, len, "%.2f", v);
-}
 
 static void kernel_text(struct strbuf *sb, const struct lace_import *im)
 {
@@ -101,8 +92,8 @@ void compare_render_text(FILE *out, const struct compare *c)
 		if (isfinite(x->p_adj))
 			snprintf(pbuf, sizeof(pbuf), x->p_adj < 1e-4 ? "<0.0001" : "%.4f", x->p_adj);
 		verdict_text(&v, x);
-		mean_format(am, sizeof(am), x->a.mean, x->unit);
-		mean_format(bm, sizeof(bm), x->b.mean, x->unit);
+		render_mean_format(am, sizeof(am), x->a.mean, x->unit);
+		render_mean_format(bm, sizeof(bm), x->b.mean, x->unit);
 		fprintf(out, "  %-26s %-4s %14s %6.2f%% %14s %6.2f%% %+8.2f%%  %-22s %9s  %s\n", label, x->unit,
 			am, x->a.mean ? 100 * x->a.sd / x->a.mean : 0, bm,
 			x->b.mean ? 100 * x->b.sd / x->b.mean : 0, (x->r.ratio - 1) * 100, ci, pbuf, v.buf);

@@ -26,6 +26,7 @@ rules=(
   'private helper ~ static [a-z ]*\b(in_path|is_file|is_dir|file_exists|qemu_is_file|sim_exe_dir|dir_remove|shell_quote|cache_dir|spawn_capture_[a-z]*)\( ~ ^$'
   'JSON real or null ~ isfinite\([^)]*\) \? json_real ~ ^util/json\.h$'
   'JSON number or NaN ~ json_is_number\([^)]*\) \? json_number_value\([^)]*\) : NAN ~ ^util/json\.h$'
+  'mean format ~ static void mean_format\( ~ ^$'
   'removed name ~ \b(sim_exe_dir|qemu_is_file)\b ~ ^$'
 )
 
@@ -68,6 +69,7 @@ static bool is_reg(const char *p) { struct stat st; return !stat(p, &st) && S_IS
 static void q(void) { strbuf_addstr(sb, "'\\''"); }
 static bool in_path(const char *prog) { return 0; }
 static const char *w(void) { return sim_exe_dir(); }
+static void mean_format(char *b, size_t l, double v, const char *u) { }
 static json_t *r(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 static double m(json_t *v) { return json_is_number(v) ? json_number_value(v) : NAN; }
 C
