@@ -473,11 +473,7 @@ LACE_QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_
 {
 	/* a Skylake-like front end unless the caller says otherwise (lace
 	 * passes its CPU profile) */
-	struct sim_config cfg = {
-		.l1i_size = 32768, .l1i_ways = 8, .l1i_line = 64,
-		.itlb_entries = 128, .itlb_ways = 8, .stlb_entries = 1536, .stlb_ways = 12,
-		.page = 4096, .fetch_block = 16,
-	};
+	struct sim_config cfg = SIM_CONFIG_SKYLAKE;
 	const char *out_path = NULL, *map_path = NULL, *what, *why;
 	static const char *path_names[64];
 	size_t npath = 0;
