@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/prng.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -139,18 +140,18 @@ int kernel_config_load(struct kernel_config *c, const char *src)
 void kernel_config_add_shuffled(struct kernel_config *c, const char *arch, unsigned long k,
 				unsigned long seed)
 {
-	unsigned long long x = seed * 0x9E3779B97F4A7C15ULL + 1;
-
 	for (unsigned long i = 1; i <= k; i++) {
 		struct strbuf name = STRBUF_INIT;
 
 		strbuf_addf(&name, "baseline-shuffle-%lu", i);
 		struct kernel_variant *v = variant_get(c, arch, name.buf);
-		/* xorshift64: the same seed gives the same relinks anywhere */
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		v->pad = 16 * (1 + x % 255);
+		/* relink i's own stream of the seed (util/prng.h), as lace
+		 * build --shuffle draws build i: the same seed gives the same
+		 * relinks anywhere, and relink i does not depend on k */
+		struct prng rng;
+
+		prng_init(&rng, seed, i);
+		v->pad = 16 * (1 + prng_next(&rng) % 255);
 		v->seed = seed;
 		v->index = i;
 		strbuf_reset(&name);

@@ -49,7 +49,8 @@ const struct kernel_arch *kernel_config_arch(const struct kernel_config *c, cons
 struct kernel_variant *kernel_config_variant(const struct kernel_config *c, const char *arch,
 					     const char *name);
 /* Add K randomized relinks of arch's baseline ("baseline-shuffle-1".. K):
- * padding of a multiple of 16 bytes below 4 KiB from a xorshift of seed,
+ * padding of a multiple of 16 bytes below 4 KiB drawn from relink i's
+ * stream of seed (util/prng.h, as lace build --shuffle draws build i),
  * so every function after the head code moves to a new cache-line and page
  * offset, as Mytkowicz et al.'s link-order and environment changes do. */
 void kernel_config_add_shuffled(struct kernel_config *c, const char *arch, unsigned long k,
