@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/elf_note.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/paths.h"
@@ -489,18 +490,10 @@ int kernel_build_id(const char *path, char *hex, size_t size)
 		GElf_Shdr sh;
 		if (!gelf_getshdr(s, &sh) || sh.sh_type != SHT_NOTE)
 			continue;
+		/* elf_getdata() gives the notes in this machine's byte order */
 		Elf_Data *d = elf_getdata(s, NULL);
-		GElf_Nhdr nh;
-		size_t off = 0, noff, doff;
-		while (d && (off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
-			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
-			    memcmp((char *)d->d_buf + noff, "GNU", 4) || 2 * nh.n_descsz + 1 > size)
-				continue;
-			for (size_t i = 0; i < nh.n_descsz; i++)
-				sprintf(hex + 2 * i, "%02x", ((unsigned char *)d->d_buf)[doff + i]);
+		if (d && d->d_buf && elf_note_build_id(d->d_buf, d->d_size, hex, size))
 			rc = 0;
-			break;
-		}
 	}
 	if (e)
 		elf_end(e);

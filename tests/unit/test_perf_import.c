@@ -15,6 +15,7 @@
 #include "measure/perf_import.h"
 #include "measure/stats/stats.h"
 #include "util/array.h"
+#include "util/elf_note.h"
 
 static int parse(struct lace_import *im, const char *text, size_t runs)
 {
@@ -111,10 +112,10 @@ static void test_build_id(void **state)
 	char hex[81];
 
 	(void)state;
-	assert_true(kernel_id_build_id(n, sizeof(n), hex, sizeof(hex)));
+	assert_true(elf_note_build_id(n, sizeof(n), hex, sizeof(hex)));
 	assert_string_equal(hex, "a3e4cd60");
-	assert_false(kernel_id_build_id(n, 20, hex, sizeof(hex)));
-	assert_false(kernel_id_build_id(n, sizeof(n) - 2, hex, sizeof(hex)));
+	assert_false(elf_note_build_id(n, 20, hex, sizeof(hex)));
+	assert_false(elf_note_build_id(n, sizeof(n) - 2, hex, sizeof(hex)));
 }
 
 static void test_ratio_unpaired(void **state)
