@@ -125,20 +125,11 @@ static json_t *run_diff(const struct check_opts *o, const char *base, const char
 	strvec_push(&argv, base);
 	strvec_push(&argv, head);
 
-	struct selfexec_result r;
-	json_t *j = NULL;
-	if (selfexec_run(argv.v, NULL, false, &r) < 0) {
-		add_reason(errors, "diff", "%s", lace_error_msg());
-	} else if (r.exit_code != 0) {
-		strbuf_rtrim(&r.err);
-		add_reason(errors, "diff", "lace diff exited %d: %s", r.exit_code, r.err.buf);
-	} else {
-		json_error_t je;
-		j = json_loads(r.out.buf, 0, &je);
-		if (!j)
-			add_reason(errors, "diff", "lace diff printed unreadable JSON: %s", je.text);
-	}
-	selfexec_result_release(&r);
+	struct strbuf why = STRBUF_INIT;
+	json_t *j = selfexec_json(argv.v, NULL, 0, &why);
+	if (!j)
+		add_reason(errors, "diff", "%s", why.buf);
+	strbuf_release(&why);
 	strvec_clear(&argv);
 	return j;
 }
@@ -182,23 +173,11 @@ static json_t *run_ab(const struct check_opts *o, const char *base, const char *
 	if (!c->backend || !strcmp(c->backend, "sim") || !strcmp(c->backend, "auto"))
 		strvec_push(&argv, "--virtual-clock");
 
-	struct selfexec_result r;
-	json_t *j = NULL;
-	if (selfexec_run(argv.v, NULL, false, &r) < 0) {
-		add_reason(errors, "ab", "%s", lace_error_msg());
-	} else {
-		json_error_t je;
-		j = r.out.len ? json_loads(r.out.buf, 0, &je) : NULL;
-		if (!j || r.exit_code != 0) {
-			strbuf_rtrim(&r.err);
-			const char *last = strrchr(r.err.buf, '\n');
-			add_reason(errors, "ab", "lace ab on '%s' exited %d: %s", workload, r.exit_code,
-				   last ? last + 1 : r.err.buf);
-			json_decref(j);
-			j = NULL;
-		}
-	}
-	selfexec_result_release(&r);
+	struct strbuf why = STRBUF_INIT;
+	json_t *j = selfexec_json(argv.v, NULL, 0, &why);
+	if (!j)
+		add_reason(errors, "ab", "on '%s': %s", workload, why.buf);
+	strbuf_release(&why);
 	strvec_clear(&argv);
 	return j;
 }

@@ -98,10 +98,13 @@ static json_t *run_recorded(struct ks *s, const char *what, const struct strvec 
 	else
 		json_object_set_new(rec, "output", json_string(r.out.buf));
 	if (r.exit_code != 0 || (want_json && !j)) {
-		strbuf_rtrim(&r.err);
-		const char *last = strrchr(r.err.buf, '\n');
-		snprintf(why, whylen, "%s%s exited %d: %.300s", self ? "lace " : "", argv->v[0],
-			 r.exit_code, last ? last + 1 : r.err.len ? r.err.buf : "no output");
+		struct strbuf name = STRBUF_INIT, w = STRBUF_INIT;
+
+		strbuf_addf(&name, "%s%s", self ? "lace " : "", argv->v[0]);
+		selfexec_explain(&r, name.buf, &w);
+		snprintf(why, whylen, "%.*s", w.len > 340 ? 340 : (int)w.len, w.buf);
+		strbuf_release(&name);
+		strbuf_release(&w);
 		j = NULL;
 	}
 	selfexec_result_release(&r);

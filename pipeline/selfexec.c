@@ -3,6 +3,7 @@
 #include <stdbool.h>
 
 #include "util/error.h"
+#include "util/json.h"
 #include "util/paths.h"
 #include "util/run_command.h"
 #include "util/strvec.h"
@@ -60,4 +61,40 @@ void selfexec_result_release(struct selfexec_result *res)
 {
 	strbuf_release(&res->out);
 	strbuf_release(&res->err);
+}
+
+const char *selfexec_why(struct selfexec_result *res)
+{
+	const char *last = strbuf_last_line(&res->err);
+
+	return *last ? last : "no output";
+}
+
+void selfexec_explain(struct selfexec_result *res, const char *name, struct strbuf *why)
+{
+	strbuf_addf(why, "%s exited %d: %s", name, res->exit_code, selfexec_why(res));
+}
+
+json_t *selfexec_json(const char *const *argv, const char *const *env, int max_exit,
+		      struct strbuf *why)
+{
+	struct selfexec_result r;
+	struct strbuf name = STRBUF_INIT;
+	json_error_t je;
+	json_t *j = NULL;
+
+	strbuf_addf(&name, "lace %s", argv[0]);
+	if (selfexec_run(argv, env, false, &r) < 0) {
+		strbuf_addstr(why, lace_error_msg());
+	} else if (r.exit_code < 0 || r.exit_code > max_exit) {
+		selfexec_explain(&r, name.buf, why);
+	} else if (!(j = json_loads(r.out.buf, 0, &je))) {
+		if (r.out.len)
+			strbuf_addf(why, "%s printed unreadable JSON: %s", name.buf, je.text);
+		else
+			selfexec_explain(&r, name.buf, why);
+	}
+	selfexec_result_release(&r);
+	strbuf_release(&name);
+	return j;
 }

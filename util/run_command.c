@@ -253,11 +253,7 @@ int child_process_run(struct child_process *cp)
 
 const char *child_process_err_line(struct child_process *cp)
 {
-	char *last;
-
-	strbuf_rtrim(&cp->err);
-	last = strrchr(cp->err.buf, '\n');
-	return last ? last + 1 : cp->err.buf;
+	return strbuf_last_line(&cp->err);
 }
 
 int child_process_run_ok(struct child_process *cp, const char *what)

@@ -311,6 +311,15 @@ void strbuf_add_sh_word(struct strbuf *sb, const char *s)
 		strbuf_add_sq(sb, s);
 }
 
+const char *strbuf_last_line(struct strbuf *sb)
+{
+	const char *last;
+
+	strbuf_rtrim(sb);
+	last = strrchr(sb->buf, '\n');
+	return last ? last + 1 : sb->buf;
+}
+
 void strbuf_rtrim(struct strbuf *sb)
 {
 	while (sb->len && (sb->buf[sb->len - 1] == ' ' || sb->buf[sb->len - 1] == '\n' ||

@@ -66,6 +66,9 @@ void strbuf_add_sq(struct strbuf *sb, const char *s);
  * shown to a person, who reads them more easily unquoted. */
 void strbuf_add_sh_word(struct strbuf *sb, const char *s);
 void strbuf_rtrim(struct strbuf *sb);
+/* Trim trailing white space, then the last line ("" when sb is empty):
+ * the line of a program's stderr that says why it failed. */
+const char *strbuf_last_line(struct strbuf *sb);
 /* Read a whole file; returns 0 or -errno. */
 int strbuf_read_file(struct strbuf *sb, const char *path);
 
