@@ -9,8 +9,9 @@
 cd "$SRC" || fail "no source tree at $SRC"
 
 # rule: NAME ~ ERE ~ the files that may hold it (an ERE on the path; ^$: none)
-# Product code only: the freestanding parts (the guest, the plugin, the
-# Valgrind tool, test fixtures) link no util/ and keep their own.
+# Product code; the freestanding parts (the guest, the plugin, the Valgrind
+# tool, the workloads) link no util/ and are held only to the header-only
+# definitions they share: the Skylake numbers, the build-id parser, the PRNG.
 rules=(
   'array size ~ sizeof\(([A-Za-z_][A-Za-z0-9_.>-]*)\) / sizeof\((\1\[0\]|\*\1)\) ~ ^util/array\.h$'
   'zero guard ~ x(c|m)alloc\(\(?([A-Za-z_][A-Za-z0-9_.>-]*) \? \2 : 1 ~ ^$'
@@ -28,6 +29,9 @@ rules=(
   'JSON number or NaN ~ json_is_number\([^)]*\) \? json_number_value\([^)]*\) : NAN ~ ^util/json\.h$'
   'mean format ~ static void mean_format\( ~ ^$'
   'Skylake numbers ~ (\.l1i_size = 32768|"32768,8,64"|"1536,12") ~ ^$'
+  'build-id parser ~ (NT_GNU_BUILD_ID|type == 3 &&) ~ ^util/elf_note\.h$'
+  'PRNG ~ (0xbf58476d1ce4e5b9|<< 13;|splitmix64\(|xorshift) ~ ^util/prng\.h$'
+  'failure explained ~ strrchr\([a-z]+[.>-]+err\.buf ~ ^util/strbuf\.c$'
   'removed name ~ \b(sim_exe_dir|qemu_is_file)\b ~ ^$'
 )
 
@@ -38,13 +42,14 @@ scan() {
     name=${r%% ~ *}; r=${r#* ~ }
     re=${r% ~ *}; allow=${r##* ~ }
     (cd "$root" && grep -rnE --include='*.c' --include='*.h' -- "$re" \
-        cli layout measure pipeline variants hashmmu util tests/unit 2>/dev/null) |
-      { if [[ $name == Skylake* ]]; then cat; else   # the hosts share the model's
-          grep -vE '^(measure/qemu/guest/|measure/qemu/plugin/|measure/vg/tool/)'; fi; } |
+        cli layout measure pipeline variants hashmmu bench util tests/unit 2>/dev/null) |
+      { if [[ $name =~ ^(Skylake\ numbers|build-id\ parser|PRNG)$ ]]; then cat
+        else grep -vE '^(measure/qemu/guest/|measure/qemu/plugin/|measure/vg/tool/|bench/)'; fi; } |
       while IFS= read -r hit; do
         [[ ${hit%%:*} =~ $allow ]] && continue
-        # the unit tests may make scratch folders, fork and pick geometries
-        [[ $hit == tests/unit/* && $name =~ ^(temp\ folder|fork|a\ second\ exec|Skylake\ numbers)$ ]] && continue
+        # the unit tests may make scratch folders, fork, pick geometries and
+        # draw their own test data
+        [[ $hit == tests/unit/* && $name =~ ^(temp\ folder|fork|a\ second\ exec|Skylake\ numbers|PRNG)$ ]] && continue
         echo "$name: $hit"
       done
   done
@@ -54,7 +59,7 @@ hits=$(scan "$SRC")
 [ -z "$hits" ] || fail "copies of util/ helpers:"$'\n'"$hits"
 
 # planted: one copy per rule in a scratch tree, each must be found
-mkdir -p "$T/tree" && cp -r cli layout measure pipeline variants hashmmu util "$T/tree/" &&
+mkdir -p "$T/tree" && cp -r cli layout measure pipeline variants hashmmu bench util "$T/tree/" &&
   mkdir -p "$T/tree/tests/unit" || fail "cannot copy the tree"
 cat >"$T/tree/pipeline/planted.c" <<'C'
 static int v[3];
@@ -73,6 +78,9 @@ static bool in_path(const char *prog) { return 0; }
 static const char *w(void) { return sim_exe_dir(); }
 static void mean_format(char *b, size_t l, double v, const char *u) { }
 static struct sim_config sky = { .l1i_size = 32768, .l1i_ways = 8 };
+static bool b(struct note *n) { return n->type == NT_GNU_BUILD_ID; }
+static uint64_t x(uint64_t z) { return (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL; }
+static const char *l(struct selfexec_result r) { return strrchr(r.err.buf, '\\n'); }
 static json_t *r(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 static double m(json_t *v) { return json_is_number(v) ? json_number_value(v) : NAN; }
 C

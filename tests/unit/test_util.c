@@ -1,7 +1,8 @@
 /* util/ toolbox: fs (write_file, mkdir_p, is_file, temp dirs, tree
  * removal), paths (exe dir, cache dir, PATH), run_command, shell quoting,
- * ARRAY_SIZE, time, the UTF-8 rule and the escapers built on it (JSON,
- * XML, Markdown), and the bsearch bounds. */
+ * ARRAY_SIZE, the PRNG, a stderr's last line, the JSON number helpers,
+ * time, the UTF-8 rule and the escapers built on it (JSON, XML,
+ * Markdown), and the bsearch bounds. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -22,6 +23,7 @@
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/paths.h"
+#include "util/prng.h"
 #include "util/run_command.h"
 #include "util/strbuf.h"
 #include "util/time.h"
@@ -417,6 +419,44 @@ static void test_run_command(void **state)
 	strbuf_release(&back);
 }
 
+static void test_prng(void **state)
+{
+	struct prng a, b;
+
+	/* splitmix64's published sequence from state 0 */
+	prng_init_raw(&a, 0);
+	assert_true(prng_next(&a) == 0xe220a8397b1dcdafULL);
+	assert_true(prng_next(&a) == 0x6e789e6aa1b965f4ULL);
+	assert_true(prng_at(0, 2) == 0x6e789e6aa1b965f4ULL);
+
+	/* a (seed, stream) pair is one sequence anywhere; neighbours differ */
+	prng_init(&a, 7, 2);
+	prng_init(&b, 7, 2);
+	for (int i = 0; i < 100; i++)
+		assert_true(prng_next(&a) == prng_next(&b));
+	prng_init(&b, 7, 3);
+	assert_true(prng_next(&a) != prng_next(&b));
+	for (int i = 0; i < 1000; i++) {
+		double u = prng_unit(&a);
+
+		assert_true(prng_below(&a, 10) < 10);
+		assert_true(u >= 0 && u < 1);
+	}
+}
+
+static void test_last_line(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_string_equal(strbuf_last_line(&sb), "");
+	strbuf_addstr(&sb, "warning: x\nerror: the reason\n\n");
+	assert_string_equal(strbuf_last_line(&sb), "error: the reason");
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb, "one line");
+	assert_string_equal(strbuf_last_line(&sb), "one line");
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -427,6 +467,8 @@ int main(void)
 		cmocka_unit_test(test_shell_quote),
 		cmocka_unit_test(test_array_size),
 		cmocka_unit_test(test_run_command),
+		cmocka_unit_test(test_prng),
+		cmocka_unit_test(test_last_line),
 		cmocka_unit_test(test_now_s),
 		cmocka_unit_test(test_utf8_rule),
 		cmocka_unit_test(test_json_string),
