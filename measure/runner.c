@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "util/error.h"
+#include "util/run_command.h"
 #include "util/time.h"
 
 extern char **environ;
@@ -125,7 +126,7 @@ static enum runner_output run_output(const struct lace_run_opts *opts)
 }
 
 /* In the child between fork and exec: only async-signal-safe calls. */
-static void child_main(char *const argv[], const char *const *env, const struct lace_run_opts *opts,
+static void child_main(char *const argv[], char **envp, const struct lace_run_opts *opts,
 		       int go_rd, int out_wr, int err_wr)
 {
 	char byte;
@@ -162,13 +163,13 @@ static void child_main(char *const argv[], const char *const *env, const struct 
 	}
 	if (opts->cpu_list && !cpu_list_parse(opts->cpu_list, &set))
 		sched_setaffinity(0, sizeof(set), &set);
-	for (size_t i = 0; env && env[i]; i++)
-		putenv((char *)env[i]);
 	/* wait for go: counters get attached to us meanwhile */
 	if (read(go_rd, &byte, 1) != 1)
 		_exit(127);
 	close(go_rd);
-	execvp(argv[0], argv);
+	/* the environment was built before fork (util/run_command.h);
+	 * argv[0] is searched in lace's PATH, as execvp does */
+	execvpe(argv[0], argv, envp);
 	int e = errno;
 	if (write(err_wr, &e, sizeof(e)) < 0)
 		_exit(127);
@@ -204,10 +205,13 @@ int runner_start(struct lace_child *c, char *const argv[], const char *const *en
 		close(go[0]); close(go[1]); close(err[0]); close(err[1]);
 		return lace_error_set(e, "pipe: %s", strerror(e));
 	}
+	char **envp = env ? child_process_env_build(env) : environ;
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0) {
 		int e = errno;
+		if (env)
+			free(envp);
 		close(go[0]); close(go[1]); close(err[0]); close(err[1]);
 		close_fd(&out[0]);
 		close_fd(&out[1]);
@@ -218,13 +222,15 @@ int runner_start(struct lace_child *c, char *const argv[], const char *const *en
 		close(err[0]);
 		if (out[0] >= 0)
 			close(out[0]);
-		child_main(argv, env, opts, go[0],
+		child_main(argv, envp, opts, go[0],
 			   mode == RUNNER_OUTPUT_PIPE      ? out[1]
 			   : mode == RUNNER_OUTPUT_STDERR  ? STDERR_FILENO
 			   : mode == RUNNER_OUTPUT_INHERIT ? -1
 							   : out_file_fd,
 			   err[1]);
 	}
+	if (env)
+		free(envp);
 	setpgid(pid, pid); /* also here: no race with a kill(-pid) */
 	close(go[0]);
 	close(err[1]);

@@ -23,30 +23,29 @@ void child_process_init(struct child_process *cp)
 	*cp = blank;
 }
 
-/* lace's environment with cp->env's NAME=VALUE replacing or added; the
- * strings are borrowed.  Built before fork: the child may only make
- * async-signal-safe calls, and malloc is not one. */
-static char **env_build(const struct strvec *extra)
+char **child_process_env_build(const char *const *extra)
 {
-	size_t n = 0, k = 0;
+	size_t n = 0, m = 0, k = 0;
 
 	while (environ[n])
 		n++;
-	char **env = xcalloc(n + extra->nr + 1, sizeof(*env));
+	while (extra && extra[m])
+		m++;
+	char **env = xcalloc(n + m + 1, sizeof(*env));
 	for (size_t i = 0; i < n; i++) {
 		bool replaced = false;
 
-		for (size_t j = 0; j < extra->nr && !replaced; j++) {
-			const char *eq = strchr(extra->v[j], '=');
-			size_t kl = eq ? (size_t)(eq - extra->v[j]) + 1 : strlen(extra->v[j]);
+		for (size_t j = 0; j < m && !replaced; j++) {
+			const char *eq = strchr(extra[j], '=');
+			size_t kl = eq ? (size_t)(eq - extra[j]) + 1 : strlen(extra[j]);
 
-			replaced = !strncmp(environ[i], extra->v[j], kl);
+			replaced = !strncmp(environ[i], extra[j], kl);
 		}
 		if (!replaced)
 			env[k++] = environ[i];
 	}
-	for (size_t j = 0; j < extra->nr; j++)
-		env[k++] = (char *)extra->v[j];
+	for (size_t j = 0; j < m; j++)
+		env[k++] = (char *)extra[j];
 	env[k] = NULL;
 	return env;
 }
@@ -110,7 +109,7 @@ int child_process_start(struct child_process *cp)
 		rc = lace_error_set(errno, "pipe: %s", strerror(errno));
 	if (rc)
 		goto out;
-	env = env_build(&cp->env);
+	env = child_process_env_build(cp->env.v);
 
 	int out_to = target_fd(out[1], cp->out_null, null_fd, log_fd);
 	int err_to = target_fd(err[1], cp->err_null, null_fd, log_fd);

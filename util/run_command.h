@@ -62,6 +62,12 @@ int child_process_run_ok(struct child_process *cp, const char *what);
 /* The last non-empty line of the captured stderr ("" when none): the one
  * that says why, for a one-line message. */
 const char *child_process_err_line(struct child_process *cp);
+/* lace's environment with extra's "NAME=VALUE" strings (NULL-terminated;
+ * NULL: none) replacing or added: the array to free(), the strings
+ * borrowed.  Built before fork, as the child may only make
+ * async-signal-safe calls; measure/runner.c builds its workload's here
+ * too. */
+char **child_process_env_build(const char *const *extra);
 /* Free everything; cp is reusable after child_process_init().  A child
  * still running is killed and reaped. */
 void child_process_clear(struct child_process *cp);
