@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "bench/handlers.h"
+#include "util/prng.h"
 
 /* Bytes of x86-64 code per generated statement at -O2, measured with nm on
  * the output (gcc 12); only used to turn --kib into a statement budget. */
@@ -39,15 +40,12 @@ struct gen_opts {
 	uint64_t seed;
 };
 
-static uint64_t rng_state;
+/* util/prng.h: the same generator everywhere */
+static struct prng rng;
 
-/* splitmix64: tiny, good enough, and the same everywhere. */
 static uint64_t rng_next(void)
 {
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return prng_next(&rng);
 }
 
 static unsigned rng_below(unsigned n)
@@ -194,7 +192,7 @@ static int generate(const struct gen_opts *o)
 
 	if (!stmts || !w)
 		return -1;
-	rng_state = o->seed;
+	prng_init_raw(&rng, o->seed);
 	/* Log-uniform sizes over a 64:1 range, then scaled to the budget. */
 	for (unsigned h = 0; h < o->handlers; h++) {
 		w[h] = exp(log(1.0 / 16) + rng_unit() * log(64.0));

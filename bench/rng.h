@@ -1,4 +1,5 @@
-/* rng: the workloads' deterministic random numbers (splitmix64).
+/* rng: the workloads' deterministic random numbers (util/prng.h's
+ * splitmix64, under the names the workloads were written with).
  *
  * Every worker owns a stream derived from (--seed, worker index), so what a
  * worker does never depends on how the scheduler interleaved it with the
@@ -8,8 +9,10 @@
 
 #include <stdint.h>
 
+#include "util/prng.h"
+
 struct rng {
-	uint64_t s;
+	struct prng p;
 };
 
 /* The stream of worker `stream` under seed `seed`. */

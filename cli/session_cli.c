@@ -9,6 +9,7 @@
 #include "cli/command.h"
 #include "measure/events.h"
 #include "measure/runner.h"
+#include "util/array.h"
 #include "util/error.h"
 #include "util/parse_options.h"
 

@@ -18,7 +18,7 @@
  *    pte_xchg() cmpxchg loop;
  *  - hpte_insert() into the first free slot, hpte_remove() from a full group
  *    starting at a pseudo-random slot (the kernel uses mftb(); the model's
- *    "timebase" is a seeded xorshift so runs are reproducible), never
+ *    "timebase" is a seeded util/prng.h stream so runs are reproducible), never
  *    removing a bolted entry; the R and C bits (htab_convert_pte_flags());
  *  - hash_page_mm() with the `hash_fault` tracepoint (as in the upstream
  *    patch "powerpc/mm: Add tracepoints for hash page faults" placement:

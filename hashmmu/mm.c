@@ -7,6 +7,7 @@
 
 #include "hashmmu/hashmmu_priv.h"
 #include "util/error.h"
+#include "util/prng.h"
 #include "util/xalloc.h"
 
 #define MIN_USER_CONTEXT 9   /* 4 kernel + vmalloc + io + vmemmap + 2 */
@@ -131,12 +132,9 @@ uint64_t *find_linux_pte(struct hashmmu_mm *mm, uint64_t ea, uint64_t **hidxp)
 
 uint64_t hashmmu_mftb(struct hashmmu_mm *mm)
 {
-	uint64_t z = mm->seed + 0x9e3779b97f4a7c15ULL *
-		(1 + __atomic_fetch_add(&mm->tb, 1, __ATOMIC_RELAXED));
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	/* the n-th number of the seed's stream (util/prng.h), n shared by
+	 * every thread of the mm */
+	return prng_at(mm->seed, 1 + __atomic_fetch_add(&mm->tb, 1, __ATOMIC_RELAXED));
 }
 
 void hashmmu_get_stats(const struct hashmmu_mm *mm, struct hashmmu_stats *st)

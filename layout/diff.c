@@ -10,6 +10,7 @@
 #include "layout/branch_stats.h"
 #include "layout/diff.h"
 #include "layout/match.h"
+#include "util/array.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -20,7 +21,7 @@ static const char *const change_names[] = {
 
 const char *change_name(unsigned bit)
 {
-	for (unsigned i = 0; i < sizeof(change_names) / sizeof(change_names[0]); i++)
+	for (unsigned i = 0; i < ARRAY_SIZE(change_names); i++)
 		if (bit == 1u << i)
 			return change_names[i];
 	return "?";
@@ -169,7 +170,7 @@ static unsigned func_changes(const struct lace_image *old, const struct lace_fun
 
 static bool *jump_holders(const struct lace_image *img)
 {
-	bool *h = xcalloc(img->nfuncs ? img->nfuncs : 1, sizeof(*h));
+	bool *h = xcalloc(img->nfuncs, sizeof(*h));
 
 	for (size_t i = 0; i < img->njumps; i++) {
 		int f = img->jumps[i].func;
@@ -183,7 +184,7 @@ static void mark_hot(struct lace_diff *d)
 {
 	const struct lace_image *img[2] = { d->old, d->new };
 	const struct lace_hotset *hs = d->opts.hot;
-	bool *seen = hs ? xcalloc(hs->n ? hs->n : 1, sizeof(*seen)) : NULL;
+	bool *seen = hs ? xcalloc(hs->n, sizeof(*seen)) : NULL;
 	bool *holders[2] = { jump_holders(d->old), jump_holders(d->new) };
 
 	for (size_t k = 0; k < d->nfuncs; k++) {
@@ -227,8 +228,8 @@ static void mark_hot(struct lace_diff *d)
 static uint64_t *footprint(struct lace_diff *d, int s, struct lace_footprint *fp, size_t *npages)
 {
 	const struct lace_image *img = s ? d->new : d->old;
-	uint64_t *start = xcalloc(d->nfuncs ? d->nfuncs : 1, sizeof(*start));
-	uint64_t *size = xcalloc(d->nfuncs ? d->nfuncs : 1, sizeof(*size));
+	uint64_t *start = xcalloc(d->nfuncs, sizeof(*start));
+	uint64_t *size = xcalloc(d->nfuncs, sizeof(*size));
 	size_t n = 0;
 	unsigned line = img->geom.line ? img->geom.line : 64;
 	unsigned page = img->geom.page ? img->geom.page : 4096;
@@ -283,11 +284,11 @@ static void diff_regions(struct lace_diff *d)
 	size_t *slot[2];
 
 	for (int s = 0; s < 2; s++) {
-		slot[s] = xcalloc(img[s]->nregions ? img[s]->nregions : 1, sizeof(size_t));
+		slot[s] = xcalloc(img[s]->nregions, sizeof(size_t));
 		for (size_t r = 0; r < img[s]->nregions; r++)
 			slot[s][r] = name_slot(&names, &n, &alloc, region_name(img[s], (int)r));
 	}
-	d->regions = xcalloc(n ? n : 1, sizeof(*d->regions));
+	d->regions = xcalloc(n, sizeof(*d->regions));
 	d->nregions = n;
 	for (size_t i = 0; i < n; i++)
 		d->regions[i].name = xstrdup(names[i]);

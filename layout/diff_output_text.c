@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "layout/diff_output.h"
+#include "util/array.h"
 
 void diff_bloat_line(const struct lace_bloat *b, struct strbuf *sb)
 {
@@ -18,7 +19,7 @@ size_t diff_func_rows(const struct lace_func_delta *f, bool all, const char **na
 					  LACE_CH_REALIGNED, LACE_CH_STRADDLE };
 	size_t n = 0;
 
-	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]) && n < max; i++)
+	for (size_t i = 0; i < ARRAY_SIZE(order) && n < max; i++)
 		if (f->changes & order[i])
 			names[n++] = change_name(order[i]);
 	if (!n && all && (f->changes & LACE_CH_SHIFTED) && n < max)

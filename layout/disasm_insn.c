@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/array.h"
 #include "util/bsearch.h"
 #include "util/error.h"
 #include "util/xalloc.h"
@@ -396,14 +397,14 @@ static const char *const kind_names[] = {
 
 const char *branch_kind_name(enum lace_branch_kind kind)
 {
-	if ((unsigned)kind >= sizeof(kind_names) / sizeof(kind_names[0]))
+	if ((unsigned)kind >= ARRAY_SIZE(kind_names))
 		return "?";
 	return kind_names[kind];
 }
 
 int branch_kind_parse(const char *name)
 {
-	for (size_t i = 0; i < sizeof(kind_names) / sizeof(kind_names[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(kind_names); i++)
 		if (!strcmp(name, kind_names[i]))
 			return (int)i;
 	return -1;
@@ -425,10 +426,10 @@ enum disasm_thunk disasm_thunk_kind(const char *n)
 
 	if (!n || (n[0] != '_' && n[0] != 'r' && n[0] != 's' && n[0] != 'i' && n[0] != 'c'))
 		return DISASM_THUNK_NONE;
-	for (size_t i = 0; i < sizeof(ret) / sizeof(ret[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(ret); i++)
 		if (!strcmp(n, ret[i]))
 			return DISASM_THUNK_RET;
-	for (size_t i = 0; i < sizeof(ind) / sizeof(ind[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(ind); i++)
 		if (!strncmp(n, ind[i], strlen(ind[i])) && n[strlen(ind[i])])
 			return DISASM_THUNK_INDIRECT;
 	return DISASM_THUNK_NONE;

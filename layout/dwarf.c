@@ -174,7 +174,7 @@ static int dwarf_load_relocatable(struct lace_image *img)
 		dwfl_end(dwfl);
 		return 0;
 	}
-	struct xlate *t = xcalloc(p->nelf_sections ? p->nelf_sections : 1, sizeof(*t));
+	struct xlate *t = xcalloc(p->nelf_sections, sizeof(*t));
 	size_t n = 0;
 	Elf_Scn *scn = NULL;
 	while ((scn = elf_nextscn(e, scn))) {

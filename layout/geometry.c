@@ -63,8 +63,8 @@ void geometry_compute(struct lace_image *img)
 	const struct lace_geometry *g = &img->geom;
 	/* previous function end per section: functions are sorted by address,
 	 * so the last one seen in a section is the one just before */
-	uint64_t *prev_end = xcalloc(img->nsections ? img->nsections : 1, sizeof(*prev_end));
-	bool *seen = xcalloc(img->nsections ? img->nsections : 1, sizeof(*seen));
+	uint64_t *prev_end = xcalloc(img->nsections, sizeof(*prev_end));
+	bool *seen = xcalloc(img->nsections, sizeof(*seen));
 
 	for (size_t i = 0; i < img->nfuncs; i++) {
 		struct lace_function *f = &img->funcs[i];

@@ -60,7 +60,7 @@ int hotset_parse(const char *text, struct lace_hotset *hs)
 		hs->n++;
 		free(line);
 	}
-	size_t *idx = xcalloc(hs->n ? hs->n : 1, sizeof(*idx));
+	size_t *idx = xcalloc(hs->n, sizeof(*idx));
 	for (size_t i = 0; i < hs->n; i++)
 		idx[i] = i;
 	qsort_r(idx, hs->n, sizeof(*idx), cmp_str_idx, hs->names);
@@ -149,7 +149,7 @@ static int cmp_u64(const void *a, const void *b)
  * absurd size costs no more than a small one. */
 uint64_t *ranges_units(const uint64_t *start, const uint64_t *size, size_t n, uint64_t unit, size_t *nint)
 {
-	uint64_t *iv = xcalloc(2 * (n ? n : 1), sizeof(*iv));
+	uint64_t *iv = xcalloc(2 * n, sizeof(*iv));
 	size_t m = 0, k = 0;
 
 	for (size_t i = 0; i < n; i++) {

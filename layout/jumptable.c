@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/array.h"
 #include "util/xalloc.h"
 
 static uint32_t rd32(const uint8_t *p, bool be)
@@ -122,7 +123,7 @@ int jump_tables_load(struct lace_image *img)
 	static const char *const tables[] = { "__jump_table", "__lace_jump_table" };
 	size_t alloc = 0;
 
-	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++) {
+	for (size_t t = 0; t < ARRAY_SIZE(tables); t++) {
 		bool found = false;
 		for (size_t i = 0; i < img->nsections; i++) {
 			const struct lace_section *s = &img->sections[i];

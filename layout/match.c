@@ -123,9 +123,9 @@ static void match_pass(const struct lace_image *old, const struct lace_image *ne
 		       int *old_to_new, int *new_to_old, bool with_file)
 {
 	size_t cap = old->nfuncs + new->nfuncs, m = 0;
-	struct rec *v = xcalloc(cap ? cap : 1, sizeof(*v));
-	struct rec **tmp_o = xcalloc(cap ? cap : 1, sizeof(*tmp_o));
-	struct rec **tmp_n = xcalloc(cap ? cap : 1, sizeof(*tmp_n));
+	struct rec *v = xcalloc(cap, sizeof(*v));
+	struct rec **tmp_o = xcalloc(cap, sizeof(*tmp_o));
+	struct rec **tmp_n = xcalloc(cap, sizeof(*tmp_n));
 
 	for (int side = 0; side < 2; side++) {
 		const struct lace_image *img = side ? new : old;

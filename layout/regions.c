@@ -100,7 +100,7 @@ static void rmap_build(struct lace_image *img)
 			uint64_t t = b[j]; b[j] = b[j - 1]; b[j - 1] = t;
 		}
 	free(p->rmap);
-	p->rmap = xmalloc((nb ? nb : 1) * sizeof(*p->rmap));
+	p->rmap = xmalloc(nb * sizeof(*p->rmap));
 	p->nrmap = 0;
 	for (size_t i = 0; i + 1 < nb; i++) {
 		if (b[i] == b[i + 1])

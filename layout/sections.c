@@ -42,8 +42,8 @@ int sections_load(struct lace_image *img)
 	size_t n = bfd_count_sections(abfd), from = 1, alloc = 0;
 	uint64_t cursor = 0;
 
-	img->sections = xcalloc(n ? n : 1, sizeof(*img->sections));
-	p->elf_to_sec = xmalloc((p->nelf_sections ? p->nelf_sections : 1) * sizeof(int));
+	img->sections = xcalloc(n, sizeof(*img->sections));
+	p->elf_to_sec = xmalloc(p->nelf_sections * sizeof(int));
 	for (size_t i = 0; i < p->nelf_sections; i++)
 		p->elf_to_sec[i] = -1;
 	for (asection *s = abfd->sections; s; s = s->next) {
@@ -73,8 +73,8 @@ int sections_load(struct lace_image *img)
 			alloc++;
 		img->nsections++;
 	}
-	p->reloc_data = xcalloc(img->nsections ? img->nsections : 1, sizeof(*p->reloc_data));
-	p->reloc_tried = xcalloc(img->nsections ? img->nsections : 1, sizeof(*p->reloc_tried));
+	p->reloc_data = xcalloc(img->nsections, sizeof(*p->reloc_data));
+	p->reloc_tried = xcalloc(img->nsections, sizeof(*p->reloc_tried));
 	(void)alloc;
 	return 0;
 }

@@ -15,6 +15,7 @@
 
 #include "layout/hotset.h"
 #include "layout/svg.h"
+#include "util/array.h"
 #include "util/bsearch.h"
 #include "util/xalloc.h"
 
@@ -22,7 +23,7 @@ static const char *const palette[] = {
 	"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948",
 	"#b07aa1", "#ff9da7", "#9c755f", "#86bcb6", "#d37295", "#a0cbe8",
 };
-#define NPAL (sizeof(palette) / sizeof(palette[0]))
+#define NPAL (ARRAY_SIZE(palette))
 #define MAX_LINKS 400
 #define SVG_MAX_PAGES (1u << 16)
 

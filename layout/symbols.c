@@ -197,7 +197,7 @@ static void symtab_read(struct lace_image *img, Elf_Data *data, Elf_Data *xdata,
 static void syms_sort(struct lace_image *img, const char **files)
 {
 	struct image_priv *p = image_priv(img);
-	struct { struct image_symbol s; const char *f; } *tmp = xmalloc((p->nsyms ? p->nsyms : 1) * sizeof(*tmp));
+	struct { struct image_symbol s; const char *f; } *tmp = xmalloc(p->nsyms * sizeof(*tmp));
 
 	for (size_t i = 0; i < p->nsyms; i++) {
 		tmp[i].s = p->syms[i];
@@ -239,7 +239,7 @@ static bool image_debug_only(const struct lace_image *img)
 static void funcs_build(struct lace_image *img, const char **files, bool debug_only)
 {
 	struct image_priv *p = image_priv(img);
-	struct cand *c = xmalloc((p->nsyms ? p->nsyms : 1) * sizeof(*c));
+	struct cand *c = xmalloc(p->nsyms * sizeof(*c));
 	size_t nc = 0;
 
 	for (size_t i = 0; i < p->nsyms; i++) {
@@ -263,7 +263,7 @@ static void funcs_build(struct lace_image *img, const char **files, bool debug_o
 		nc++;
 	}
 	qsort_r(c, nc, sizeof(*c), cmp_cand, p);
-	img->funcs = xcalloc(nc ? nc : 1, sizeof(*img->funcs));
+	img->funcs = xcalloc(nc, sizeof(*img->funcs));
 	uint64_t prev_end = 0;
 	int prev_sec = -1;
 	for (size_t i = 0; i < nc; i++) {
@@ -291,7 +291,7 @@ static void funcs_build(struct lace_image *img, const char **files, bool debug_o
  * lace diff tells two `static int helper()` apart. */
 static void funcs_number_statics(struct lace_image *img)
 {
-	struct lace_function **v = xmalloc((img->nfuncs ? img->nfuncs : 1) * sizeof(*v));
+	struct lace_function **v = xmalloc(img->nfuncs * sizeof(*v));
 
 	for (size_t i = 0; i < img->nfuncs; i++)
 		v[i] = &img->funcs[i];

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/array.h"
 #include "util/error.h"
 #include "util/parse_num.h"
 #include "util/strbuf.h"
@@ -259,7 +260,7 @@ void run_result_init(struct lace_run_result *res, size_t nevents)
 {
 	memset(res, 0, sizeof(*res));
 	res->nevents = nevents;
-	res->counts = xcalloc(nevents ? nevents : 1, sizeof(*res->counts));
+	res->counts = xcalloc(nevents, sizeof(*res->counts));
 	for (size_t i = 0; i < nevents; i++)
 		res->counts[i].status = LACE_COUNT_NOT_COUNTED;
 	res->migrations = -1;
@@ -290,14 +291,14 @@ static const char *const fault_names[] = {
 
 const char *run_fault_name(enum lace_run_fault f)
 {
-	if ((size_t)f < sizeof(fault_names) / sizeof(fault_names[0]))
+	if ((size_t)f < ARRAY_SIZE(fault_names))
 		return fault_names[f];
 	return "?";
 }
 
 int run_fault_parse(const char *s, enum lace_run_fault *f)
 {
-	for (size_t i = 0; i < sizeof(fault_names) / sizeof(fault_names[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(fault_names); i++)
 		if (!strcmp(fault_names[i], s)) {
 			*f = (enum lace_run_fault)i;
 			return 0;

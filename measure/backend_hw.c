@@ -219,11 +219,7 @@ static int hw_run(struct lace_backend *be, char *const argv[], const struct lace
 			oc[noc++] = (struct open_counter){ (int)fd, (size_t)-1 };
 	}
 
-	err = runner_go(&child);
-	if (!err)
-		err = runner_wait(&child, opts, res);
-	if (err)
-		runner_abort(&child);
+	err = runner_run(&child, opts, res);
 	res->migrations = -1;
 	for (size_t i = 0; i < st->nevents && !err; i++) {
 		if (st->evs[i].backend != be || st->evs[i].kind != LACE_EV_TOOL)

@@ -11,49 +11,27 @@
 
 #include <ini.h>
 
+#include "util/array.h"
 #include "util/error.h"
 #include "util/parse_num.h"
-
-const char *sim_exe_dir(void)
-{
-	static char dir[PATH_MAX];
-	ssize_t n;
-	char *slash;
-
-	if (dir[0])
-		return dir;
-	n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
-	if (n <= 0)
-		return NULL;
-	dir[n] = '\0';
-	slash = strrchr(dir, '/');
-	if (slash)
-		*slash = '\0';
-	return dir;
-}
-
-static int is_dir(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
-}
+#include "util/fs.h"
+#include "util/paths.h"
 
 const char *sim_profile_dir(void)
 {
 	static char dir[PATH_MAX];
 	const char *env = getenv("LACE_PROFILE_DIR");
-	const char *exe = sim_exe_dir();
+	const char *exe = paths_exe_dir();
 	const char *rel[] = { "../measure/model/profiles", "../share/lace/profiles" };
 
 	if (env && *env)
 		return env;
 	if (!exe)
 		return NULL;
-	for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(rel); i++) {
 		char raw[PATH_MAX + 64];
 		snprintf(raw, sizeof(raw), "%s/%s", exe, rel[i]);
-		if (is_dir(raw) && realpath(raw, dir))
+		if (fs_is_dir(raw) && realpath(raw, dir))
 			return dir;
 	}
 	return NULL;

@@ -33,7 +33,4 @@ int sim_profile_set_fetch_block(struct sim_profile *p, const char *spec);
 /* Check the whole geometry; 0 or -EINVAL with the message set. */
 int sim_profile_check(const struct sim_profile *p);
 
-/* Where lace's own files live: the folder of the running binary. */
-const char *sim_exe_dir(void);
-
 #endif

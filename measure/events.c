@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "measure/model_results.h"
+#include "util/array.h"
 #include "util/error.h"
 #include "util/parse_num.h"
 #include "util/strbuf.h"
@@ -102,7 +103,7 @@ static int parse_cache(const char *s, uint64_t *config)
 	const char *p = s;
 
 	/* ids themselves contain '-' (L1-icache, d-tlb): try every split */
-	for (size_t id = 0; id < sizeof(cache_ids) / sizeof(cache_ids[0]); id++) {
+	for (size_t id = 0; id < ARRAY_SIZE(cache_ids); id++) {
 		for (size_t a = 0; a < 5 && cache_ids[id][a]; a++) {
 			size_t l = strlen(cache_ids[id][a]);
 			if (strncasecmp(s, cache_ids[id][a], l) || (s[l] && s[l] != '-'))
@@ -508,7 +509,7 @@ static int resolve(struct lace_event_spec *ev, const char *s)
 
 	ev->scale = 1.0;
 	ev->unit = "";
-	if (!lookup(hw_names, sizeof(hw_names) / sizeof(hw_names[0]), s, &config)) {
+	if (!lookup(hw_names, ARRAY_SIZE(hw_names), s, &config)) {
 		ev->kind = LACE_EV_HARDWARE;
 		ev->type = PERF_TYPE_HARDWARE;
 		ev->config = config;
@@ -520,7 +521,7 @@ static int resolve(struct lace_event_spec *ev, const char *s)
 		ev->unit = "ns";
 		return 0;
 	}
-	if (!lookup(sw_names, sizeof(sw_names) / sizeof(sw_names[0]), s, &config)) {
+	if (!lookup(sw_names, ARRAY_SIZE(sw_names), s, &config)) {
 		ev->kind = LACE_EV_SOFTWARE;
 		ev->type = PERF_TYPE_SOFTWARE;
 		ev->config = config;

@@ -6,40 +6,8 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "util/elf_note.h"
 #include "util/strbuf.h"
-
-#define NT_GNU_BUILD_ID 3
-
-static size_t pad4(size_t n)
-{
-	return (n + 3) & ~(size_t)3;
-}
-
-bool kernel_id_build_id(const unsigned char *notes, size_t len, char *hex, size_t hexlen)
-{
-	size_t off = 0;
-
-	/* the notes are in the kernel's own byte order, which is ours */
-	while (off + 12 <= len) {
-		uint32_t namesz, descsz, type;
-		memcpy(&namesz, notes + off, 4);
-		memcpy(&descsz, notes + off + 4, 4);
-		memcpy(&type, notes + off + 8, 4);
-		size_t name = off + 12, desc = name + pad4(namesz);
-		if (namesz > len || descsz > len || desc > len || desc + pad4(descsz) > len + 3)
-			return false;
-		if (desc + descsz > len)
-			return false;
-		if (type == NT_GNU_BUILD_ID && namesz == 4 && !memcmp(notes + name, "GNU", 4) &&
-		    descsz > 0 && 2 * descsz < hexlen) {
-			for (uint32_t i = 0; i < descsz; i++)
-				snprintf(hex + 2 * i, 3, "%02x", notes[desc + i]);
-			return true;
-		}
-		off = desc + pad4(descsz);
-	}
-	return false;
-}
 
 static void read_line(const char *path, char *buf, size_t len)
 {
@@ -65,8 +33,7 @@ void kernel_id_read(struct lace_kernel_id *k)
 		snprintf(k->release, sizeof(k->release), "%s", u.release);
 	read_line("/proc/sys/kernel/random/boot_id", k->boot_id, sizeof(k->boot_id));
 	if (!strbuf_read_file(&notes, "/sys/kernel/notes") &&
-	    !kernel_id_build_id((const unsigned char *)notes.buf, notes.len, k->build_id,
-				sizeof(k->build_id)))
+	    !elf_note_build_id(notes.buf, notes.len, k->build_id, sizeof(k->build_id)))
 		k->build_id[0] = '\0';
 	strbuf_release(&notes);
 }

@@ -19,10 +19,6 @@ struct lace_kernel_id {
 
 /* The running kernel's identity; fields it cannot read stay "". */
 void kernel_id_read(struct lace_kernel_id *k);
-/* The build-id from an ELF note stream (the format of /sys/kernel/notes:
- * namesz, descsz, type, name and desc padded to 4 bytes) into hex; false
- * when there is no NT_GNU_BUILD_ID note named "GNU". */
-bool kernel_id_build_id(const unsigned char *notes, size_t len, char *hex, size_t hexlen);
 /* {"release":..,"build_id":..,"boot_id":..}, and back (absent keys: ""). */
 json_t *kernel_id_json(const struct lace_kernel_id *k);
 void kernel_id_from_json(struct lace_kernel_id *k, const json_t *j);

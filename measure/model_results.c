@@ -209,7 +209,7 @@ static void merge_fns(struct sim_results *r)
 
 	for (size_t i = 0; i < r->nprocs; i++)
 		n += r->procs[i].nfns;
-	all = xcalloc(n ? n : 1, sizeof(*all));
+	all = xcalloc(n, sizeof(*all));
 	for (size_t i = 0; i < r->nprocs; i++)
 		for (size_t j = 0; j < r->procs[i].nfns; j++)
 			all[k++] = r->procs[i].fns[j];   /* names borrowed for now */

@@ -33,7 +33,7 @@ void batch_init(struct lace_batch *b, const char *kind, const struct lace_event_
 	b->margin = 0.01;
 	b->confidence = 0.95;
 	b->nevents = nevents;
-	b->events = xcalloc(nevents ? nevents : 1, sizeof(*b->events));
+	b->events = xcalloc(nevents, sizeof(*b->events));
 	for (size_t i = 0; i < nevents; i++) {
 		b->events[i].name = xstrdup(evs[i].name);
 		b->events[i].unit = xstrdup(evs[i].unit ? evs[i].unit : "");
@@ -154,11 +154,6 @@ int batch_open(struct lace_batch *b, const char *path)
 	return err;
 }
 
-static json_t *num_or_null(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 int batch_add_run(struct lace_batch *b, const struct lace_run_result *res, int round, char side,
 		  bool warmup)
 {
@@ -220,7 +215,7 @@ int batch_add_run(struct lace_batch *b, const struct lace_run_result *res, int r
 		const struct lace_count *c = &res->counts[i];
 		json_array_append_new(counts,
 				      json_pack("{s:o,s:I,s:s,s:I,s:I}", "value",
-						num_or_null(r->values[i]), "raw", (json_int_t)c->raw,
+						lace_json_real(r->values[i]), "raw", (json_int_t)c->raw,
 						"status", status_names[c->status], "enabled",
 						(json_int_t)c->time_enabled, "running",
 						(json_int_t)c->time_running));
@@ -231,7 +226,7 @@ int batch_add_run(struct lace_batch *b, const struct lace_run_result *res, int r
 		for (size_t p = 0; p < res->nprocs; p++) {
 			json_t *vals = json_array();
 			for (size_t i = 0; i < res->nevents; i++)
-				json_array_append_new(vals, num_or_null(res->procs[p].values[i]));
+				json_array_append_new(vals, lace_json_real(res->procs[p].values[i]));
 			json_array_append_new(procs, json_pack("{s:i,s:s,s:o}", "pid",
 							       (int)res->procs[p].pid, "comm",
 							       res->procs[p].comm, "values", vals));
@@ -317,7 +312,7 @@ static int load_header(struct lace_batch *b, json_t *h, const char *path)
 		return lace_error_set(EINVAL, "%s: header has no events", path);
 	snprintf(b->kind, sizeof(b->kind), "%s", json_string_value(kind));
 	b->nevents = json_array_size(evs);
-	b->events = xcalloc(b->nevents ? b->nevents : 1, sizeof(*b->events));
+	b->events = xcalloc(b->nevents, sizeof(*b->events));
 	for (size_t i = 0; i < b->nevents; i++) {
 		json_t *e = json_array_get(evs, i);
 		b->events[i].name = dup_field(e, "name");

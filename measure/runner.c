@@ -19,6 +19,7 @@
 
 #include "util/error.h"
 #include "util/parse_num.h"
+#include "util/run_command.h"
 #include "util/time.h"
 
 extern char **environ;
@@ -126,7 +127,7 @@ static enum runner_output run_output(const struct lace_run_opts *opts)
 }
 
 /* In the child between fork and exec: only async-signal-safe calls. */
-static void child_main(char *const argv[], const char *const *env, const struct lace_run_opts *opts,
+static void child_main(char *const argv[], char **envp, const struct lace_run_opts *opts,
 		       int go_rd, int out_wr, int err_wr)
 {
 	char byte;
@@ -163,13 +164,13 @@ static void child_main(char *const argv[], const char *const *env, const struct 
 	}
 	if (opts->cpu_list && !cpu_list_parse(opts->cpu_list, &set))
 		sched_setaffinity(0, sizeof(set), &set);
-	for (size_t i = 0; env && env[i]; i++)
-		putenv((char *)env[i]);
 	/* wait for go: counters get attached to us meanwhile */
 	if (read(go_rd, &byte, 1) != 1)
 		_exit(127);
 	close(go_rd);
-	execvp(argv[0], argv);
+	/* the environment was built before fork (util/run_command.h);
+	 * argv[0] is searched in lace's PATH, as execvp does */
+	execvpe(argv[0], argv, envp);
 	int e = errno;
 	if (write(err_wr, &e, sizeof(e)) < 0)
 		_exit(127);
@@ -205,10 +206,13 @@ int runner_start(struct lace_child *c, char *const argv[], const char *const *en
 		close(go[0]); close(go[1]); close(err[0]); close(err[1]);
 		return lace_error_set(e, "pipe: %s", strerror(e));
 	}
+	char **envp = env ? child_process_env_build(env) : environ;
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0) {
 		int e = errno;
+		if (env)
+			free(envp);
 		close(go[0]); close(go[1]); close(err[0]); close(err[1]);
 		close_fd(&out[0]);
 		close_fd(&out[1]);
@@ -219,13 +223,15 @@ int runner_start(struct lace_child *c, char *const argv[], const char *const *en
 		close(err[0]);
 		if (out[0] >= 0)
 			close(out[0]);
-		child_main(argv, env, opts, go[0],
+		child_main(argv, envp, opts, go[0],
 			   mode == RUNNER_OUTPUT_PIPE      ? out[1]
 			   : mode == RUNNER_OUTPUT_STDERR  ? STDERR_FILENO
 			   : mode == RUNNER_OUTPUT_INHERIT ? -1
 							   : out_file_fd,
 			   err[1]);
 	}
+	if (env)
+		free(envp);
 	setpgid(pid, pid); /* also here: no race with a kill(-pid) */
 	close(go[0]);
 	close(err[1]);
@@ -523,6 +529,18 @@ int runner_wait(struct lace_child *c, const struct lace_run_opts *opts, struct l
 	return 0;
 }
 
+int runner_run(struct lace_child *c, const struct lace_run_opts *opts,
+	       struct lace_run_result *res)
+{
+	int err = runner_go(c);
+
+	if (!err)
+		err = runner_wait(c, opts, res);
+	if (err)
+		runner_abort(c);
+	return err;
+}
+
 int runner_shell(const char *cmd, const struct lace_run_opts *opts)
 {
 	char *argv[] = { "/bin/sh", "-c", (char *)cmd, NULL };
@@ -535,10 +553,8 @@ int runner_shell(const char *cmd, const struct lace_run_opts *opts)
 	o.output_limit = 0;
 	if ((err = runner_start(&c, argv, NULL, &o)))
 		return err;
-	if ((err = runner_go(&c)) || (err = runner_wait(&c, &o, &res))) {
-		runner_abort(&c);
+	if ((err = runner_run(&c, &o, &res)))
 		return err;
-	}
 	if (res.term_signal)
 		return 128 + res.term_signal;
 	return res.exit_status;

@@ -64,6 +64,10 @@ int runner_wait(struct lace_child *c, const struct lace_run_opts *opts,
 		struct lace_run_result *res);
 /* Kill the process group and reap; for error paths between start and wait. */
 void runner_abort(struct lace_child *c);
+/* runner_go() then runner_wait(); when either fails the child is aborted
+ * (killed and reaped), never left running.  0 or -errno. */
+int runner_run(struct lace_child *c, const struct lace_run_opts *opts,
+	       struct lace_run_result *res);
 
 /* Run a helper command (--pre/--post) through /bin/sh -c, output treated
  * like the workload's; returns its exit status (>= 0), 128+signal, or

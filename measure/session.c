@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "measure/runner.h"
+#include "util/array.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -85,7 +86,7 @@ static void pin_static_keys(const struct lace_backend_set *set)
 		bool seen = false;
 		for (size_t k = 0; k < ndone; k++)
 			seen |= done[k].type == a.type && done[k].config == a.config;
-		if (seen || ndone == sizeof(done) / sizeof(done[0]))
+		if (seen || ndone == ARRAY_SIZE(done))
 			continue;
 		done[ndone].type = a.type;
 		done[ndone++].config = a.config;
@@ -159,18 +160,7 @@ char *session_join_argv(char *const argv[])
 		const char *a = argv[i];
 		if (i)
 			strbuf_addch(&sb, ' ');
-		if (*a && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%") == strlen(a)) {
-			strbuf_addstr(&sb, a);
-			continue;
-		}
-		strbuf_addch(&sb, '\'');
-		for (; *a; a++) {
-			if (*a == '\'')
-				strbuf_addstr(&sb, "'\\''");
-			else
-				strbuf_addch(&sb, *a);
-		}
-		strbuf_addch(&sb, '\'');
+		strbuf_add_sh_word(&sb, a);
 	}
 	return strbuf_detach(&sb, NULL);
 }
@@ -187,7 +177,7 @@ void session_init(struct lace_session *s, const char *kind)
 
 int session_add_backend_option(struct lace_session *s, const char *name, const char *value)
 {
-	size_t max = sizeof(s->backend_opts) / sizeof(s->backend_opts[0]);
+	size_t max = ARRAY_SIZE(s->backend_opts);
 
 	if (s->nbackend_opts == max)
 		return lace_error_set(E2BIG, "more than %zu simulator options", max);

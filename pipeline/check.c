@@ -11,6 +11,7 @@
 
 #include "measure/stats/stats.h"
 #include "pipeline/selfexec.h"
+#include "util/array.h"
 #include "util/error.h"
 #include "util/strvec.h"
 #include "util/xalloc.h"
@@ -124,20 +125,11 @@ static json_t *run_diff(const struct check_opts *o, const char *base, const char
 	strvec_push(&argv, base);
 	strvec_push(&argv, head);
 
-	struct selfexec_result r;
-	json_t *j = NULL;
-	if (selfexec_run(argv.v, NULL, false, &r) < 0) {
-		add_reason(errors, "diff", "%s", lace_error_msg());
-	} else if (r.exit_code != 0) {
-		strbuf_rtrim(&r.err);
-		add_reason(errors, "diff", "lace diff exited %d: %s", r.exit_code, r.err.buf);
-	} else {
-		json_error_t je;
-		j = json_loads(r.out.buf, 0, &je);
-		if (!j)
-			add_reason(errors, "diff", "lace diff printed unreadable JSON: %s", je.text);
-	}
-	selfexec_result_release(&r);
+	struct strbuf why = STRBUF_INIT;
+	json_t *j = selfexec_json(argv.v, NULL, 0, &why);
+	if (!j)
+		add_reason(errors, "diff", "%s", why.buf);
+	strbuf_release(&why);
 	strvec_clear(&argv);
 	return j;
 }
@@ -168,7 +160,7 @@ static json_t *run_ab(const struct check_opts *o, const char *base, const char *
 		{ "--warmup", c->warmup }, { "--confidence", c->confidence }, { "--seed", c->seed },
 		{ "--timeout", c->timeout }, { "--backend", c->backend }, { "--results", o->results },
 	};
-	for (size_t i = 0; i < sizeof(pass) / sizeof(pass[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(pass); i++) {
 		if (pass[i].val) {
 			strvec_push(&argv, pass[i].opt);
 			strvec_push(&argv, pass[i].val);
@@ -181,31 +173,13 @@ static json_t *run_ab(const struct check_opts *o, const char *base, const char *
 	if (!c->backend || !strcmp(c->backend, "sim") || !strcmp(c->backend, "auto"))
 		strvec_push(&argv, "--virtual-clock");
 
-	struct selfexec_result r;
-	json_t *j = NULL;
-	if (selfexec_run(argv.v, NULL, false, &r) < 0) {
-		add_reason(errors, "ab", "%s", lace_error_msg());
-	} else {
-		json_error_t je;
-		j = r.out.len ? json_loads(r.out.buf, 0, &je) : NULL;
-		if (!j || r.exit_code != 0) {
-			strbuf_rtrim(&r.err);
-			const char *last = strrchr(r.err.buf, '\n');
-			add_reason(errors, "ab", "lace ab on '%s' exited %d: %s", workload, r.exit_code,
-				   last ? last + 1 : r.err.buf);
-			json_decref(j);
-			j = NULL;
-		}
-	}
-	selfexec_result_release(&r);
+	struct strbuf why = STRBUF_INIT;
+	json_t *j = selfexec_json(argv.v, NULL, 0, &why);
+	if (!j)
+		add_reason(errors, "ab", "on '%s': %s", workload, why.buf);
+	strbuf_release(&why);
 	strvec_clear(&argv);
 	return j;
-}
-
-static double jnum(const json_t *o, const char *k)
-{
-	const json_t *v = json_object_get(o, k);
-	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
 /* Re-decide each event with its own margin from the CI and Holm p that
@@ -214,7 +188,7 @@ static void judge_events(const struct check_opts *o, json_t *ab, const char *wor
 			 json_t *reasons, json_t *notes)
 {
 	const struct check_config *c = &o->cfg;
-	double conf = c->confidence ? atof(c->confidence) / 100.0 : jnum(ab, "confidence");
+	double conf = c->confidence ? atof(c->confidence) / 100.0 : lace_json_get_num(ab, "confidence");
 	if (!(conf > 0 && conf < 1))
 		conf = 0.95;
 	size_t i;
@@ -227,10 +201,10 @@ static void judge_events(const struct check_opts *o, json_t *ab, const char *wor
 		double margin = check_config_margin(c, name);
 		struct lace_ratio r = {
 			.n = (size_t)json_integer_value(json_object_get(ev, "rounds")),
-			.ratio = jnum(ev, "ratio"), .ci_low = jnum(ev, "ci_low"),
-			.ci_high = jnum(ev, "ci_high"), .p = jnum(ev, "p"),
+			.ratio = lace_json_get_num(ev, "ratio"), .ci_low = lace_json_get_num(ev, "ci_low"),
+			.ci_high = lace_json_get_num(ev, "ci_high"), .p = lace_json_get_num(ev, "p"),
 		};
-		double p_adj = jnum(ev, "p_holm");
+		double p_adj = lace_json_get_num(ev, "p_holm");
 		if (isnan(p_adj))
 			p_adj = r.p;
 		/* a simulated count that repeats exactly (lace ab gives it no
@@ -482,17 +456,17 @@ void check_render_md(const json_t *rep, struct strbuf *out)
 		size_t k;
 		json_t *ev;
 		json_array_foreach(json_object_get(x, "events"), k, ev) {
-			double r = jnum(ev, "ratio"), lo = jnum(ev, "ci_low"), hi = jnum(ev, "ci_high");
+			double r = lace_json_get_num(ev, "ratio"), lo = lace_json_get_num(ev, "ci_low"), hi = lace_json_get_num(ev, "ci_high");
 			strbuf_addstr(out, "| ");
 			strbuf_add_md(out, js(ev, "name"));
 			strbuf_addf(out, "%s | %.6g | %.6g | %+.2f%% | ",
 				    json_is_true(json_object_get(ev, "simulated")) ? " (sim)" : "",
-				    jnum(ev, "a_mean"), jnum(ev, "b_mean"), (r - 1) * 100);
+				    lace_json_get_num(ev, "a_mean"), lace_json_get_num(ev, "b_mean"), (r - 1) * 100);
 			if (json_is_true(json_object_get(ev, "deterministic")))
 				strbuf_addstr(out, "exact (deterministic)");
 			else
 				strbuf_addf(out, "%+.2f%% .. %+.2f%%", (lo - 1) * 100, (hi - 1) * 100);
-			strbuf_addf(out, " | ±%.3g%% | %s%s |\n", jnum(ev, "check_margin") * 100,
+			strbuf_addf(out, " | ±%.3g%% | %s%s |\n", lace_json_get_num(ev, "check_margin") * 100,
 				    js(ev, "check_verdict"),
 				    json_is_true(json_object_get(ev, "gated")) ? "" : " (not gated)");
 		}

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "layout/expect.h"
+#include "util/array.h"
 #include "util/error.h"
 #include "util/parse_num.h"
 #include "util/strbuf.h"
@@ -31,7 +32,7 @@ void check_config_release(struct check_config *c)
 	char **strs[] = { &c->fail_on, &c->gate, &c->backend, &c->min_align, &c->max_hot_growth,
 			  &c->hot, &c->rounds, &c->max_runs, &c->max_time, &c->warmup,
 			  &c->confidence, &c->seed, &c->timeout, &c->events };
-	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(strs); i++)
 		free(*strs[i]);
 	free_list(c->rules, c->nrules);
 	free_list(c->expects, c->nexpects);

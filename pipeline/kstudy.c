@@ -4,7 +4,6 @@
 #include "pipeline/kstudy.h"
 
 #include <errno.h>
-#include <libgen.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -16,7 +15,11 @@
 
 #include "pipeline/selfexec.h"
 #include "pipeline/study.h"
+#include "util/array.h"
 #include "util/error.h"
+#include "util/fs.h"
+#include "util/json.h"
+#include "util/paths.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
 #include "util/time.h"
@@ -52,13 +55,6 @@ static void progress(struct ks *s, const char *fmt, ...)
 	va_start(ap, fmt);
 	study_vprogress(s->t0, fmt, ap);
 	va_end(ap);
-}
-
-static bool is_file(const char *p)
-{
-	struct stat st;
-
-	return !stat(p, &st) && S_ISREG(st.st_mode);
 }
 
 static void not_measured(json_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -106,10 +102,13 @@ static json_t *run_recorded(struct ks *s, const char *what, const struct strvec 
 	else
 		json_object_set_new(rec, "output", json_string(r.out.buf));
 	if (r.exit_code != 0 || (want_json && !j)) {
-		strbuf_rtrim(&r.err);
-		const char *last = strrchr(r.err.buf, '\n');
-		snprintf(why, whylen, "%s%s exited %d: %.300s", self ? "lace " : "", argv->v[0],
-			 r.exit_code, last ? last + 1 : r.err.len ? r.err.buf : "no output");
+		struct strbuf name = STRBUF_INIT, w = STRBUF_INIT;
+
+		strbuf_addf(&name, "%s%s", self ? "lace " : "", argv->v[0]);
+		selfexec_explain(&r, name.buf, &w);
+		snprintf(why, whylen, "%.*s", w.len > 340 ? 340 : (int)w.len, w.buf);
+		strbuf_release(&name);
+		strbuf_release(&w);
 		j = NULL;
 	}
 	selfexec_result_release(&r);
@@ -148,13 +147,6 @@ static json_t *stat_path(const json_t *stat, const char *fn)
 	return NULL;
 }
 
-static double num(const json_t *o, const char *k)
-{
-	const json_t *v = json_object_get(o, k);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 /* ---- steps ------------------------------------------------------------- */
 
 static void kernel_path(struct ks *s, char *out, size_t len, const char *name, const char *file)
@@ -177,7 +169,7 @@ static void step_build(struct ks *s)
 	json_t *out = json_array();
 
 	json_object_set_new(s->res, "builds", out);
-	for (size_t i = 0; i < sizeof(builds) / sizeof(builds[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(builds); i++) {
 		struct strvec argv = STRVEC_INIT;
 		json_t *b = json_object();
 		char why[512];
@@ -220,7 +212,7 @@ static void step_guests(struct ks *s)
 	json_t *out = json_object();
 
 	json_object_set_new(s->res, "guests", out);
-	for (size_t i = 0; i < sizeof(arch) / sizeof(arch[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(arch); i++) {
 		struct strvec argv = STRVEC_INIT;
 		json_t *g = json_object();
 		char why[512];
@@ -251,14 +243,14 @@ static void step_layout(struct ks *s)
 	json_t *lay = json_object();
 
 	json_object_set_new(s->res, "layout", lay);
-	for (size_t i = 0; i < sizeof(ppc) / sizeof(ppc[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(ppc); i++) {
 		struct strvec argv = STRVEC_INIT;
 		char vm[PATH_MAX], why[512];
 		json_t *sites = json_array(), *k = json_object();
 
 		json_object_set_new(lay, ppc[i], k);
 		kernel_path(s, vm, sizeof(vm), ppc[i], "vmlinux");
-		if (!is_file(vm)) {
+		if (!fs_is_file(vm)) {
 			not_measured(k, "%s: not built", vm);
 			json_decref(sites);
 			continue;
@@ -303,7 +295,7 @@ static json_t *kstat(struct ks *s, json_t *dest, const char *what, const char *k
 		kernel_path(s, map, sizeof(map), kernel, "System.map");
 		if (strstr(kernel, "x86_64"))
 			kernel_path(s, vm, sizeof(vm), kernel, "bzImage");
-		if (!is_file(vm) || !is_file(map)) {
+		if (!fs_is_file(vm) || !fs_is_file(map)) {
 			not_measured(dest, "%s: not built (lace build --kernel)", vm);
 			return NULL;
 		}
@@ -350,12 +342,12 @@ static json_t *fault_point(struct ks *s, const char *kernel, bool enabled, long 
 	/* every hash fault enters hash_page_mm once: its calls count them,
 	 * tracepoint or not */
 	p = stat_path(j, "hash_page_mm");
-	json_object_set_new(pt, "hash_faults", json_real(num(p, "calls")));
-	json_object_set_new(pt, "hash_page_mm_per_call", json_real(num(p, "per_call")));
+	json_object_set_new(pt, "hash_faults", json_real(lace_json_get_num(p, "calls")));
+	json_object_set_new(pt, "hash_page_mm_per_call", json_real(lace_json_get_num(p, "per_call")));
 	p = stat_path(j, path_fn);
 	json_object_set_new(pt, "insert_fn", json_string(path_fn));
-	json_object_set_new(pt, "insert_calls", json_real(num(p, "calls")));
-	json_object_set_new(pt, "insert_per_call", json_real(num(p, "per_call")));
+	json_object_set_new(pt, "insert_calls", json_real(lace_json_get_num(p, "calls")));
+	json_object_set_new(pt, "insert_per_call", json_real(lace_json_get_num(p, "per_call")));
 	return pt;
 }
 
@@ -367,7 +359,7 @@ static double slope(json_t *pts, const char *xk, const char *yk)
 	json_t *p;
 
 	json_array_foreach(pts, i, p) {
-		double x = num(p, xk), y = num(p, yk);
+		double x = lace_json_get_num(p, xk), y = lace_json_get_num(p, yk);
 		if (isnan(x) || isnan(y))
 			continue;
 		sx += x;
@@ -400,7 +392,7 @@ static void reading1(struct ks *s, const long *sizes, size_t nsizes)
 
 	json_object_set_new(s->res, "r1_tracepoint", r);
 	json_object_set_new(r, "configs", cs);
-	for (size_t c = 0; c < sizeof(cfg) / sizeof(cfg[0]); c++) {
+	for (size_t c = 0; c < ARRAY_SIZE(cfg); c++) {
 		json_t *o = json_object(), *pts = json_array();
 
 		json_object_set_new(o, "name", json_string(cfg[c].name));
@@ -443,12 +435,12 @@ static json_t *r2_point(struct ks *s, const char *kernel, const char *label, con
 	json_object_set_new(pt, "instructions_u", json_real(stat_event(j, "instructions:u")));
 	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
 		json_t *p = stat_path(j, fns[i]);
-		json_object_set_new(paths, fns[i], json_pack("{s:o, s:o}", "calls", json_real(num(p, "calls")),
-							     "per_call", json_real(num(p, "per_call"))));
+		json_object_set_new(paths, fns[i], json_pack("{s:o, s:o}", "calls", json_real(lace_json_get_num(p, "calls")),
+							     "per_call", json_real(lace_json_get_num(p, "per_call"))));
 	}
 	json_object_set_new(pt, "paths", paths);
 	/* every hash fault enters hash_page_mm once */
-	json_object_set_new(pt, "hash_faults", json_real(num(stat_path(j, "hash_page_mm"), "calls")));
+	json_object_set_new(pt, "hash_faults", json_real(lace_json_get_num(stat_path(j, "hash_page_mm"), "calls")));
 	return pt;
 }
 
@@ -521,7 +513,7 @@ static void reading4(struct ks *s)
 	json_object_set_new(r, "workload", json_pack("[s,s,s,s,s,s,s]", "hackbench", "-g", groups,
 						     "-f", "5", "-l", loops));
 	json_object_set_new(r, "kernels", ks);
-	for (size_t i = 0; i < sizeof(named) / sizeof(named[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(named); i++)
 		strvec_pushf(&names, "x86_64-%s", named[i]);
 	for (unsigned k = 1; k <= s->o->shuffle; k++)
 		strvec_pushf(&names, "x86_64-baseline-shuffle-%u", k);
@@ -555,7 +547,7 @@ static void reading4(struct ks *s)
 	kernel_path(s, b, sizeof(b), "x86_64-entry-in-text", "vmlinux");
 	json_t *d = json_object();
 	json_object_set_new(r, "diff", d);
-	if (!is_file(a) || !is_file(b)) {
+	if (!fs_is_file(a) || !fs_is_file(b)) {
 		not_measured(d, "x86_64 baseline or entry-in-text not built");
 		return;
 	}
@@ -568,10 +560,9 @@ static void reading4(struct ks *s)
 
 static void find_tools(struct ks *s)
 {
-	char exe[PATH_MAX];
+	const char *bin = paths_exe_dir();
 
-	snprintf(exe, sizeof(exe), "%s", selfexec_path());
-	snprintf(s->bin, sizeof(s->bin), "%s", dirname(exe));
+	snprintf(s->bin, sizeof(s->bin), "%s", bin ? bin : ".");
 	snprintf(s->faultbench, sizeof(s->faultbench), "%.4000s/ppc64le/bench/faultbench", s->bin);
 	snprintf(s->hackbench, sizeof(s->hackbench), "%.4000s/bench/hackbench", s->bin);
 }
@@ -592,7 +583,7 @@ int kstudy_run(const struct kstudy_opts *o, json_t **results)
 	json_object_set_new(s.res, "shuffle", json_integer(o->shuffle));
 	json_object_set_new(s.res, "phases", s.phases);
 	find_tools(&s);
-	if (!is_file(s.faultbench))
+	if (!fs_is_file(s.faultbench))
 		progress(&s, "note: %s missing (make builds it with powerpc64le-linux-gnu-gcc): "
 			 "the ppc64le readings will say not measured", s.faultbench);
 	if (!o->no_build) {

@@ -12,17 +12,12 @@
 
 #include "pipeline/study.h"
 #include "pipeline/svgplot.h"
+#include "util/array.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include "util/json.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
-
-static double jnum(const json_t *o, const char *k)
-{
-	const json_t *v = json_object_get(o, k);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
 
 static const char *js(const json_t *o, const char *k)
 {
@@ -108,18 +103,18 @@ static void section_r1(struct strbuf *sb, const json_t *res)
 			strbuf_addf(sb, "not measured: %s | | |\n", js(c, "not_measured"));
 			continue;
 		}
-		addnum(sb, jnum(c, "instructions_per_hash_fault"), 1);
+		addnum(sb, lace_json_get_num(c, "instructions_per_hash_fault"), 1);
 		strbuf_addstr(sb, " | ");
-		addnum(sb, jnum(point(c, 512), "hash_page_mm_per_call"), 1);
+		addnum(sb, lace_json_get_num(point(c, 512), "hash_page_mm_per_call"), 1);
 		strbuf_addstr(sb, " | ");
 		json_array_foreach(json_object_get(c, "points"), j, p) {
 			strbuf_addf(sb, "%s%lld: ", j ? ", " : "",
 				    (long long)json_integer_value(json_object_get(p, "pages")));
-			addnum(sb, jnum(p, "hash_faults"), 0);
+			addnum(sb, lace_json_get_num(p, "hash_faults"), 0);
 		}
 		strbuf_addstr(sb, " |\n");
 	}
-#define PER_CALL(name) jnum(point(config(r1, name), 512), "hash_page_mm_per_call")
+#define PER_CALL(name) lace_json_get_num(point(config(r1, name), 512), "hash_page_mm_per_call")
 	double absent = PER_CALL("absent"), disabled = PER_CALL("disabled");
 	double enabled = PER_CALL("enabled"), cold = PER_CALL("disabled, slow path cold");
 	double sd = PER_CALL("stock disabled"), se = PER_CALL("stock enabled");
@@ -190,8 +185,8 @@ static void section_r2_64k(struct strbuf *sb, const json_t *y, const json_t *o)
 							       : js(o, "not_measured"));
 		return;
 	}
-	double fy = jnum(y, "hash_faults"), fo = jnum(o, "hash_faults");
-	double iy = jnum(y, "instructions_k"), io = jnum(o, "instructions_k");
+	double fy = lace_json_get_num(y, "hash_faults"), fo = lace_json_get_num(o, "hash_faults");
+	double iy = lace_json_get_num(y, "instructions_k"), io = lace_json_get_num(o, "instructions_k");
 
 	strbuf_addf(sb, "**64 KiB pages, a no-op by construction.** `faultbench --real --pages %lld` "
 			"(anonymous memory) on `ppc64le-baseline` (young) and `ppc64le-old-ptes`: "
@@ -209,7 +204,7 @@ static void section_r2_64k(struct strbuf *sb, const json_t *y, const json_t *o)
 
 static double r2_path(const json_t *pt, const char *fn, const char *k)
 {
-	return jnum(json_object_get(json_object_get(pt, "paths"), fn), k);
+	return lace_json_get_num(json_object_get(json_object_get(pt, "paths"), fn), k);
 }
 
 /* the 4 KiB-page pairs: faultaround runs, so the variant acts */
@@ -240,7 +235,7 @@ static void section_r2_4k(struct strbuf *sb, const json_t *w)
 				continue;
 			}
 			measured = true;
-			double pages = jnum(pt[i], "pages"), faults = jnum(pt[i], "hash_faults");
+			double pages = lace_json_get_num(pt[i], "pages"), faults = lace_json_get_num(pt[i], "hash_faults");
 			addnum(sb, r2_path(pt[i], "filemap_map_pages", "calls"), 0);
 			strbuf_addstr(sb, " | ");
 			addnum(sb, r2_path(pt[i], "do_set_pte", "calls"), 0);
@@ -250,7 +245,7 @@ static void section_r2_4k(struct strbuf *sb, const json_t *w)
 			if (pages > 0)
 				addnum(sb, 1000 * faults / pages, 1);
 			strbuf_addstr(sb, " | ");
-			addnum(sb, jnum(pt[i], "instructions_k"), 0);
+			addnum(sb, lace_json_get_num(pt[i], "instructions_k"), 0);
 			strbuf_addstr(sb, " | ");
 			addnum(sb, r2_path(pt[i], "hash_page_mm", "per_call"), 1);
 			strbuf_addstr(sb, " | ");
@@ -259,8 +254,8 @@ static void section_r2_4k(struct strbuf *sb, const json_t *w)
 		}
 		if (pt[0] && pt[1] && !json_object_get(pt[0], "not_measured") &&
 		    !json_object_get(pt[1], "not_measured")) {
-			double df = jnum(pt[1], "hash_faults") - jnum(pt[0], "hash_faults");
-			double di = jnum(pt[1], "instructions_k") - jnum(pt[0], "instructions_k");
+			double df = lace_json_get_num(pt[1], "hash_faults") - lace_json_get_num(pt[0], "hash_faults");
+			double di = lace_json_get_num(pt[1], "instructions_k") - lace_json_get_num(pt[0], "instructions_k");
 			strbuf_addf(sb, "| %s | old - young | | | %+.0f | | %+.0f | | |\n", labels[k], df, di);
 			any_diff |= df != 0;
 		}
@@ -299,9 +294,9 @@ static void section_r3(struct strbuf *sb, const json_t *res)
 			continue;
 		}
 		strbuf_addf(sb, "| %s | `%s` | ", labels[i], js(p, "insert_fn"));
-		addnum(sb, jnum(p, "insert_calls"), 0);
+		addnum(sb, lace_json_get_num(p, "insert_calls"), 0);
 		strbuf_addstr(sb, " | ");
-		addnum(sb, jnum(p, "insert_per_call"), 1);
+		addnum(sb, lace_json_get_num(p, "insert_per_call"), 1);
 		strbuf_addstr(sb, " |\n");
 	}
 	strbuf_addf(sb, "\n**What the numbers show.** Path length per call from entry to return, callees "
@@ -316,7 +311,7 @@ static void section_r3(struct strbuf *sb, const json_t *res)
 
 static double ev(const json_t *k, const char *name)
 {
-	return jnum(json_object_get(k, "events"), name);
+	return lace_json_get_num(json_object_get(k, "events"), name);
 }
 
 /* the rank test: where x sits among the randomized relinks and baseline */
@@ -381,7 +376,7 @@ static void section_r4(struct strbuf *sb, const json_t *res)
 		 * for both, and the plugin's one front-end model lets kernel
 		 * placement move the user side's misses too */
 		static const size_t miss_ev[] = { 1, 2, 4, 5 };
-		for (size_t m = 0; m < sizeof(miss_ev) / sizeof(miss_ev[0]); m++) {
+		for (size_t m = 0; m < ARRAY_SIZE(miss_ev); m++) {
 			int n, above, below;
 			e = miss_ev[m];
 			double x = ev(k, evs[e]);
@@ -446,7 +441,7 @@ static void section_phases(struct strbuf *sb, const json_t *res)
 	json_object_foreach(json_object_get(res, "phases"), k, v)
 		strbuf_addf(sb, "| %s | %.1f |\n", k, json_number_value(v));
 	json_array_foreach(json_object_get(res, "builds"), i, v)
-		strbuf_addf(sb, "%s- %s: %.1f s%s%s%s\n", i ? "" : "\n", js(v, "what"), jnum(v, "seconds"),
+		strbuf_addf(sb, "%s- %s: %.1f s%s%s%s\n", i ? "" : "\n", js(v, "what"), lace_json_get_num(v, "seconds"),
 			    *js(v, "summary") ? " (`" : "", js(v, "summary"), *js(v, "summary") ? "`)" : "");
 	strbuf_addf(sb, "\nEvery command this study ran, with its whole output: `results.json` "
 			"(`commands`, %zu of them).\n", json_array_size(json_object_get(res, "commands")));
@@ -479,7 +474,7 @@ static void figures(struct strbuf *html, const json_t *res)
 	json_t *c;
 
 	json_array_foreach(json_object_get(r1, "configs"), i, c)
-		bars[n++] = (struct svgplot_bar){ js(c, "name"), jnum(c, "instructions_per_hash_fault"),
+		bars[n++] = (struct svgplot_bar){ js(c, "name"), lace_json_get_num(c, "instructions_per_hash_fault"),
 						  NULL };
 	strbuf_addstr(html, "<figure>\n");
 	svgplot_bars(html, &(struct svgplot){ "Kernel instructions per hash fault (ppc64le)",
@@ -528,19 +523,19 @@ void kstudy_print_summary(const json_t *res, FILE *f)
 	size_t i;
 
 	fprintf(f, "\nlace study --kernel (%.0f s)\n\n  kernel instructions per hash fault (ppc64le):\n",
-		jnum(json_object_get(res, "phases"), "total"));
+		lace_json_get_num(json_object_get(res, "phases"), "total"));
 	json_array_foreach(json_object_get(r1, "configs"), i, c) {
 		if (json_object_get(c, "not_measured"))
 			fprintf(f, "    %-26s not measured: %s\n", js(c, "name"), js(c, "not_measured"));
 		else
-			fprintf(f, "    %-26s %8.1f\n", js(c, "name"), jnum(c, "instructions_per_hash_fault"));
+			fprintf(f, "    %-26s %8.1f\n", js(c, "name"), lace_json_get_num(c, "instructions_per_hash_fault"));
 	}
 	/* the x86 kernels' counts, so a terminal shows reading 4 too */
 	const json_t *r4 = json_object_get(res, "r4_entry_text");
 	static const char *const ev[] = { "L1-icache-load-misses:k", "iTLB-load-misses:k",
 					  "L1-icache-load-misses:u", "iTLB-load-misses:u" };
 	fprintf(f, "\n  hackbench on x86-64 (%s):\n    %-28s", "L1i and iTLB misses, kernel and user", "");
-	for (size_t e = 0; e < sizeof(ev) / sizeof(ev[0]); e++)
+	for (size_t e = 0; e < ARRAY_SIZE(ev); e++)
 		fprintf(f, " %24s", ev[e]);
 	fputc('\n', f);
 	json_array_foreach(json_object_get(r4, "kernels"), i, c) {
@@ -549,8 +544,8 @@ void kstudy_print_summary(const json_t *res, FILE *f)
 			continue;
 		}
 		fprintf(f, "    %-28s", js(c, "kernel"));
-		for (size_t e = 0; e < sizeof(ev) / sizeof(ev[0]); e++)
-			fprintf(f, " %24.0f", jnum(json_object_get(c, "events"), ev[e]));
+		for (size_t e = 0; e < ARRAY_SIZE(ev); e++)
+			fprintf(f, " %24.0f", lace_json_get_num(json_object_get(c, "events"), ev[e]));
 		fputc('\n', f);
 	}
 	/* the time of each phase (also in results.json and the report) */
@@ -558,7 +553,7 @@ void kstudy_print_summary(const json_t *res, FILE *f)
 	json_t *v;
 	fprintf(f, "\n  phases:");
 	json_array_foreach(json_object_get(res, "builds"), i, c)
-		fprintf(f, " build %s %.1f s;", js(c, "what"), jnum(c, "seconds"));
+		fprintf(f, " build %s %.1f s;", js(c, "what"), lace_json_get_num(c, "seconds"));
 	json_object_foreach((json_t *)json_object_get(res, "phases"), k, v)
 		if (json_is_number(v))
 			fprintf(f, " %s %.1f s;", k, json_number_value(v));

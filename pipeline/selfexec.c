@@ -1,135 +1,42 @@
 #include "pipeline/selfexec.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include <stdbool.h>
 
 #include "util/error.h"
+#include "util/json.h"
+#include "util/paths.h"
+#include "util/run_command.h"
 #include "util/strvec.h"
-#include "util/xalloc.h"
-
-extern char **environ;
 
 const char *selfexec_path(void)
 {
-	static char path[PATH_MAX];
+	const char *exe = paths_exe();
 
-	if (!path[0]) {
-		ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
-		if (n <= 0)
-			strcpy(path, "lace");
-		else
-			path[n] = '\0';
-	}
-	return path;
+	return exe ? exe : "lace";
 }
 
-static char **build_env(const char *const *extra)
+/* Run argv, stdout and stderr captured whole (echo_err: stderr also shown
+ * as it comes); util/run_command.h does the work. */
+static int spawn_capture(const char *const *argv, const char *const *env, bool echo_err,
+			 struct selfexec_result *res)
 {
-	size_t n = 0, m = 0;
-
-	while (environ[n])
-		n++;
-	while (extra && extra[m])
-		m++;
-	char **env = xcalloc(n + m + 1, sizeof(*env));
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++) {
-		/* an extra K=V replaces an inherited K */
-		bool replaced = false;
-		for (size_t j = 0; j < m; j++) {
-			const char *eq = strchr(extra[j], '=');
-			size_t kl = eq ? (size_t)(eq - extra[j]) + 1 : strlen(extra[j]);
-			if (!strncmp(environ[i], extra[j], kl))
-				replaced = true;
-		}
-		if (!replaced)
-			env[k++] = environ[i];
-	}
-	for (size_t j = 0; j < m; j++)
-		env[k++] = (char *)extra[j];
-	env[k] = NULL;
-	return env;
-}
-
-static int spawn_capture(const char *prog, char *const *argv, const char *const *extra_env,
-			 bool use_path, bool echo_err, struct selfexec_result *res)
-{
-	int out[2], err[2];
-	posix_spawn_file_actions_t fa;
-	pid_t pid;
+	struct child_process cp = CHILD_PROCESS_INIT;
 	int rc;
 
-	strbuf_init(&res->out, 0);
-	strbuf_init(&res->err, 0);
-	res->exit_code = -1;
-	if (pipe2(out, O_CLOEXEC) < 0)
-		return lace_error_set(errno, "pipe: %s", strerror(errno));
-	if (pipe2(err, O_CLOEXEC) < 0) {
-		int e = errno;
-		close(out[0]);
-		close(out[1]);
-		return lace_error_set(e, "pipe: %s", strerror(e));
-	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-	posix_spawn_file_actions_adddup2(&fa, err[1], 2);
-	char **env = build_env(extra_env);
-	rc = use_path ? posix_spawnp(&pid, prog, &fa, NULL, argv, env)
-		      : posix_spawn(&pid, prog, &fa, NULL, argv, env);
-	free(env);
-	posix_spawn_file_actions_destroy(&fa);
-	close(out[1]);
-	close(err[1]);
-	if (rc) {
-		close(out[0]);
-		close(err[0]);
-		return lace_error_set(rc, "cannot run %s: %s", prog, strerror(rc));
-	}
-
-	struct pollfd pf[2] = { { out[0], POLLIN, 0 }, { err[0], POLLIN, 0 } };
-	int open_fds = 2;
-	char buf[65536];
-	while (open_fds) {
-		if (poll(pf, 2, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		for (int i = 0; i < 2; i++) {
-			if (pf[i].fd < 0 || !(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
-				continue;
-			ssize_t n = read(pf[i].fd, buf, sizeof(buf));
-			if (n <= 0) {
-				if (n < 0 && errno == EINTR)
-					continue;
-				close(pf[i].fd);
-				pf[i].fd = -1;
-				open_fds--;
-				continue;
-			}
-			strbuf_add(i ? &res->err : &res->out, buf, (size_t)n);
-			if (i && echo_err) {
-				ssize_t w = write(2, buf, (size_t)n);
-				(void)w;
-			}
-		}
-	}
-	int status;
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR)
-			return lace_error_set(errno, "waitpid: %s", strerror(errno));
-	}
-	res->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	return 0;
+	strvec_pushv(&cp.args, (const char **)argv);
+	if (env)
+		strvec_pushv(&cp.env, (const char **)env);
+	cp.out_capture = 1;
+	cp.err_capture = 1;
+	cp.err_echo = echo_err;
+	rc = child_process_run(&cp);
+	res->exit_code = cp.exit_code;
+	res->out = cp.out;
+	res->err = cp.err;
+	strbuf_init(&cp.out, 0);
+	strbuf_init(&cp.err, 0);
+	child_process_clear(&cp);
+	return rc;
 }
 
 int selfexec_run(const char *const *argv, const char *const *env, bool echo_err,
@@ -137,9 +44,9 @@ int selfexec_run(const char *const *argv, const char *const *env, bool echo_err,
 {
 	struct strvec full = STRVEC_INIT;
 
-	strvec_push(&full, "lace");
+	strvec_push(&full, selfexec_path());
 	strvec_pushv(&full, (const char **)argv);
-	int rc = spawn_capture(selfexec_path(), (char *const *)full.v, env, false, echo_err, res);
+	int rc = spawn_capture(full.v, env, echo_err, res);
 	strvec_clear(&full);
 	return rc;
 }
@@ -147,11 +54,47 @@ int selfexec_run(const char *const *argv, const char *const *env, bool echo_err,
 int selfexec_run_prog(const char *const *argv, const char *const *env, bool echo_err,
 		      struct selfexec_result *res)
 {
-	return spawn_capture(argv[0], (char *const *)argv, env, true, echo_err, res);
+	return spawn_capture(argv, env, echo_err, res);
 }
 
 void selfexec_result_release(struct selfexec_result *res)
 {
 	strbuf_release(&res->out);
 	strbuf_release(&res->err);
+}
+
+const char *selfexec_why(struct selfexec_result *res)
+{
+	const char *last = strbuf_last_line(&res->err);
+
+	return *last ? last : "no output";
+}
+
+void selfexec_explain(struct selfexec_result *res, const char *name, struct strbuf *why)
+{
+	strbuf_addf(why, "%s exited %d: %s", name, res->exit_code, selfexec_why(res));
+}
+
+json_t *selfexec_json(const char *const *argv, const char *const *env, int max_exit,
+		      struct strbuf *why)
+{
+	struct selfexec_result r;
+	struct strbuf name = STRBUF_INIT;
+	json_error_t je;
+	json_t *j = NULL;
+
+	strbuf_addf(&name, "lace %s", argv[0]);
+	if (selfexec_run(argv, env, false, &r) < 0) {
+		strbuf_addstr(why, lace_error_msg());
+	} else if (r.exit_code < 0 || r.exit_code > max_exit) {
+		selfexec_explain(&r, name.buf, why);
+	} else if (!(j = json_loads(r.out.buf, 0, &je))) {
+		if (r.out.len)
+			strbuf_addf(why, "%s printed unreadable JSON: %s", name.buf, je.text);
+		else
+			selfexec_explain(&r, name.buf, why);
+	}
+	selfexec_result_release(&r);
+	strbuf_release(&name);
+	return j;
 }

@@ -8,6 +8,8 @@
 
 #include <stdbool.h>
 
+#include <jansson.h>
+
 #include "util/strbuf.h"
 
 struct selfexec_result {
@@ -16,7 +18,7 @@ struct selfexec_result {
 	struct strbuf err;
 };
 
-/* Path of the running lace binary (from /proc/self/exe), cached. */
+/* Path of the running lace binary (util/paths.h), or "lace" when unknown. */
 const char *selfexec_path(void);
 
 /* Run `lace argv...` (argv NULL-terminated, without the program name),
@@ -30,5 +32,19 @@ int selfexec_run(const char *const *argv, const char *const *env, bool echo_err,
 int selfexec_run_prog(const char *const *argv, const char *const *env, bool echo_err,
 		      struct selfexec_result *res);
 void selfexec_result_release(struct selfexec_result *res);
+
+/* The line that says why a run failed: the last line of its stderr, or
+ * "no output" when it printed nothing there. */
+const char *selfexec_why(struct selfexec_result *res);
+/* Append "NAME exited N: <selfexec_why()>" to why: how every caller
+ * explains a failed run of lace or of a helper program, in one line. */
+void selfexec_explain(struct selfexec_result *res, const char *name, struct strbuf *why);
+/* Run `lace argv...` and parse its stdout as JSON: the document (the
+ * caller's to free), or NULL with the reason appended to why ("lace diff
+ * exited 2: ...", "lace diff printed unreadable JSON: ...", or why it
+ * could not run).  An exit status above max_exit is a failure (1 where a
+ * found regression still prints its report). */
+json_t *selfexec_json(const char *const *argv, const char *const *env, int max_exit,
+		      struct strbuf *why);
 
 #endif

@@ -18,6 +18,7 @@
 #include "pipeline/selfexec.h"
 #include "pipeline/study_analysis.h"
 #include "pipeline/study_jobs.h"
+#include "util/array.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/strbuf.h"
@@ -30,7 +31,7 @@
 static const char *const front_events[] = {
 	"instructions", "L1-icache-loads", "L1-icache-load-misses", "iTLB-loads", "iTLB-load-misses",
 };
-#define NFRONT (sizeof(front_events) / sizeof(front_events[0]))
+#define NFRONT (ARRAY_SIZE(front_events))
 
 struct study {
 	const struct study_opts *o;
@@ -74,28 +75,11 @@ static char *path_join(const char *a, const char *b)
  * and sets *why (malloc'd one line). */
 static json_t *lace_json(const char *const *argv, const char *const *env, char **why)
 {
-	struct selfexec_result r;
-	json_t *j = NULL;
+	struct strbuf w = STRBUF_INIT;
+	json_t *j = selfexec_json(argv, env, 1, &w);
 
-	*why = NULL;
-	if (selfexec_run(argv, env, false, &r) < 0) {
-		*why = xstrdup(lace_error_msg());
-		return NULL;
-	}
-	json_error_t je;
-	if (r.out.len)
-		j = json_loads(r.out.buf, 0, &je);
-	if (!j || (r.exit_code != 0 && r.exit_code != 1)) {
-		strbuf_rtrim(&r.err);
-		const char *last = strrchr(r.err.buf, '\n');
-		struct strbuf w = STRBUF_INIT;
-		strbuf_addf(&w, "lace %s exited %d: %s", argv[0], r.exit_code,
-			    last ? last + 1 : r.err.len ? r.err.buf : "no output");
-		*why = strbuf_detach(&w, NULL);
-		json_decref(j);
-		j = NULL;
-	}
-	selfexec_result_release(&r);
+	*why = j ? NULL : strbuf_detach(&w, NULL);
+	strbuf_release(&w);
 	return j;
 }
 
@@ -228,11 +212,10 @@ static int step_build(struct study *s)
 				       s->variants_dir, "--program", "hackbench,faultbench,randaccess",
 				       NULL };
 		struct selfexec_result r;
-		if (selfexec_run(argv, NULL, s->o->progress, &r) < 0 || r.exit_code != 0) {
-			strbuf_rtrim(&r.err);
-			const char *last = strrchr(r.err.buf, '\n');
+		int rc = selfexec_run(argv, NULL, s->o->progress, &r);
+		if (rc < 0 || r.exit_code != 0) {
 			lace_error_set(EIO, "lace build failed: %s",
-				       last ? last + 1 : r.err.len ? r.err.buf : lace_error_msg());
+				       rc < 0 ? lace_error_msg() : selfexec_why(&r));
 			selfexec_result_release(&r);
 			set_not_measured(b, lace_error_msg());
 			return -EIO;
@@ -342,9 +325,7 @@ static json_t *workload_counts(const char *const *cmd, const char *const *env, c
 	char *line = strstr(r.out.buf, "lace-counts:");
 	if (r.exit_code != 0 || !line) {
 		struct strbuf w = STRBUF_INIT;
-		strbuf_rtrim(&r.err);
-		strbuf_addf(&w, "%s exited %d%s%s", cmd[0], r.exit_code, r.err.len ? ": " : "",
-			    r.err.buf);
+		selfexec_explain(&r, cmd[0], &w);
 		*why = strbuf_detach(&w, NULL);
 		selfexec_result_release(&r);
 		return NULL;
@@ -620,7 +601,7 @@ static void q3_path_length(struct study *s, const struct sizes *z)
 			json_t *fn;
 			json_array_foreach(fnsj, i, fn) {
 				const char *name = json_string_value(json_object_get(fn, "name"));
-				for (size_t t = 0; name && t < sizeof(fns) / sizeof(fns[0]); t++)
+				for (size_t t = 0; name && t < ARRAY_SIZE(fns); t++)
 					if (!strcmp(name, fns[t]))
 						json_object_set(out, name, fn);
 			}

@@ -5,17 +5,18 @@
 #include <string.h>
 
 #include "pipeline/study_stats.h"
+#include "util/array.h"
+#include "util/json.h"
 #include "util/xalloc.h"
 
 static const char *const front[] = {
 	"instructions", "L1-icache-loads", "L1-icache-load-misses", "iTLB-loads", "iTLB-load-misses",
 };
-#define NFRONT (sizeof(front) / sizeof(front[0]))
+#define NFRONT (ARRAY_SIZE(front))
 
 static double ev_mean(const json_t *row, const char *ev)
 {
-	const json_t *m = json_object_get(json_object_get(json_object_get(row, "events"), ev), "mean");
-	return json_is_number(m) ? json_number_value(m) : NAN;
+	return lace_json_get_num(json_object_get(json_object_get(row, "events"), ev), "mean");
 }
 
 static const json_t *row_by(const json_t *w, const char *config)
@@ -78,11 +79,6 @@ static void noise_floor(json_t *w, const json_t *base_row)
 	json_object_set_new(w, "noise_floor", floor);
 }
 
-static json_t *num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 /* disabled - no tracepoint against hash faults, over the main size and
  * the slope points: slope = cost per fault, intercept = start-up. */
 static void marginal(json_t *w)
@@ -95,21 +91,21 @@ static void marginal(json_t *w)
 		json_t *p;
 		const json_t *a = row_by(w, "no tracepoint"), *b = row_by(w, "disabled");
 		const json_t *hf = json_object_get(json_object_get(b, "counts"), "hash_faults");
-		x[k] = json_is_number(hf) ? json_number_value(hf) : NAN;
+		x[k] = lace_json_num(hf);
 		y[k++] = ev_mean(b, front[e]) - ev_mean(a, front[e]);
 		json_array_foreach(json_object_get(w, "slope_points"), i, p) {
 			const json_t *pb = json_object_get(p, "disabled");
 			hf = json_object_get(json_object_get(pb, "counts"), "hash_faults");
-			x[k] = json_is_number(hf) ? json_number_value(hf) : NAN;
+			x[k] = lace_json_num(hf);
 			y[k++] = ev_mean(pb, front[e]) - ev_mean(json_object_get(p, "no tracepoint"), front[e]);
 		}
 		struct study_fit f;
 		json_t *o = json_object();
 		if (study_fit_line(x, y, k, &f) == 0) {
-			json_object_set_new(o, "per_fault", num(f.slope));
-			json_object_set_new(o, "per_fault_se", num(f.slope_se));
-			json_object_set_new(o, "startup", num(f.intercept));
-			json_object_set_new(o, "startup_se", num(f.intercept_se));
+			json_object_set_new(o, "per_fault", lace_json_real(f.slope));
+			json_object_set_new(o, "per_fault_se", lace_json_real(f.slope_se));
+			json_object_set_new(o, "startup", lace_json_real(f.intercept));
+			json_object_set_new(o, "startup_se", lace_json_real(f.intercept_se));
 		} else {
 			json_object_set_new(o, "not_measured",
 					    json_string("fewer than 3 sizes measured on both builds"));
@@ -157,7 +153,7 @@ static void ranks(json_t *w)
 			json_object_set_new(o, "builds", json_integer((json_int_t)rk.k));
 			json_object_set_new(o, "smaller", json_integer((json_int_t)rk.below));
 			json_object_set_new(o, "larger", json_integer((json_int_t)rk.above));
-			json_object_set_new(o, "p", num(rk.p_higher));
+			json_object_set_new(o, "p", lace_json_real(rk.p_higher));
 			json_object_set_new(o, "verdict", json_string(verdict));
 			json_object_set_new(out, front[e], o);
 			free(x);

@@ -12,15 +12,17 @@
 #include <string.h>
 
 #include "pipeline/svgplot.h"
+#include "util/array.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include "util/json.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
 static const char *const events[] = {
 	"instructions", "L1-icache-loads", "L1-icache-load-misses", "iTLB-loads", "iTLB-load-misses",
 };
-#define NEV (sizeof(events) / sizeof(events[0]))
+#define NEV (ARRAY_SIZE(events))
 
 static const char *js(const json_t *o, const char *k)
 {
@@ -28,15 +30,9 @@ static const char *js(const json_t *o, const char *k)
 	return s ? s : "";
 }
 
-static double jnum(const json_t *o, const char *k)
-{
-	const json_t *v = json_object_get(o, k);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 static double ev_mean(const json_t *row, const char *ev)
 {
-	return jnum(json_object_get(json_object_get(row, "events"), ev), "mean");
+	return lace_json_get_num(json_object_get(json_object_get(row, "events"), ev), "mean");
 }
 
 static void num(struct strbuf *sb, double v)
@@ -69,7 +65,7 @@ static const json_t *row_by(const json_t *w, const char *config)
 
 static double floor_pct(const json_t *w, const char *ev)
 {
-	return jnum(json_object_get(json_object_get(w, "noise_floor"), ev), "floor_pct");
+	return lace_json_get_num(json_object_get(json_object_get(w, "noise_floor"), ev), "floor_pct");
 }
 
 static bool simulated(const json_t *res)
@@ -155,7 +151,7 @@ static void md_events_table(struct strbuf *sb, const json_t *w, const char *cons
 		for (size_t c = 0; c < ncfg; c++) {
 			const json_t *t = json_object_get(row_by(w, cfgs[c]), "task_clock");
 			/* lace stat reports task-clock in msec (its unit scale applied) */
-			double m = jnum(t, "mean"), se = jnum(t, "sem");
+			double m = lace_json_get_num(t, "mean"), se = lace_json_get_num(t, "sem");
 			if (isnan(m))
 				strbuf_addstr(sb, " n/a |");
 			else
@@ -163,8 +159,8 @@ static void md_events_table(struct strbuf *sb, const json_t *w, const char *cons
 		}
 		if (ncfg > 1) {
 			strbuf_addch(sb, ' ');
-			pct(sb, jnum(json_object_get(row_by(w, cfgs[0]), "task_clock"), "mean"),
-			    jnum(json_object_get(row_by(w, cfgs[1]), "task_clock"), "mean"));
+			pct(sb, lace_json_get_num(json_object_get(row_by(w, cfgs[0]), "task_clock"), "mean"),
+			    lace_json_get_num(json_object_get(row_by(w, cfgs[1]), "task_clock"), "mean"));
 			strbuf_addstr(sb, " |");
 		}
 		if (with_floor)
@@ -176,7 +172,7 @@ static void md_events_table(struct strbuf *sb, const json_t *w, const char *cons
 
 static double count_of(const json_t *row, const char *k)
 {
-	return jnum(json_object_get(row, "counts"), k);
+	return lace_json_get_num(json_object_get(row, "counts"), k);
 }
 
 static const json_t *marginal_of(const json_t *w, const char *ev)
@@ -229,13 +225,13 @@ static void section_r1(struct strbuf *sb, const json_t *res)
 				continue;
 			}
 			/* %.2g: an error far below the slope's last digit still shows */
-			strbuf_addf(sb, "| %s | %.3f ± %.2g | %.0f ± %.0f |\n", events[e], jnum(m, "per_fault"),
-				    jnum(m, "per_fault_se"), jnum(m, "startup"), jnum(m, "startup_se"));
+			strbuf_addf(sb, "| %s | %.3f ± %.2g | %.0f ± %.0f |\n", events[e], lace_json_get_num(m, "per_fault"),
+				    lace_json_get_num(m, "per_fault_se"), lace_json_get_num(m, "startup"), lace_json_get_num(m, "startup_se"));
 		}
 		strbuf_addch(sb, '\n');
 		const json_t *mi = marginal_of(w, "instructions"), *ml = marginal_of(w, "L1-icache-load-misses");
 		strbuf_addstr(sb, "**What the numbers show.** ");
-		if (!isnan(jnum(mi, "per_fault")))
+		if (!isnan(lace_json_get_num(mi, "per_fault")))
 			strbuf_addf(sb, win ? "The disabled tracepoint costs %.3f ± %.2g instructions per "
 					      "hash fault (the slope) plus a fixed difference of %.0f ± %.0f "
 					      "instructions per run inside the measurement window (the "
@@ -245,12 +241,12 @@ static void section_r1(struct strbuf *sb, const json_t *res)
 					      "hash fault (the slope) plus a fixed start-up difference of "
 					      "%.0f ± %.0f instructions (the intercept), so the ratio of the "
 					      "whole runs is not a per-fault cost. ",
-				    jnum(mi, "per_fault"), jnum(mi, "per_fault_se"), jnum(mi, "startup"),
-				    jnum(mi, "startup_se"));
-		if (!isnan(jnum(ml, "per_fault")))
+				    lace_json_get_num(mi, "per_fault"), lace_json_get_num(mi, "per_fault_se"), lace_json_get_num(mi, "startup"),
+				    lace_json_get_num(mi, "startup_se"));
+		if (!isnan(lace_json_get_num(ml, "per_fault")))
 			strbuf_addf(sb, "L1i misses: %.4f ± %.2g per hash fault, %.0f ± %.0f %s. ",
-				    jnum(ml, "per_fault"), jnum(ml, "per_fault_se"), jnum(ml, "startup"),
-				    jnum(ml, "startup_se"), win ? "per run" : "at start-up");
+				    lace_json_get_num(ml, "per_fault"), lace_json_get_num(ml, "per_fault_se"), lace_json_get_num(ml, "startup"),
+				    lace_json_get_num(ml, "startup_se"), win ? "per run" : "at start-up");
 		strbuf_addstr(sb, "At the size of the table, disabled against no tracepoint:");
 		for (size_t e = 0; e < NEV; e++) {
 			strbuf_addf(sb, "%s %s ", e ? ";" : "", events[e]);
@@ -291,7 +287,7 @@ static void section_r2(struct strbuf *sb, const json_t *res)
 		strbuf_addstr(sb, "| model count | young PTEs | old PTEs | change |\n|---|---:|---:|---:|\n");
 		const char *keys[] = { "hash_faults", "linux_faults", "accessed_faults", "inserts",
 				       "evictions", "hpte_hits" };
-		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		for (size_t k = 0; k < ARRAY_SIZE(keys); k++) {
 			double a = count_of(y, keys[k]), b = count_of(o, keys[k]);
 			if (isnan(a) && isnan(b))
 				continue;
@@ -347,10 +343,10 @@ static void section_r3(struct strbuf *sb, const json_t *res)
 		json_t *fn;
 		json_object_foreach(json_object_get(r, "functions"), key, fn) {
 			strbuf_addf(sb, "| %s | `%s` | ", js(r, "page_size"), key);
-			num(sb, jnum(fn, "calls"));
+			num(sb, lace_json_get_num(fn, "calls"));
 			const char *k2[] = { "instructions_per_call", "path_length" };
 			for (int t = 0; t < 2; t++) {
-				double v = jnum(fn, k2[t]);
+				double v = lace_json_get_num(fn, k2[t]);
 				if (isnan(v))
 					strbuf_addstr(sb, " | n/a");
 				else
@@ -371,14 +367,14 @@ static void section_r3(struct strbuf *sb, const json_t *res)
 		json_object_foreach((json_t *)f, key, fn) {
 			if (fn == top || strncmp(key, "__hash_page_", 12))
 				continue;
-			if (jnum(top, "path_length") < jnum(fn, "path_length"))
+			if (lace_json_get_num(top, "path_length") < lace_json_get_num(fn, "path_length"))
 				strbuf_addf(sb, "With %s pages the path length of `hash_page_mm` (%.1f) "
 						"is shorter than that of `%s` (%.1f): a path length counts "
 						"only what a function calls itself, so in this run `%s` was "
 						"mostly entered from another caller (the table lists the "
 						"candidates measured, e.g. the preload after a Linux fault).\n\n",
-					    js(r, "page_size"), jnum(top, "path_length"), key,
-					    jnum(fn, "path_length"), key);
+					    js(r, "page_size"), lace_json_get_num(top, "path_length"), key,
+					    lace_json_get_num(fn, "path_length"), key);
 		}
 	}
 }
@@ -399,7 +395,7 @@ static void rank_text(struct strbuf *sb, const json_t *rk)
 	strbuf_addf(sb, "%s (%lld of %lld builds differ less, %lld more", js(rk, "verdict"),
 		    json_integer_value(json_object_get(rk, "smaller")), k,
 		    json_integer_value(json_object_get(rk, "larger")));
-	double p = jnum(rk, "p");
+	double p = lace_json_get_num(rk, "p");
 	if (!isnan(p) && p < 1)
 		strbuf_addf(sb, "; one-sided p = %.3g", p);
 	strbuf_addch(sb, ')');
@@ -431,7 +427,7 @@ static void section_r4(struct strbuf *sb, const json_t *res)
 			"differences from baseline (sizes, not signs): larger than all K of them has "
 			"one-sided p = 1/(K+1), so a verdict at %.0f%% needs K ≥ %lld "
 			"(here K = %lld%s).\n\n",
-		    jnum(q, "alpha") * 100, kmin, k, k < kmin ? ": too few builds for a verdict" : "");
+		    lace_json_get_num(q, "alpha") * 100, kmin, k, k < kmin ? ": too few builds for a verdict" : "");
 	strbuf_addstr(sb, "| variant | event | baseline | variant | change | rank among the randomized builds | layout noise floor |\n"
 			  "|---|---|---:|---:|---:|---|---:|\n");
 	json_array_foreach(json_object_get(q, "rows"), i, r) {
@@ -480,8 +476,8 @@ static void section_r4(struct strbuf *sb, const json_t *res)
 		const json_t *ho = json_object_get(hot, "old"), *hn = json_object_get(hot, "new");
 		strbuf_addf(sb, "| %s | `%s` | %.0f | %.0f → %.0f | %.0f → %.0f | ", name,
 			    js(json_object_get(d, "bloat"), "line"),
-			    jnum(json_object_get(d, "summary"), "region"), jnum(ho, "lines"), jnum(hn, "lines"),
-			    jnum(ho, "pages"), jnum(hn, "pages"));
+			    lace_json_get_num(json_object_get(d, "summary"), "region"), lace_json_get_num(ho, "lines"), lace_json_get_num(hn, "lines"),
+			    lace_json_get_num(ho, "pages"), lace_json_get_num(hn, "pages"));
 		size_t k;
 		json_t *f;
 		size_t nf = json_array_size(json_object_get(d, "findings"));
@@ -538,7 +534,7 @@ static void render_md(struct strbuf *sb, const json_t *res, bool html_figs)
 			"floor and the ranks\n",
 		    json_array_size(json_object_get(b, "shuffles")),
 		    (long long)json_integer_value(json_object_get(b, "shuffle_seed")));
-	strbuf_addf(sb, "- the study took %.0f s%s\n\n", jnum(res, "seconds"),
+	strbuf_addf(sb, "- the study took %.0f s%s\n\n", lace_json_get_num(res, "seconds"),
 		    json_is_true(json_object_get(res, "quick")) ? " (--quick)" : "");
 	if (simulated(res) && windowed(res))
 		strbuf_addstr(sb, "Counts marked (sim) come from lace-vg, the simulator: deterministic, so one "
@@ -585,7 +581,7 @@ static void figures(struct strbuf *out, const json_t *res, const char *dir)
 				 simulated(res) ? " (simulated)" : "");
 			snprintf(band, sizeof(band), "band: baseline and %lld randomized builds",
 				 (long long)json_integer_value(json_object_get(nf, "builds")));
-			struct svgplot p = { title, "", bars, nb, jnum(nf, "min"), jnum(nf, "max"), band };
+			struct svgplot p = { title, "", bars, nb, lace_json_get_num(nf, "min"), lace_json_get_num(nf, "max"), band };
 			strbuf_addstr(out, "<figure>\n");
 			svgplot_bars(out, &p);
 			strbuf_addf(out, "<figcaption>%s per variant; the shaded band spans the values of "
@@ -636,7 +632,7 @@ void study_print_summary(const json_t *res, FILE *f)
 	json_t *r;
 
 	fprintf(f, "\nlace study (backend %s, %.0f s)\n\n", js(json_object_get(res, "backend"), "used"),
-		jnum(res, "seconds"));
+		lace_json_get_num(res, "seconds"));
 	fprintf(f, "  %-16s %-24s %14s %14s %9s  %-12s %s\n", "variant", "event", "baseline", "variant",
 		"change", "noise floor", "rank among randomized builds");
 	json_array_foreach(json_object_get(q4, "rows"), i, r) {

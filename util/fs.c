@@ -2,12 +2,15 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/error.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 int fs_write_file(const char *path, const void *data, size_t len)
@@ -67,4 +70,70 @@ int fs_mkdir_p(const char *dir, mode_t mode)
 		rc = mkdir_one(d, mode);
 	free(d);
 	return rc;
+}
+
+bool fs_is_file(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode);
+}
+
+bool fs_is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+int fs_temp_dir(const char *name, char **out)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct strbuf sb = STRBUF_INIT;
+
+	*out = NULL;
+	strbuf_addf(&sb, "%s/%s.XXXXXX", tmp && *tmp ? tmp : "/tmp", name);
+	if (!mkdtemp(sb.buf)) {
+		int e = errno;
+		int rc = lace_error_set(e, "%s: %s", sb.buf, strerror(e));
+
+		strbuf_release(&sb);
+		return rc;
+	}
+	*out = strbuf_detach(&sb, NULL);
+	return 0;
+}
+
+/* nftw passes no user data: the first failure is kept here (one tree
+ * removal at a time in a process; lace removes trees from one thread) */
+static int remove_errno;
+static char remove_failed[4096];
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	if (remove(path) && errno != ENOENT && !remove_errno) {
+		remove_errno = errno;
+		snprintf(remove_failed, sizeof(remove_failed), "%s", path);
+	}
+	return 0;
+}
+
+int fs_remove_tree(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		return errno == ENOENT ? 0 : lace_error_set(errno, "%s: %s", path, strerror(errno));
+	remove_errno = 0;
+	if (nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS) && !remove_errno) {
+		remove_errno = errno;
+		snprintf(remove_failed, sizeof(remove_failed), "%s", path);
+	}
+	if (remove_errno)
+		return lace_error_set(remove_errno, "%s: cannot remove: %s", remove_failed,
+				      strerror(remove_errno));
+	return 0;
 }

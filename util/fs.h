@@ -6,6 +6,7 @@
 #ifndef LACE_FS_H
 #define LACE_FS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -17,5 +18,17 @@ int fs_write_file(const char *path, const void *data, size_t len);
  * a folder that exists already is fine.  0 or -errno with "DIR: reason"
  * naming the first folder that could not be made. */
 int fs_mkdir_p(const char *dir, mode_t mode);
+
+/* Whether path is a regular file (or a link to one). */
+bool fs_is_file(const char *path);
+/* Whether path is a folder (or a link to one). */
+bool fs_is_dir(const char *path);
+/* A new private folder $TMPDIR/NAME.XXXXXX (/tmp when TMPDIR is unset or
+ * empty).  0 with *out malloc'd, or -errno with "FOLDER: reason". */
+int fs_temp_dir(const char *name, char **out);
+/* rm -r: remove path and, for a folder, everything under it, not
+ * following links.  0 (also when path is gone already) or -errno with
+ * "PATH: reason" naming the first thing that could not be removed. */
+int fs_remove_tree(const char *path);
 
 #endif

@@ -9,6 +9,7 @@
 #define LACE_UTIL_JSON_H
 
 #include <jansson.h>
+#include <math.h>
 
 #include "util/strbuf.h"
 
@@ -31,6 +32,26 @@ static inline json_t *lace_json_string(const char *s)
 		strbuf_release(&sb);
 	}
 	return j ? j : json_null();
+}
+
+/* v as a JSON number, or null when it is not finite: JSON has no NaN or
+ * infinity, and a missing statistic must read as missing, not as 0. */
+static inline json_t *lace_json_real(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* The value of a JSON number (integer or real), or NaN when j is NULL or
+ * not a number: the reverse of lace_json_real(). */
+static inline double lace_json_num(const json_t *j)
+{
+	return json_is_number(j) ? json_number_value(j) : NAN;
+}
+
+/* lace_json_num() of o's member k. */
+static inline double lace_json_get_num(const json_t *o, const char *k)
+{
+	return lace_json_num(json_object_get(o, k));
 }
 
 #endif

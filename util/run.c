@@ -1,13 +1,12 @@
 #include "util/run.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include "util/error.h"
+#include "util/run_command.h"
 #include "util/xalloc.h"
 
 struct run_job *run_pool_add(struct run_pool *p, const char *cwd, const char *log,
@@ -37,24 +36,21 @@ void run_pool_clear(struct run_pool *p)
 	memset(p, 0, sizeof(*p));
 }
 
+/* One job started the one way (util/run_command.h); the pool waits for
+ * it itself, with wait(), whichever of its jobs ends first.  -1 when it
+ * could not be started (the message is recorded, the job counts as
+ * failed as an exec failure would). */
 static pid_t job_start(const struct run_job *j)
 {
-	pid_t pid = fork();
+	struct child_process cp = CHILD_PROCESS_INIT;
+	pid_t pid;
 
-	if (pid == 0) {
-		if (j->log) {
-			int fd = open(j->log, O_WRONLY | O_CREAT | O_APPEND, 0644);
-
-			if (fd >= 0) {
-				dup2(fd, 1);
-				dup2(fd, 2);
-				close(fd);
-			}
-		}
-		if (!j->cwd || chdir(j->cwd) == 0)
-			execvp(j->argv.v[0], (char *const *)j->argv.v);
-		_exit(127);
-	}
+	strvec_pushv(&cp.args, j->argv.v);
+	cp.dir = j->cwd;
+	cp.log = j->log;
+	pid = child_process_start(&cp) ? -1 : cp.pid;
+	cp.pid = 0;   /* the pool reaps it: clearing must not */
+	child_process_clear(&cp);
 	return pid;
 }
 

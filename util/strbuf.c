@@ -288,6 +288,38 @@ void strbuf_add_md_code(struct strbuf *sb, const char *s, int in_table)
 		strbuf_addch(sb, '`');
 }
 
+void strbuf_add_sq(struct strbuf *sb, const char *s)
+{
+	strbuf_addch(sb, '\'');
+	for (; *s; s++) {
+		if (*s == '\'')
+			strbuf_addstr(sb, "'\\''");
+		else
+			strbuf_addch(sb, *s);
+	}
+	strbuf_addch(sb, '\'');
+}
+
+void strbuf_add_sh_word(struct strbuf *sb, const char *s)
+{
+	static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				    "0123456789-_./=:,+@%";
+
+	if (*s && strspn(s, plain) == strlen(s))
+		strbuf_addstr(sb, s);
+	else
+		strbuf_add_sq(sb, s);
+}
+
+const char *strbuf_last_line(struct strbuf *sb)
+{
+	const char *last;
+
+	strbuf_rtrim(sb);
+	last = strrchr(sb->buf, '\n');
+	return last ? last + 1 : sb->buf;
+}
+
 void strbuf_rtrim(struct strbuf *sb)
 {
 	while (sb->len && (sb->buf[sb->len - 1] == ' ' || sb->buf[sb->len - 1] == '\n' ||

@@ -58,7 +58,17 @@ void strbuf_add_md(struct strbuf *sb, const char *s);
  * cell, where GitHub needs a | written \| even inside code (outside a
  * table that backslash would show).  Line breaks become spaces. */
 void strbuf_add_md_code(struct strbuf *sb, const char *s, int in_table);
+/* s as one word of a POSIX shell command: in single quotes, each ' written
+ * '\'' (after git's sq_quote_buf), so any s stays one word, verbatim. */
+void strbuf_add_sq(struct strbuf *sb, const char *s);
+/* The same, but s as it is when it is not empty and holds only letters,
+ * digits and -_./=:,+@% (no shell reads those specially): for commands
+ * shown to a person, who reads them more easily unquoted. */
+void strbuf_add_sh_word(struct strbuf *sb, const char *s);
 void strbuf_rtrim(struct strbuf *sb);
+/* Trim trailing white space, then the last line ("" when sb is empty):
+ * the line of a program's stderr that says why it failed. */
+const char *strbuf_last_line(struct strbuf *sb);
 /* Read a whole file; returns 0 or -errno. */
 int strbuf_read_file(struct strbuf *sb, const char *path);
 

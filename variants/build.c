@@ -14,6 +14,7 @@
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/run.h"
+#include "util/run_command.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 #include "variants/shuffle.h"
@@ -29,23 +30,17 @@ static void obj_name(struct strbuf *sb, const char *rel)
 
 static char *compiler_version(const char *cc)
 {
-	struct strbuf cmd = STRBUF_INIT;
+	struct child_process cp = CHILD_PROCESS_INIT;
 	char *line = NULL;
-	size_t alloc = 0;
-	FILE *f;
 
-	strbuf_addf(&cmd, "%s --version 2>/dev/null", cc);
-	f = popen(cmd.buf, "r");
-	strbuf_release(&cmd);
-	if (f) {
-		if (getline(&line, &alloc, f) > 0)
-			line[strcspn(line, "\n")] = 0;
-		else {
-			free(line);
-			line = NULL;
-		}
-		pclose(f);
+	strvec_pushv(&cp.args, (const char *[]){ cc, "--version", NULL });
+	cp.out_capture = 1;
+	cp.err_null = 1;
+	if (!child_process_run(&cp) && cp.out.len) {
+		line = strbuf_detach(&cp.out, NULL);
+		line[strcspn(line, "\n")] = 0;
 	}
+	child_process_clear(&cp);
 	return line ? line : xstrdup(cc);
 }
 
@@ -105,8 +100,7 @@ static int run_generator(const struct variants_build *b)
 {
 	const struct variants_config *c = b->cfg;
 	struct strbuf dir = STRBUF_INIT, log = STRBUF_INIT;
-	struct run_pool pool = RUN_POOL_INIT;
-	struct run_job *j;
+	struct child_process cp = CHILD_PROCESS_INIT;
 	int rc, handlers = 0;
 
 	for (size_t i = 0; i < c->nprogs; i++)
@@ -120,22 +114,22 @@ static int run_generator(const struct variants_build *b)
 		goto out;
 	strbuf_addf(&log, "%s/gen.log", dir.buf);
 	unlink(log.buf);
-	j = run_pool_add(&pool, dir.buf, log.buf, "building the handler generator");
-	strvec_push(&j->argv, b->cc);
-	strvec_split(&j->argv, "-std=gnu11 -O2 -o gen_handlers");
-	strvec_pushf(&j->argv, "-I%s", c->src);
-	strvec_pushf(&j->argv, "%s/%s", c->src, c->gen_src);
-	strvec_split(&j->argv, c->gen_libs);
-	rc = run_pool_finish(&pool, 1, NULL, NULL);
-	run_pool_clear(&pool);
+	cp.dir = dir.buf;
+	cp.log = log.buf;
+	strvec_push(&cp.args, b->cc);
+	strvec_split(&cp.args, "-std=gnu11 -O2 -o gen_handlers");
+	strvec_pushf(&cp.args, "-I%s", c->src);
+	strvec_pushf(&cp.args, "%s/%s", c->src, c->gen_src);
+	strvec_split(&cp.args, c->gen_libs);
+	rc = child_process_run_ok(&cp, "building the handler generator");
 	if (!rc) {
-		j = run_pool_add(&pool, dir.buf, log.buf, "the handler generator");
-		strvec_split(&j->argv, "./gen_handlers --out .");
-		strvec_split(&j->argv, c->gen_args);
-		rc = run_pool_finish(&pool, 1, NULL, NULL);
-		run_pool_clear(&pool);
+		strvec_clear(&cp.args);
+		strvec_split(&cp.args, "./gen_handlers --out .");
+		strvec_split(&cp.args, c->gen_args);
+		rc = child_process_run_ok(&cp, "the handler generator");
 	}
 out:
+	child_process_clear(&cp);
 	strbuf_release(&dir);
 	strbuf_release(&log);
 	return rc;

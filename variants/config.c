@@ -5,13 +5,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <ini.h>
-#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/error.h"
+#include "util/paths.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -114,13 +114,13 @@ int variants_find_srcdir(char **src)
 {
 	const char *cand[4] = { getenv("LACE_SRCDIR"), NULL, NULL, NULL };
 	struct strbuf rel = STRBUF_INIT, probe = STRBUF_INIT;
-	char *exe = realpath("/proc/self/exe", NULL);
+	const char *exe = paths_exe_dir();
 	int k = 1, rc = -ENOENT;
 
 	/* an installed lace uses the sources installed with it, even when the
 	 * tree it was built from still exists */
 	if (exe) {
-		strbuf_addf(&rel, "%s/../share/lace/src", dirname(exe));
+		strbuf_addf(&rel, "%s/../share/lace/src", exe);
 		cand[k++] = rel.buf;
 	}
 #ifdef LACE_SRCDIR_DEFAULT
@@ -144,7 +144,6 @@ int variants_find_srcdir(char **src)
 		lace_error_set(ENOENT, "LACE_SRCDIR=%s has no linker_scripts/variants.conf", cand[0]);
 	else if (rc)
 		lace_error_set(ENOENT, "cannot find the study sources (set LACE_SRCDIR)");
-	free(exe);
 	strbuf_release(&rel);
 	strbuf_release(&probe);
 	return rc;

@@ -15,26 +15,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/elf_note.h"
 #include "util/error.h"
 #include "util/fs.h"
-#include "util/run.h"
+#include "util/paths.h"
+#include "util/run_command.h"
 #include "util/strbuf.h"
 #include "util/time.h"
 #include "util/xalloc.h"
-
-static char *cache_dir(void)
-{
-	const char *e = getenv("LACE_CACHE"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	struct strbuf sb = STRBUF_INIT;
-
-	if (e && *e)
-		strbuf_addstr(&sb, e);
-	else if (xdg && *xdg)
-		strbuf_addf(&sb, "%s/lace", xdg);
-	else
-		strbuf_addf(&sb, "%s/.cache/lace", home && *home ? home : "/tmp");
-	return strbuf_detach(&sb, NULL);
-}
 
 /* --- phases and their times ------------------------------------------ */
 
@@ -94,14 +82,14 @@ static double phase_end(const struct kernel_build *b, const char *phase, const c
  * 0, or -EIO with "<what> failed (see <log>)". */
 static int run_cmd(const char *cwd, const char *log, const char *what, const char *const *argv)
 {
-	struct run_pool pool = RUN_POOL_INIT;
-	struct run_job *j = run_pool_add(&pool, cwd, log, what);
+	struct child_process cp = CHILD_PROCESS_INIT;
 	int rc;
 
-	for (size_t i = 0; argv[i]; i++)
-		strvec_push(&j->argv, argv[i]);
-	rc = run_pool_finish(&pool, 1, NULL, NULL);
-	run_pool_clear(&pool);
+	strvec_pushv(&cp.args, (const char **)argv);
+	cp.dir = cwd;
+	cp.log = log;
+	rc = child_process_run_ok(&cp, what);
+	child_process_clear(&cp);
 	return rc;
 }
 
@@ -118,21 +106,20 @@ const char *const kernel_build_env[] = {
 static int run_make(const struct kernel_build *b, const char *dir, const char *log, const char *what,
 		    const char *const *targets, int parallel)
 {
-	struct run_pool pool = RUN_POOL_INIT;
-	struct run_job *j = run_pool_add(&pool, NULL, log, what);
+	struct child_process cp = CHILD_PROCESS_INIT;
 	int rc;
 
-	strvec_push(&j->argv, "make");
-	strvec_pushf(&j->argv, "-C%s", b->src);
-	strvec_pushf(&j->argv, "O=%s", dir);
-	strvec_split(&j->argv, b->arch->make);
-	strvec_pushv(&j->argv, (const char **)kernel_build_env);
+	strvec_push(&cp.args, "make");
+	strvec_pushf(&cp.args, "-C%s", b->src);
+	strvec_pushf(&cp.args, "O=%s", dir);
+	strvec_split(&cp.args, b->arch->make);
+	strvec_pushv(&cp.args, (const char **)kernel_build_env);
 	if (parallel)
-		strvec_pushf(&j->argv, "-j%d", b->jobs);
-	for (size_t i = 0; targets[i]; i++)
-		strvec_push(&j->argv, targets[i]);
-	rc = run_pool_finish(&pool, 1, NULL, NULL);
-	run_pool_clear(&pool);
+		strvec_pushf(&cp.args, "-j%d", b->jobs);
+	strvec_pushv(&cp.args, (const char **)targets);
+	cp.log = log;
+	rc = child_process_run_ok(&cp, what);
+	child_process_clear(&cp);
 	return rc;
 }
 
@@ -204,11 +191,8 @@ static int source_fetch(struct kernel_build *b)
 		goto out;
 	strbuf_addf(&tmp, "%s/extract.tmp", root.buf);
 	strbuf_addf(&log, "%s/extract.log", root.buf);
-	{
-		const char *rm[] = { "rm", "-rf", tmp.buf, NULL };
-		if ((rc = run_cmd(NULL, log.buf, "cleaning an old extraction", rm)))
-			goto out;
-	}
+	if ((rc = fs_remove_tree(tmp.buf)))
+		goto out;
 	if ((rc = fs_mkdir_p(tmp.buf, 0755))) {
 		rc = lace_error_set(-rc, "%s: cannot create", tmp.buf);
 		goto out;
@@ -468,7 +452,8 @@ int kernel_build_start(struct kernel_build *b, const char *out)
 	char *real;
 	int rc;
 
-	b->cache = cache_dir();
+	if ((rc = paths_cache_dir(&b->cache)))
+		return rc;
 	strbuf_addf(&sb, "%s/src/%s", b->cache, b->cfg->srcdir);
 	b->src = strbuf_detach(&sb, NULL);
 	strbuf_addf(&sb, "%s/kbuild/%s", b->cache, b->arch->name);
@@ -521,18 +506,10 @@ int kernel_build_id(const char *path, char *hex, size_t size)
 		GElf_Shdr sh;
 		if (!gelf_getshdr(s, &sh) || sh.sh_type != SHT_NOTE)
 			continue;
+		/* elf_getdata() gives the notes in this machine's byte order */
 		Elf_Data *d = elf_getdata(s, NULL);
-		GElf_Nhdr nh;
-		size_t off = 0, noff, doff;
-		while (d && (off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
-			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
-			    memcmp((char *)d->d_buf + noff, "GNU", 4) || 2 * nh.n_descsz + 1 > size)
-				continue;
-			for (size_t i = 0; i < nh.n_descsz; i++)
-				sprintf(hex + 2 * i, "%02x", ((unsigned char *)d->d_buf)[doff + i]);
+		if (d && d->d_buf && elf_note_build_id(d->d_buf, d->d_size, hex, size))
 			rc = 0;
-			break;
-		}
 	}
 	if (e)
 		elf_end(e);

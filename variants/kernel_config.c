@@ -10,6 +10,7 @@
 
 #include "util/error.h"
 #include "util/parse_num.h"
+#include "util/prng.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -166,13 +167,10 @@ int kernel_config_load(struct kernel_config *c, const char *src)
 	return rc;
 }
 
-/* xorshift64: the same seed gives the same relinks anywhere */
-static unsigned long long xorshift(unsigned long long *x)
+/* a draw from 0..n-1 */
+static unsigned long draw(struct prng *r, unsigned long n)
 {
-	*x ^= *x << 13;
-	*x ^= *x >> 7;
-	*x ^= *x << 17;
-	return *x;
+	return (unsigned long)(prng_next(r) % n);
 }
 
 unsigned long kernel_variant_pad_total(const struct kernel_variant *v)
@@ -188,7 +186,6 @@ int kernel_config_add_shuffled(struct kernel_config *c, const char *arch, unsign
 			       unsigned long seed)
 {
 	const struct kernel_arch *a = kernel_config_arch(c, arch);
-	unsigned long long x = seed * 0x9E3779B97F4A7C15ULL + 1;
 	double space = 1;
 
 	if (!a || !a->npads)
@@ -201,14 +198,19 @@ int kernel_config_add_shuffled(struct kernel_config *c, const char *arch, unsign
 	unsigned long *draws = xcalloc(k * a->npads, sizeof(*draws));
 	for (unsigned long i = 0; i < k; i++) {
 		unsigned long *d = draws + i * a->npads;
+		struct prng rng;
 		bool repeat;
-		/* draw again until this relink differs from every earlier
-		 * one: two relinks of one layout would count one layout twice */
+
+		/* relink i+1's own stream of the seed (util/prng.h), as lace
+		 * build --shuffle draws build i: the same seed gives the same
+		 * relinks anywhere, and a relink does not depend on k.  It
+		 * draws on until it differs from every earlier relink: two
+		 * relinks of one layout would count one layout twice */
+		prng_init(&rng, seed, i + 1);
 		do {
 			for (size_t j = 0; j < a->npads; j++) {
 				const struct kernel_pad_point *pt = &a->pads[j];
-				unsigned long n = j ? xorshift(&x) % (pt->max + 1) : 1 + xorshift(&x) % pt->max;
-				d[j] = n * pt->unit;
+				d[j] = (j ? draw(&rng, pt->max + 1) : 1 + draw(&rng, pt->max)) * pt->unit;
 			}
 			repeat = false;
 			for (unsigned long e = 0; e < i && !repeat; e++)

@@ -61,8 +61,8 @@ const struct kernel_arch *kernel_config_arch(const struct kernel_config *c, cons
 struct kernel_variant *kernel_config_variant(const struct kernel_config *c, const char *arch,
 					     const char *name);
 /* Add K randomized relinks of arch's baseline ("baseline-shuffle-1".. K):
- * at each of the arch's pad points a padding drawn from a xorshift of
- * seed, so that the relinks move what the placement variants move (the
+ * at each of the arch's pad points a padding drawn from relink i's stream
+ * of seed (util/prng.h, as lace build --shuffle draws build i), so that the relinks move what the placement variants move (the
  * text after the head code, the entry text, the start of rodata and data)
  * to new cache-line and page offsets, as Mytkowicz et al.'s link-order and
  * environment changes do.  No two relinks get the same paddings: 0, or

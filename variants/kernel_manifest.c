@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "util/array.h"
 #include "util/error.h"
 #include "util/json_schema.h"
 #include "util/sha256.h"
@@ -142,7 +143,7 @@ int kernel_write_manifest(const struct kernel_build *b, const struct kernel_vari
 	const char *image = strrchr(b->arch->image, '/');
 	image = image ? image + 1 : b->arch->image;
 	const char *names[] = { "vmlinux", "System.map", image, "config" };
-	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
 		if (i == 2 && !strcmp(image, "vmlinux"))
 			continue; /* the image is vmlinux itself (ppc64) */
 		strbuf_reset(&p);

@@ -9,8 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/array.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include "util/prng.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -24,15 +26,6 @@ struct items {
 	size_t n, alloc;
 };
 
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static int skip_section(const char *name)
 {
 	static const char *const early[] = { ".text.unlikely", ".text.startup", ".text.exit",
@@ -40,7 +33,7 @@ static int skip_section(const char *name)
 
 	if (strcmp(name, ".text") && strcmp(name, ".entry.text") && strncmp(name, ".text.", 6))
 		return 1;
-	for (size_t i = 0; i < sizeof(early) / sizeof(early[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(early); i++)
 		if (!strncmp(name, early[i], strlen(early[i])))
 			return 1; /* placed by an earlier statement of the script */
 	return 0;
@@ -90,7 +83,7 @@ int shuffle_write_script(const char *base_script, const struct strvec *objs,
 	static const char marker[] = "/* @lace-shuffle@ */";
 	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT, p = STRBUF_INIT;
 	struct items it = { 0 };
-	uint64_t rng = seed * 0x2545f4914f6cdd1dULL + index;
+	struct prng rng;
 	const char *mark;
 	int rc = 0;
 
@@ -111,9 +104,10 @@ int shuffle_write_script(const char *base_script, const struct strvec *objs,
 	}
 	if (rc)
 		goto out;
-	/* Fisher-Yates with splitmix64 */
+	/* Fisher-Yates on build index's stream of the seed (util/prng.h) */
+	prng_init(&rng, seed, index);
 	for (size_t i = it.n; i > 1; i--) {
-		size_t k = (size_t)(splitmix64(&rng) % i);
+		size_t k = (size_t)(prng_next(&rng) % i);
 		struct item t = it.v[i - 1];
 
 		it.v[i - 1] = it.v[k];
@@ -123,7 +117,7 @@ int shuffle_write_script(const char *base_script, const struct strvec *objs,
 	strbuf_addf(&out, "/* lace build --shuffle: seed %llu, build %u, %zu input sections */\n",
 		    seed, index, it.n);
 	for (size_t i = 0; i < it.n; i++) {
-		unsigned pad = (unsigned)(splitmix64(&rng) % 8) * 16;
+		unsigned pad = (unsigned)(prng_next(&rng) % 8) * 16;
 
 		strbuf_addf(&out, "    . = ALIGN(16); . += %u;\n    */%s(%s)\n", pad, it.v[i].obj,
 			    it.v[i].sec);

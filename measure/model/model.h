@@ -36,6 +36,29 @@ struct sim_config {
 	uint32_t fetch_block;    /* 16, 32 or 64 */
 };
 
+/* The default front end, an Intel Skylake client core, for a host started
+ * without a profile (lace always passes one).  The one definition of its
+ * numbers in code; profiles/skylake-client.conf, which cites their
+ * sources, must say the same (test_sim_backend checks).  The hosts take
+ * their defaults as numbers or, the Valgrind tool, as option strings. */
+#define SIM_SKYLAKE_L1I_SIZE 32768
+#define SIM_SKYLAKE_L1I_WAYS 8
+#define SIM_SKYLAKE_L1I_LINE 64
+#define SIM_SKYLAKE_ITLB_ENTRIES 128
+#define SIM_SKYLAKE_ITLB_WAYS 8
+#define SIM_SKYLAKE_STLB_ENTRIES 1536
+#define SIM_SKYLAKE_STLB_WAYS 12
+#define SIM_SKYLAKE_PAGE 4096
+#define SIM_SKYLAKE_FETCH_BLOCK 16
+#define SIM_CONFIG_SKYLAKE {                                                     \
+	.l1i_size = SIM_SKYLAKE_L1I_SIZE, .l1i_ways = SIM_SKYLAKE_L1I_WAYS,      \
+	.l1i_line = SIM_SKYLAKE_L1I_LINE, .itlb_entries = SIM_SKYLAKE_ITLB_ENTRIES, \
+	.itlb_ways = SIM_SKYLAKE_ITLB_WAYS, .stlb_entries = SIM_SKYLAKE_STLB_ENTRIES, \
+	.stlb_ways = SIM_SKYLAKE_STLB_WAYS, .page = SIM_SKYLAKE_PAGE,            \
+	.fetch_block = SIM_SKYLAKE_FETCH_BLOCK }
+#define SIM_STR_(x) #x
+#define SIM_STR(x) SIM_STR_(x)
+
 struct sim_totals {
 	uint64_t instructions;
 	uint64_t l1i_loads;      /* line lookups: one per line an instruction touches */

@@ -38,7 +38,10 @@
 #include "measure/cpu_profile.h"
 #include "measure/model_results.h"
 #include "measure/record_file.h"
+#include "util/array.h"
 #include "util/error.h"
+#include "util/fs.h"
+#include "util/run_command.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
 #include "util/xalloc.h"
@@ -69,24 +72,20 @@ static bool qemu_supports(struct lace_backend *be, const struct lace_event_spec 
 /* "QEMU emulator version 7.2.x (Debian ...)", the first line of --version */
 static void version_read(const char *prog, char *out, size_t len)
 {
-	char cmd[128];
-	FILE *f;
-
-	snprintf(cmd, sizeof(cmd), "%s --version 2>/dev/null", prog);
-	f = popen(cmd, "r");
+	struct child_process cp = CHILD_PROCESS_INIT;
 
 	out[0] = '\0';
-	if (!f)
-		return;
-	if (fgets(out, (int)len, f))
-		out[strcspn(out, "\n")] = '\0';
-	pclose(f);
+	strvec_pushv(&cp.args, (const char *[]){ prog, "--version", NULL });
+	cp.out_capture = 1;
+	cp.err_null = 1;
+	if (!child_process_run(&cp))
+		snprintf(out, len, "%.*s", (int)strcspn(cp.out.buf, "\n"), cp.out.buf);
+	child_process_clear(&cp);
 }
 
 static int qemu_prepare(struct lace_backend *be, struct lace_event_spec *evs, size_t nevents)
 {
 	struct qemu_priv *p = be->priv;
-	const char *tmp = getenv("TMPDIR");
 	int err;
 
 	err = qemu_resolve_files(p);
@@ -100,21 +99,17 @@ static int qemu_prepare(struct lace_backend *be, struct lace_event_spec *evs, si
 	if (!p->qemu_version[0])
 		version_read(qemu_arches[p->arch].prog, p->qemu_version, sizeof(p->qemu_version));
 	if (!p->dir) {
-		qemu_path_set(&p->dir, "%s/lace-qemu.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-		if (!mkdtemp(p->dir)) {
-			err = lace_error_set(errno, "%s: %s", p->dir, strerror(errno));
-			free(p->dir);
-			p->dir = NULL;
+		err = fs_temp_dir("lace-qemu", &p->dir);
+		if (err)
 			return err;
-		}
 	}
 	free(p->event_idx);
-	p->event_idx = xcalloc(nevents ? nevents : 1, sizeof(*p->event_idx));
+	p->event_idx = xcalloc(nevents, sizeof(*p->event_idx));
 	p->nevents = nevents;
 	free(p->excl_user);
 	free(p->excl_kernel);
-	p->excl_user = xcalloc(nevents ? nevents : 1, sizeof(bool));
-	p->excl_kernel = xcalloc(nevents ? nevents : 1, sizeof(bool));
+	p->excl_user = xcalloc(nevents, sizeof(bool));
+	p->excl_kernel = xcalloc(nevents, sizeof(bool));
 	if (p->no_plugin) {
 		const char *needs = p->per_function ? "--per-function" : p->paths.nr ? "--path-length" : NULL;
 
@@ -126,7 +121,7 @@ static int qemu_prepare(struct lace_backend *be, struct lace_event_spec *evs, si
 					      "(which counts guest tracepoints only)", needs);
 	}
 	free(p->trace_idx);
-	p->trace_idx = xcalloc(nevents ? nevents : 1, sizeof(*p->trace_idx));
+	p->trace_idx = xcalloc(nevents, sizeof(*p->trace_idx));
 	strbuf_reset(&p->trace);
 	strvec_clear(&p->trace_names);
 	p->trace_warned = 0;
@@ -367,13 +362,8 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 	qemu_argv_build(p, k, initrd.buf, out.buf, console.buf, &qargv);
 
 	err = runner_start(&child, (char *const *)qargv.v, NULL, opts);
-	if (!err) {
-		err = runner_go(&child);
-		if (err)
-			runner_abort(&child);
-		else
-			err = runner_wait(&child, opts, res);
-	}
+	if (!err)
+		err = runner_run(&child, opts, res);
 	strvec_clear(&qargv);
 	if (err)
 		goto out;

@@ -18,6 +18,8 @@
 #include "measure/model_results.h"
 #include "util/error.h"
 #include "util/strbuf.h"
+#include "util/fs.h"
+#include "util/paths.h"
 
 #define QEMU_PROG "qemu-system-x86_64"   /* what the backend needs at all */
 
@@ -54,59 +56,36 @@ void qemu_path_set(char **slot, const char *fmt, ...)
 	*slot = strbuf_detach(&sb, NULL);
 }
 
-bool qemu_is_file(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISREG(st.st_mode);
-}
-
-static bool in_path(const char *prog)
-{
-	const char *path = getenv("PATH");
-	char buf[PATH_MAX];
-
-	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
-		const char *e = strchr(p, ':');
-		size_t l = e ? (size_t)(e - p) : strlen(p);
-
-		snprintf(buf, sizeof(buf), "%.*s/%s", (int)l, p, prog);
-		if (l && !access(buf, X_OK))
-			return true;
-		p += l + (e != NULL);
-	}
-	return false;
-}
 
 /* The folder of the plugin and the guest runner: $LACE_QEMU_DIR, else
  * <lace>/qemu (build tree) or <lace>/../lib/lace/qemu (installed). */
 static bool tool_dir(char *out, size_t len)
 {
 	const char *env = getenv("LACE_QEMU_DIR");
-	const char *exe = sim_exe_dir();
+	const char *exe = paths_exe_dir();
 	char path[PATH_MAX];
 
 	if (env && *env) {
 		snprintf(out, len, "%s", env);
 		snprintf(path, sizeof(path), "%s/liblace-tcg.so", out);
-		return qemu_is_file(path);
+		return fs_is_file(path);
 	}
 	if (!exe)
 		return false;
 	snprintf(out, len, "%s/qemu", exe);
 	snprintf(path, sizeof(path), "%s/liblace-tcg.so", out);
-	if (qemu_is_file(path))
+	if (fs_is_file(path))
 		return true;
 	snprintf(out, len, "%s/../lib/lace/qemu", exe);
 	snprintf(path, sizeof(path), "%s/liblace-tcg.so", out);
-	return qemu_is_file(path);
+	return fs_is_file(path);
 }
 
 const char *qemu_backend_unavailable(void)
 {
 	char dir[PATH_MAX];
 
-	if (!in_path(QEMU_PROG))
+	if (paths_find_program(QEMU_PROG, NULL))
 		return "--backend qemu needs " QEMU_PROG " (apt-get install qemu-system-x86)";
 	if (!tool_dir(dir, sizeof(dir)))
 		return "--backend qemu needs the TCG plugin liblace-tcg.so: run 'make'";
@@ -114,17 +93,16 @@ const char *qemu_backend_unavailable(void)
 }
 
 /* ~/.cache/lace/guest/<arch>, as scripts/fetch-guest.sh fills it */
-static void guest_cache(char *out, size_t len, enum guest_arch arch)
+static int guest_cache(char *out, size_t len, enum guest_arch arch)
 {
-	const char *c = getenv("LACE_CACHE"), *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
-	const char *a = guest_arch_name(arch);
+	char *cache;
+	int err = paths_cache_dir(&cache);
 
-	if (c && *c)
-		snprintf(out, len, "%s/guest/%s", c, a);
-	else if (x && *x)
-		snprintf(out, len, "%s/lace/guest/%s", x, a);
-	else
-		snprintf(out, len, "%s/.cache/lace/guest/%s", h ? h : "", a);
+	if (err)
+		return err;
+	snprintf(out, len, "%s/guest/%s", cache, guest_arch_name(arch));
+	free(cache);
+	return 0;
 }
 
 /* --kernel linux-image-6.1.0-57-powerpc64le, or just its ABI: a Debian
@@ -133,7 +111,7 @@ bool qemu_debian_kernel_name(const char *v, char *abi, size_t len, enum guest_ar
 {
 	const char *a = strncmp(v, "linux-image-", 12) ? v : v + 12;
 
-	if (strchr(v, '/') || qemu_is_file(v) || !isdigit((unsigned char)a[0]))
+	if (strchr(v, '/') || fs_is_file(v) || !isdigit((unsigned char)a[0]))
 		return false;
 	snprintf(abi, len, "%s", a);
 	*arch = strstr(a, "powerpc64le") || strstr(a, "ppc64el") ? GUEST_PPC64LE : GUEST_X86_64;
@@ -153,7 +131,7 @@ static int resolve_kernel(struct qemu_priv *p, struct qemu_kernel *k, const char
 	snprintf(abi, sizeof(abi), "%s", cache_abi);
 	if (k->kernel && qemu_debian_kernel_name(k->kernel, abi, sizeof(abi), &named)) {
 		qemu_path_set(&k->kernel_path, "%s/%s-%s", cache, qa->kernel_prefix, abi);
-		if (!qemu_is_file(k->kernel_path))
+		if (!fs_is_file(k->kernel_path))
 			return lace_error_set(ENOENT, "--kernel%s %s: not in lace's cache (fetch it: "
 					      "scripts/fetch-guest.sh%s linux-image-%s)", side, k->kernel,
 					      p->arch == GUEST_PPC64LE ? " --arch ppc64le" : "", abi);
@@ -165,11 +143,11 @@ static int resolve_kernel(struct qemu_priv *p, struct qemu_kernel *k, const char
 		qemu_path_set(&k->map_path, "%s", k->sysmap);
 	else
 		qemu_path_set(&k->map_path, "%s/System.map-%s", cache, abi);
-	if (!qemu_is_file(k->kernel_path))
+	if (!fs_is_file(k->kernel_path))
 		return lace_error_set(ENOENT, "%s: no kernel to boot (scripts/fetch-guest.sh%s fetches "
 				      "Debian's into the cache, or give --kernel%s)", k->kernel_path,
 				      p->arch == GUEST_PPC64LE ? " --arch ppc64le" : "", side);
-	if (!qemu_is_file(k->map_path))
+	if (!fs_is_file(k->map_path))
 		return lace_error_set(ENOENT, "%s: no System.map for the kernel (scripts/fetch-guest.sh, "
 				      "or give --system-map%s)", k->map_path, side);
 	err = symmap_load(&map, k->map_path);
@@ -212,10 +190,12 @@ int qemu_resolve_files(struct qemu_priv *p)
 		p->arch = (enum guest_arch)a;
 	}
 	qa = &qemu_arches[p->arch];
-	if (!in_path(qa->prog))
+	if (paths_find_program(qa->prog, NULL))
 		return lace_error_set(ENOENT, "a %s guest needs %s (apt-get install %s)",
 				      guest_arch_name(p->arch), qa->prog, qa->package);
-	guest_cache(cache, sizeof(cache), p->arch);
+	err = guest_cache(cache, sizeof(cache), p->arch);
+	if (err)
+		return err;
 	strbuf_addf(&abi_file, "%s/kernel.abi", cache);
 	if (!strbuf_read_file(&sb, abi_file.buf)) {
 		strbuf_rtrim(&sb);
@@ -229,14 +209,14 @@ int qemu_resolve_files(struct qemu_priv *p)
 	if (err)
 		return err;
 	qemu_path_set(&p->busybox, "%s/busybox", cache);
-	if (!qemu_is_file(p->busybox))
+	if (!fs_is_file(p->busybox))
 		return lace_error_set(ENOENT, "%s: no busybox for the guest (scripts/fetch-guest.sh%s)",
 				      p->busybox, p->arch == GUEST_PPC64LE ? " --arch ppc64le" : "");
 	if (!tool_dir(tools, sizeof(tools)))
 		return lace_error_set(ENOENT, "%s", qemu_backend_unavailable());
 	qemu_path_set(&p->plugin, "%s/liblace-tcg.so", tools);
 	qemu_path_set(&p->runner, "%s/%s", tools, qa->runner);
-	if (!qemu_is_file(p->runner))
+	if (!fs_is_file(p->runner))
 		return lace_error_set(ENOENT, "%s: no guest runner for %s (make builds it when "
 				      "powerpc64le-linux-gnu-gcc is installed: 'make setup-kernel')",
 				      p->runner, guest_arch_name(p->arch));

@@ -10,6 +10,7 @@
 #include "measure/qemu/backend_qemu_priv.h"
 #include "measure/cpu_profile.h"
 #include "util/error.h"
+#include "util/fs.h"
 #include "util/strvec.h"
 #include "util/xalloc.h"
 
@@ -51,7 +52,7 @@ int qemu_set_option(struct lace_backend *be, const char *name, const char *value
 
 		if (strcmp(name, files[i].name))
 			continue;
-		if (!value || (!qemu_is_file(value) &&
+		if (!value || (!fs_is_file(value) &&
 			       (files[i].map || !qemu_debian_kernel_name(value, abi, sizeof(abi), &arch))))
 			return lace_error_set(ENOENT, "--%s %s: no such file", name, value ? value : "");
 		free(*slot);

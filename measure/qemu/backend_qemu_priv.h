@@ -62,7 +62,6 @@ struct qemu_priv {
 /* by enum guest_arch */
 extern const struct qemu_arch qemu_arches[];
 
-bool qemu_is_file(const char *path);
 /* --kernel linux-image-6.1.0-57-powerpc64le (or the ABI alone): *abi and
  * *arch; false when v is a file or no such name */
 bool qemu_debian_kernel_name(const char *v, char *abi, size_t len, enum guest_arch *arch);

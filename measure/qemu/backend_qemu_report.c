@@ -66,7 +66,7 @@ static int by_instructions(const void *a, const void *b)
 json_t *qemu_report_top(json_t *fns, size_t top)
 {
 	size_t n = json_array_size(fns), i;
-	json_t **v = xcalloc(n ? n : 1, sizeof(*v)), *out = json_array();
+	json_t **v = xcalloc(n, sizeof(*v)), *out = json_array();
 
 	for (i = 0; i < n; i++)
 		v[i] = json_array_get(fns, i);

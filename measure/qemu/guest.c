@@ -14,47 +14,28 @@
 #include "measure/qemu/cpio.h"
 #include "util/error.h"
 #include "util/parse_num.h"
+#include "util/paths.h"
+#include "util/run_command.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
 #include "util/xalloc.h"
 
-static void shell_quote(struct strbuf *sb, const char *s)
-{
-	strbuf_addch(sb, '\'');
-	for (; *s; s++) {
-		if (*s == '\'')
-			strbuf_addstr(sb, "'\\''");
-		else
-			strbuf_addch(sb, *s);
-	}
-	strbuf_addch(sb, '\'');
-}
-
 /* argv[0] as the shell would find it; 0 or -ENOENT (message set) */
-static int find_program(const char *name, char *out, size_t len)
+static int guest_program_path(const char *name, char *out, size_t len)
 {
-	const char *path = getenv("PATH");
-	char buf[PATH_MAX];
+	char *found;
 
 	if (strchr(name, '/')) {
 		if (!realpath(name, out))
 			return lace_error_set(errno, "%s: %s", name, strerror(errno));
 		return 0;
 	}
-	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
-		const char *e = strchr(p, ':');
-		size_t l = e ? (size_t)(e - p) : strlen(p);
-
-		snprintf(buf, sizeof(buf), "%.*s/%s", (int)l, p, name);
-		if (l && !access(buf, X_OK)) {
-			snprintf(out, len, "%s", buf);
-			return 0;
-		}
-		p += l + (e != NULL);
-	}
-	(void)len;
-	return lace_error_set(ENOENT, "%s: command not found (the guest runs host programs)",
-			      name);
+	if (paths_find_program(name, &found))
+		return lace_error_set(ENOENT, "%s: command not found (the guest runs host programs)",
+				      name);
+	snprintf(out, len, "%s", found);
+	free(found);
+	return 0;
 }
 
 /* every folder above path, once, before it */
@@ -91,20 +72,18 @@ static int add_host_file(struct cpio *c, struct strvec *dirs, struct strvec *fil
 static int add_libraries(struct cpio *c, struct strvec *dirs, struct strvec *files,
 			 const char *prog)
 {
-	struct strbuf cmd = STRBUF_INIT;
-	char line[PATH_MAX + 128];
-	FILE *p;
-	int err = 0;
+	struct child_process cp = CHILD_PROCESS_INIT;
+	int err;
 
-	strbuf_addstr(&cmd, "ldd ");
-	shell_quote(&cmd, prog);
-	strbuf_addstr(&cmd, " 2>/dev/null");
-	p = popen(cmd.buf, "r");
-	strbuf_release(&cmd);
-	if (!p)
-		return lace_error_set(errno, "ldd: %s", strerror(errno));
-	while (!err && fgets(line, sizeof(line), p)) {
+	strvec_pushv(&cp.args, (const char *[]){ "ldd", prog, NULL });
+	cp.out_capture = 1;
+	cp.err_null = 1;
+	err = child_process_run(&cp);
+	for (char *line = cp.out.buf, *nl; !err && *line; line = nl) {
 		/* "\tlibc.so.6 => /lib/.../libc.so.6 (0x...)" or "\t/lib64/ld-linux... (0x...)" */
+		nl = line + strcspn(line, "\n");
+		if (*nl)
+			*nl++ = '\0';
 		char *s = strstr(line, "=> ");
 		char *lib = s ? s + 3 : line + strspn(line, " \t");
 		char *end = strstr(lib, " (");
@@ -114,7 +93,7 @@ static int add_libraries(struct cpio *c, struct strvec *dirs, struct strvec *fil
 		*end = '\0';
 		err = add_host_file(c, dirs, files, lib, 0755);
 	}
-	pclose(p);
+	child_process_clear(&cp);
 	return err;
 }
 
@@ -237,7 +216,7 @@ int guest_initramfs_build(const struct guest_spec *g, const char *out)
 		snprintf(prog, sizeof(prog), "%s", g->argv[0]);
 		err = 0;
 	} else {
-		err = find_program(g->argv[0], prog, sizeof(prog));
+		err = guest_program_path(g->argv[0], prog, sizeof(prog));
 		if (!err)
 			err = check_program(g, prog);
 	}
@@ -275,14 +254,14 @@ int guest_initramfs_build(const struct guest_spec *g, const char *out)
 		    "/lace/bin/lace-guest-run%s ", g->arch == GUEST_X86_64 ? " --exit-port" : "");
 	if (g->trace) {
 		strbuf_addstr(&init, "--trace ");
-		shell_quote(&init, g->trace);
+		strbuf_add_sq(&init, g->trace);
 		strbuf_addch(&init, ' ');
 	}
 	strbuf_addf(&init, "%u ", g->loops);
-	shell_quote(&init, prog);
+	strbuf_add_sq(&init, prog);
 	for (size_t i = 1; g->argv[i]; i++) {
 		strbuf_addch(&init, ' ');
-		shell_quote(&init, g->argv[i]);
+		strbuf_add_sq(&init, g->argv[i]);
 	}
 	strbuf_addstr(&init, "\npoweroff -f\n");
 	if (!err)

@@ -31,7 +31,7 @@ $(QEMU_PLUGIN): $(QEMU_PLUGIN_OBJS)
 	@$(if $(Q),echo "  LD [tcg] $@")
 	$(Q)$(CC) -shared -o $@ $(QEMU_PLUGIN_OBJS)
 
-$(QEMU_RUNNER): measure/qemu/guest/lace_guest_run.c measure/qemu/tcg_core.h
+$(QEMU_RUNNER): measure/qemu/guest/lace_guest_run.c measure/qemu/tcg_core.h util/elf_note.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC [guest] $@")
 	$(Q)$(CC) -std=gnu11 $(WARN) -O2 -I. -static -o $@ $<
@@ -41,7 +41,7 @@ $(QEMU_RUNNER): measure/qemu/guest/lace_guest_run.c measure/qemu/tcg_core.h
 PPC64LE_CC     ?= powerpc64le-linux-gnu-gcc
 QEMU_RUNNER_PPC := $(QEMU_DIR)/ppc64le/lace-guest-run
 ifneq ($(shell command -v $(PPC64LE_CC) 2>/dev/null),)
-$(QEMU_RUNNER_PPC): measure/qemu/guest/lace_guest_run.c measure/qemu/tcg_core.h
+$(QEMU_RUNNER_PPC): measure/qemu/guest/lace_guest_run.c measure/qemu/tcg_core.h util/elf_note.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC [guest ppc64le] $@")
 	$(Q)$(PPC64LE_CC) -std=gnu11 $(WARN) -O2 -I. -static -o $@ $<

@@ -99,11 +99,7 @@ static int arg_parse(struct tcg_args *a, const char *arg)
 int tcg_args_parse(int argc, char *const *argv, struct tcg_args *a)
 {
 	memset(a, 0, sizeof(*a));
-	a->cfg = (struct sim_config){
-		.l1i_size = 32768, .l1i_ways = 8, .l1i_line = 64,
-		.itlb_entries = 128, .itlb_ways = 8, .stlb_entries = 1536, .stlb_ways = 12,
-		.page = 4096, .fetch_block = 16,
-	};
+	a->cfg = (struct sim_config)SIM_CONFIG_SKYLAKE;
 	for (int i = 0; i < argc; i++) {
 		int err = arg_parse(a, argv[i]);
 

@@ -176,9 +176,7 @@ static void more_rounds(struct strbuf *sb, const struct lace_ab_event *ev)
 }
 
 
-/* A mean with its unit's precision: seconds to the microsecond, values
- * below 1 (0.4 context switches per round) with their digits. */
-static void mean_format(char *buf, size_t len, double v, const char *unit)
+void render_mean_format(char *buf, size_t len, double v, const char *unit)
 {
 	if (!strcmp(unit, "s"))
 		snprintf(buf, len, "%.6f", v);
@@ -253,8 +251,8 @@ static void render_text(FILE *out, const struct lace_batch *b, const struct lace
 		more_rounds(&v, x);
 		if (x->why && !x->deterministic)
 			strbuf_addf(&v, " (%s)", x->why);
-		mean_format(am, sizeof(am), x->a.mean, x->unit);
-		mean_format(bm, sizeof(bm), x->b.mean, x->unit);
+		render_mean_format(am, sizeof(am), x->a.mean, x->unit);
+		render_mean_format(bm, sizeof(bm), x->b.mean, x->unit);
 		fprintf(out, "  %-26s %-4s %14s %6.2f%% %14s %6.2f%% %+8.2f%%  %-22s %9s  %s\n", label,
 			x->unit, am, x->a.mean ? 100 * x->a.sd / x->a.mean : 0, bm,
 			x->b.mean ? 100 * x->b.sd / x->b.mean : 0, (x->r.ratio - 1) * 100, ci, pbuf, v.buf);
@@ -326,16 +324,16 @@ static void render_md(FILE *out, const struct lace_batch *b, const struct lace_a
 		more_rounds(&v, x);
 		strbuf_add_md(&nm, x->name);
 		if (x->deterministic) {
-			mean_format(am, sizeof(am), x->a.mean, x->unit);
-			mean_format(bm, sizeof(bm), x->b.mean, x->unit);
+			render_mean_format(am, sizeof(am), x->a.mean, x->unit);
+			render_mean_format(bm, sizeof(bm), x->b.mean, x->unit);
 			fprintf(out, "| %s (sim) | %s | %s | %+.2f%% (exact) | | %s |\n", nm.buf, am, bm,
 				(x->r.ratio - 1) * 100, x->why);
 		} else if (x->why && x->verdict != LACE_VERDICT_EQUIVALENT) {
 			strbuf_add_md(&wy, x->why[0] == '<' ? "not supported" : x->why);
 			fprintf(out, "| %s | | | | | %s |\n", nm.buf, wy.buf);
 		} else {
-			mean_format(am, sizeof(am), x->a.mean, x->unit);
-			mean_format(bm, sizeof(bm), x->b.mean, x->unit);
+			render_mean_format(am, sizeof(am), x->a.mean, x->unit);
+			render_mean_format(bm, sizeof(bm), x->b.mean, x->unit);
 			factor_text(&f, x, "±");
 			fprintf(out, "| %s%s | %s%s%s (%.2f%%) | %s%s%s (%.2f%%) | %+.2f%% [%+.2f%%, %+.2f%%] | %s | %s |\n",
 				nm.buf, x->simulated ? " (sim)" : "", am, *x->unit ? " " : "", x->unit,
@@ -353,11 +351,6 @@ static void render_md(FILE *out, const struct lace_batch *b, const struct lace_a
 		fprintf(out, "\n%s\n", faults);
 }
 
-static json_t *num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 static json_t *event_json(const struct lace_ab_event *x)
 {
 	json_t *j = json_object();
@@ -368,16 +361,16 @@ static json_t *event_json(const struct lace_ab_event *x)
 	json_object_set_new(j, "unit", json_string(x->unit));
 	json_object_set_new(j, "simulated", json_boolean(x->simulated));
 	json_object_set_new(j, "rounds", json_integer((json_int_t)x->rounds));
-	json_object_set_new(j, "a_mean", num(x->a.mean));
-	json_object_set_new(j, "a_stddev", num(x->a.sd));
-	json_object_set_new(j, "b_mean", num(x->b.mean));
-	json_object_set_new(j, "b_stddev", num(x->b.sd));
-	json_object_set_new(j, "ratio", num(x->r.ratio));
-	json_object_set_new(j, "ci_low", num(x->r.ci_low));
-	json_object_set_new(j, "ci_high", num(x->r.ci_high));
-	json_object_set_new(j, "p", num(x->r.p));
-	json_object_set_new(j, "p_holm", num(x->p_adj));
-	json_object_set_new(j, "tost_p", num(x->r.tost_p));
+	json_object_set_new(j, "a_mean", lace_json_real(x->a.mean));
+	json_object_set_new(j, "a_stddev", lace_json_real(x->a.sd));
+	json_object_set_new(j, "b_mean", lace_json_real(x->b.mean));
+	json_object_set_new(j, "b_stddev", lace_json_real(x->b.sd));
+	json_object_set_new(j, "ratio", lace_json_real(x->r.ratio));
+	json_object_set_new(j, "ci_low", lace_json_real(x->r.ci_low));
+	json_object_set_new(j, "ci_high", lace_json_real(x->r.ci_high));
+	json_object_set_new(j, "p", lace_json_real(x->r.p));
+	json_object_set_new(j, "p_holm", lace_json_real(x->p_adj));
+	json_object_set_new(j, "tost_p", lace_json_real(x->r.tost_p));
 	json_object_set_new(j, "verdict", json_string(stats_verdict_name(x->verdict)));
 	json_object_set_new(j, "deterministic", json_boolean(x->deterministic));
 	if (x->verdict == LACE_VERDICT_INCONCLUSIVE)
@@ -389,8 +382,8 @@ static json_t *event_json(const struct lace_ab_event *x)
 	bool has = x->rounds >= 2 && !isnan(factor);
 	if (!x->why || x->verdict == LACE_VERDICT_EQUIVALENT)
 		factor_text(&f, x, "±");
-	json_object_set_new(j, "factor", has ? num(factor) : json_null());
-	json_object_set_new(j, "factor_pm", has ? num(pm) : json_null());
+	json_object_set_new(j, "factor", has ? lace_json_real(factor) : json_null());
+	json_object_set_new(j, "factor_pm", has ? lace_json_real(pm) : json_null());
 	json_object_set_new(j, "factor_direction",
 			    !has ? json_null() : json_string(dir > 0 ? "slower" : dir < 0 ? "faster" : "same"));
 	json_object_set_new(j, "factor_text", json_string(f.buf));

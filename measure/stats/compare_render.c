@@ -4,19 +4,10 @@
 #include <string.h>
 
 #include "measure/stats/compare.h"
+#include "measure/stats/render.h"
 #include "util/json.h"
 #include "util/json_schema.h"
 #include "util/strbuf.h"
-
-static void mean_format(char *buf, size_t len, double v, const char *unit)
-{
-	if (!strcmp(unit, "s"))
-		snprintf(buf, len, "%.6f", v);
-	else if (v != 0 && fabs(v) < 1)
-		snprintf(buf, len, "%.4g", v);
-	else
-		snprintf(buf, len, "%.2f", v);
-}
 
 static void kernel_text(struct strbuf *sb, const struct lace_import *im)
 {
@@ -101,8 +92,8 @@ void compare_render_text(FILE *out, const struct compare *c)
 		if (isfinite(x->p_adj))
 			snprintf(pbuf, sizeof(pbuf), x->p_adj < 1e-4 ? "<0.0001" : "%.4f", x->p_adj);
 		verdict_text(&v, x);
-		mean_format(am, sizeof(am), x->a.mean, x->unit);
-		mean_format(bm, sizeof(bm), x->b.mean, x->unit);
+		render_mean_format(am, sizeof(am), x->a.mean, x->unit);
+		render_mean_format(bm, sizeof(bm), x->b.mean, x->unit);
 		fprintf(out, "  %-26s %-4s %14s %6.2f%% %14s %6.2f%% %+8.2f%%  %-22s %9s  %s\n", label, x->unit,
 			am, x->a.mean ? 100 * x->a.sd / x->a.mean : 0, bm,
 			x->b.mean ? 100 * x->b.sd / x->b.mean : 0, (x->r.ratio - 1) * 100, ci, pbuf, v.buf);
@@ -141,11 +132,6 @@ void compare_render_text(FILE *out, const struct compare *c)
 		1 - c->confidence);
 }
 
-static json_t *num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 static json_t *side_stats_json(const struct compare_side_stats *s)
 {
 	json_t *j = json_object();
@@ -153,12 +139,12 @@ static json_t *side_stats_json(const struct compare_side_stats *s)
 	json_object_set_new(j, "batches", json_integer((json_int_t)s->batches));
 	json_object_set_new(j, "runs", json_integer((json_int_t)s->n));
 	json_object_set_new(j, "segments", json_integer((json_int_t)s->segments));
-	json_object_set_new(j, "mean", num(s->mean));
-	json_object_set_new(j, "stddev", num(s->sd));
-	json_object_set_new(j, "sem", num(s->sem));
+	json_object_set_new(j, "mean", lace_json_real(s->mean));
+	json_object_set_new(j, "stddev", lace_json_real(s->sd));
+	json_object_set_new(j, "sem", lace_json_real(s->sem));
 	json_object_set_new(j, "from_summary", json_boolean(s->from_summary));
-	json_object_set_new(j, "drift_f", num(s->drift_f));
-	json_object_set_new(j, "drift_p", num(s->drift_p));
+	json_object_set_new(j, "drift_f", lace_json_real(s->drift_f));
+	json_object_set_new(j, "drift_p", lace_json_real(s->drift_p));
 	json_object_set_new(j, "drift", json_boolean(s->drift));
 	return j;
 }
@@ -172,12 +158,12 @@ static json_t *event_json(const struct compare_event *x)
 	json_object_set_new(j, "simulated", json_boolean(x->simulated));
 	json_object_set_new(j, "a", side_stats_json(&x->a));
 	json_object_set_new(j, "b", side_stats_json(&x->b));
-	json_object_set_new(j, "ratio", num(x->r.ratio));
-	json_object_set_new(j, "ci_low", num(x->r.ci_low));
-	json_object_set_new(j, "ci_high", num(x->r.ci_high));
-	json_object_set_new(j, "p", num(x->r.p));
-	json_object_set_new(j, "p_holm", num(x->p_adj));
-	json_object_set_new(j, "tost_p", num(x->r.tost_p));
+	json_object_set_new(j, "ratio", lace_json_real(x->r.ratio));
+	json_object_set_new(j, "ci_low", lace_json_real(x->r.ci_low));
+	json_object_set_new(j, "ci_high", lace_json_real(x->r.ci_high));
+	json_object_set_new(j, "p", lace_json_real(x->r.p));
+	json_object_set_new(j, "p_holm", lace_json_real(x->p_adj));
+	json_object_set_new(j, "tost_p", lace_json_real(x->r.tost_p));
 	json_object_set_new(j, "exact", json_boolean(x->exact));
 	json_object_set_new(j, "verdict", json_string(x->why && x->verdict != LACE_VERDICT_EQUIVALENT
 							      ? "undecided"

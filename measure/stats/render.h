@@ -30,6 +30,11 @@ struct lace_render_opts {
  * else the native runs. */
 bool render_elapsed_simulated(const struct lace_batch *b);
 
+/* A mean with its unit's precision, for `lace ab` and `lace compare`:
+ * seconds to the microsecond, values below 1 (0.4 context switches per
+ * round) with their digits, others to two decimals. */
+void render_mean_format(char *buf, size_t len, double v, const char *unit);
+
 /* lace stat */
 void stat_render(FILE *out, const struct lace_batch *b, const struct lace_render_opts *o);
 json_t *stat_json(const struct lace_batch *b);

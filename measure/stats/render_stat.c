@@ -11,6 +11,7 @@
 
 #include "measure/events.h"
 #include "measure/stats/render.h"
+#include "util/array.h"
 #include "util/json.h"
 #include "util/json_schema.h"
 #include "util/error.h"
@@ -36,7 +37,7 @@ static void ev_summarize(const struct lace_batch *b, size_t e, struct ev_sum *ou
 	size_t pct_n = 0;
 
 	memset(out, 0, sizeof(*out));
-	out->v = xcalloc(b->nruns ? b->nruns : 1, sizeof(double));
+	out->v = xcalloc(b->nruns, sizeof(double));
 	for (size_t i = 0; i < b->nruns; i++) {
 		const struct lace_batch_run *r = &b->runs[i];
 		if (!run_used(r))
@@ -122,10 +123,10 @@ static enum metric_role metric_role(const char *name, bool *excl_user, bool *exc
 						"cpu-clock", "L1-icache", "l1-i", "l1i", "L1-instruction",
 						"iTLB", "i-tlb", "Instruction-TLB" };
 	size_t i;
-	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(prefixes); i++)
 		if (!strncasecmp(name, prefixes[i], strlen(prefixes[i])))
 			break;
-	if (i == sizeof(prefixes) / sizeof(prefixes[0]))
+	if (i == ARRAY_SIZE(prefixes))
 		return M_NONE;
 	struct lace_event_spec spec;
 	enum metric_role role = M_NONE;
@@ -161,9 +162,9 @@ static enum metric_role metric_role(const char *name, bool *excl_user, bool *exc
 static void metrics_compute(const struct lace_batch *b, const struct ev_sum *sums, double elapsed_mean,
 			    struct ev_metric *m)
 {
-	enum metric_role *role = xcalloc(b->nevents ? b->nevents : 1, sizeof(*role));
-	bool *xu = xcalloc(b->nevents ? b->nevents : 1, sizeof(bool));
-	bool *xk = xcalloc(b->nevents ? b->nevents : 1, sizeof(bool));
+	enum metric_role *role = xcalloc(b->nevents, sizeof(*role));
+	bool *xu = xcalloc(b->nevents, sizeof(bool));
+	bool *xk = xcalloc(b->nevents, sizeof(bool));
 
 	for (size_t e = 0; e < b->nevents; e++) {
 		m[e].unit = NULL;
@@ -205,7 +206,7 @@ static void metrics_compute(const struct lace_batch *b, const struct ev_sum *sum
  * switches) flags only its real outliers. */
 static void flag_outliers(const struct lace_batch *b, bool migrations, struct strbuf *runs_out)
 {
-	double *sorted = xcalloc(b->nruns ? b->nruns : 1, sizeof(double));
+	double *sorted = xcalloc(b->nruns, sizeof(double));
 	size_t n = 0;
 
 	for (size_t i = 0; i < b->nruns; i++) {
@@ -239,7 +240,7 @@ static void flag_outliers(const struct lace_batch *b, bool migrations, struct st
 
 static void time_summary(const struct lace_batch *b, int which, struct lace_summary *s)
 {
-	double *v = xcalloc(b->nruns ? b->nruns : 1, sizeof(double));
+	double *v = xcalloc(b->nruns, sizeof(double));
 	size_t n = 0;
 
 	for (size_t i = 0; i < b->nruns; i++) {
@@ -253,7 +254,7 @@ static void time_summary(const struct lace_batch *b, int which, struct lace_summ
 
 static struct ev_sum *sums_compute(const struct lace_batch *b)
 {
-	struct ev_sum *s = xcalloc(b->nevents ? b->nevents : 1, sizeof(*s));
+	struct ev_sum *s = xcalloc(b->nevents, sizeof(*s));
 
 	for (size_t e = 0; e < b->nevents; e++)
 		ev_summarize(b, e, &s[e]);
@@ -270,7 +271,7 @@ static void sums_free(struct ev_sum *s, size_t n)
 /* The metrics of a batch (elapsed: the mean wall time of its good runs). */
 static struct ev_metric *batch_metrics(const struct lace_batch *b, const struct ev_sum *sums)
 {
-	struct ev_metric *m = xcalloc(b->nevents ? b->nevents : 1, sizeof(*m));
+	struct ev_metric *m = xcalloc(b->nevents, sizeof(*m));
 	struct lace_summary el;
 
 	time_summary(b, 0, &el);
@@ -467,21 +468,16 @@ static void render_csv(FILE *out, const struct lace_batch *b, const struct lace_
 	sums_free(sums, b->nevents);
 }
 
-static json_t *num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 static json_t *summary_json(const struct lace_summary *s, const double *v)
 {
 	json_t *o = json_object(), *vals = json_array();
 
-	json_object_set_new(o, "mean", num(s->mean));
-	json_object_set_new(o, "stddev", num(s->sd));
-	json_object_set_new(o, "sem", num(s->sem));
-	json_object_set_new(o, "min", num(s->min));
-	json_object_set_new(o, "median", num(s->median));
-	json_object_set_new(o, "max", num(s->max));
+	json_object_set_new(o, "mean", lace_json_real(s->mean));
+	json_object_set_new(o, "stddev", lace_json_real(s->sd));
+	json_object_set_new(o, "sem", lace_json_real(s->sem));
+	json_object_set_new(o, "min", lace_json_real(s->min));
+	json_object_set_new(o, "median", lace_json_real(s->median));
+	json_object_set_new(o, "max", lace_json_real(s->max));
 	for (size_t i = 0; i < s->n; i++)
 		json_array_append_new(vals, json_real(v[i]));
 	json_object_set_new(o, "values", vals);
@@ -507,8 +503,8 @@ json_t *stat_json(const struct lace_batch *b)
 		json_object_set_new(j, "status", json_string(ev_status(s)));
 		json_object_set_new(j, "simulated", json_boolean(b->events[e].simulated));
 		json_object_set_new(j, "counted_runs", json_integer((json_int_t)s->counted));
-		json_object_set_new(j, "running_pct", num(s->counted ? s->running_pct : NAN));
-		json_object_set_new(j, "metric_value", m[e].unit ? num(m[e].value) : json_null());
+		json_object_set_new(j, "running_pct", lace_json_real(s->counted ? s->running_pct : NAN));
+		json_object_set_new(j, "metric_value", m[e].unit ? lace_json_real(m[e].value) : json_null());
 		json_object_set_new(j, "metric_unit", json_string(m[e].unit ? m[e].unit : ""));
 		json_array_append_new(evs, j);
 	}
@@ -519,7 +515,7 @@ json_t *stat_json(const struct lace_batch *b)
 			    json_string(render_elapsed_simulated(b) ? "simulator" : "native"));
 	const char *names[3] = { "elapsed", "user", "sys" };
 	for (int w = 0; w < 3; w++) {
-		double *v = xcalloc(b->nruns ? b->nruns : 1, sizeof(double));
+		double *v = xcalloc(b->nruns, sizeof(double));
 		size_t n = 0;
 		struct lace_summary s;
 		for (size_t i = 0; i < b->nruns; i++)

@@ -100,7 +100,7 @@ int stats_ttest_one(const double *d, size_t n, double confidence, struct lace_tt
 int stats_ttest_paired(const double *x, const double *y, size_t n, double confidence,
 		       struct lace_ttest *r)
 {
-	double *d = xmalloc((n ? n : 1) * sizeof(*d));
+	double *d = xmalloc(n * sizeof(*d));
 
 	for (size_t i = 0; i < n; i++)
 		d[i] = x[i] - y[i];
@@ -141,7 +141,7 @@ static int cmp_idx_p(const void *a, const void *b)
 
 void stats_holm(const double *p, size_t n, double *adj)
 {
-	struct idx_p *v = xmalloc((n ? n : 1) * sizeof(*v));
+	struct idx_p *v = xmalloc(n * sizeof(*v));
 	size_t valid = 0;
 
 	for (size_t i = 0; i < n; i++) {

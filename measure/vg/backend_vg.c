@@ -8,7 +8,6 @@
  * starts the tool without VALGRIND_LIB, so the workload sees the
  * environment it sees under cachegrind and the counts are cachegrind's.
  * Without the tool `--backend sim` says the simulator is not built. */
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -28,6 +27,7 @@
 #include "measure/record_file.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include "util/paths.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
 #include "util/xalloc.h"
@@ -75,24 +75,17 @@ struct vg_priv {
 	size_t nevents;
 };
 
-static bool file_exists(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISREG(st.st_mode);
-}
-
 /* The VALGRIND_LIB folder holding the tool; false when not built. */
 static bool tool_dir_find(char *out, size_t len)
 {
 	const char *env = getenv("LACE_VG_LIB");
-	const char *exe = sim_exe_dir();
+	const char *exe = paths_exe_dir();
 	char path[PATH_MAX];
 
 	if (env && *env) {
 		snprintf(out, len, "%s", env);
 		snprintf(path, sizeof(path), "%s/" VG_TOOL_FILE, out);
-		return file_exists(path);
+		return fs_is_file(path);
 	}
 	if (!exe)
 		return false;
@@ -101,27 +94,8 @@ static bool tool_dir_find(char *out, size_t len)
 	for (size_t i = 0; i < 3; i++) {
 		snprintf(out, len, "%s/%s", exe, rel[i]);
 		snprintf(path, sizeof(path), "%s/" VG_TOOL_FILE, out);
-		if (file_exists(path))
+		if (fs_is_file(path))
 			return true;
-	}
-	return false;
-}
-
-static bool in_path(const char *prog)
-{
-	const char *path = getenv("PATH");
-	char buf[PATH_MAX];
-
-	if (strchr(prog, '/'))
-		return access(prog, X_OK) == 0;
-	if (!path)
-		path = "/usr/bin:/bin";
-	while (*path) {
-		size_t n = strcspn(path, ":");
-		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, path, prog);
-		if (!access(buf, X_OK))
-			return true;
-		path += n + (path[n] == ':');
 	}
 	return false;
 }
@@ -191,7 +165,7 @@ static int vg_prepare(struct lace_backend *be, struct lace_event_spec *evs, size
 	if (err)
 		return err;
 	free(p->event_idx);
-	p->event_idx = xcalloc(nevents ? nevents : 1, sizeof(*p->event_idx));
+	p->event_idx = xcalloc(nevents, sizeof(*p->event_idx));
 	p->nevents = nevents;
 	for (size_t i = 0; i < nevents; i++)
 		p->event_idx[i] = evs[i].backend == be ? sim_event_index(evs[i].base) : -1;
@@ -294,26 +268,6 @@ static int hot_write(const char *path, const struct sim_results *r)
 	return rc;
 }
 
-static void dir_remove(const char *dir)
-{
-	struct strbuf sb = STRBUF_INIT;
-	DIR *d = opendir(dir);
-	struct dirent *de;
-
-	if (d) {
-		while ((de = readdir(d))) {
-			if (de->d_name[0] == '.')
-				continue;
-			strbuf_reset(&sb);
-			strbuf_addf(&sb, "%s/%s", dir, de->d_name);
-			unlink(sb.buf);
-		}
-		closedir(d);
-	}
-	rmdir(dir);
-	strbuf_release(&sb);
-}
-
 static void fill_counts(struct vg_priv *p, const struct sim_results *r,
 			struct lace_run_result *res)
 {
@@ -330,14 +284,14 @@ static void fill_counts(struct vg_priv *p, const struct sim_results *r,
 		res->counts[i].time_enabled = res->counts[i].time_running =
 			(uint64_t)(res->elapsed_s * 1e9);
 	}
-	res->procs = xcalloc(r->nprocs ? r->nprocs : 1, sizeof(*res->procs));
+	res->procs = xcalloc(r->nprocs, sizeof(*res->procs));
 	res->nprocs = r->nprocs;
 	for (size_t k = 0; k < r->nprocs; k++) {
 		struct lace_proc_result *pr = &res->procs[k];
 		const char *base = strrchr(r->procs[k].exe, '/');
 		pr->pid = r->procs[k].pid;
 		snprintf(pr->comm, sizeof(pr->comm), "%.31s", base ? base + 1 : r->procs[k].exe);
-		pr->values = xcalloc(res->nevents ? res->nevents : 1, sizeof(double));
+		pr->values = xcalloc(res->nevents, sizeof(double));
 		for (size_t i = 0; i < res->nevents; i++) {
 			int idx = i < p->nevents ? p->event_idx[i] : -1;
 			pr->values[i] = idx < 0 ? NAN
@@ -355,7 +309,7 @@ static int vg_run(struct lace_backend *be, char *const argv[], const struct lace
 	struct strbuf preload = STRBUF_INIT;
 	char a_rec[PATH_MAX + 32];
 	char a_l1i[96], a_itlb[64], a_stlb[64], a_page[48], a_fetch[48], a_prof[96];
-	const char *tmp = getenv("TMPDIR");
+	char *tmpdir;
 	const char *env[3] = { NULL, NULL, NULL };
 	size_t nenv = 0;
 	struct sim_results r;
@@ -365,9 +319,11 @@ static int vg_run(struct lace_backend *be, char *const argv[], const struct lace
 
 	if (!p->event_idx)
 		return lace_error_set(EINVAL, "simulator: run before prepare");
-	snprintf(dir, sizeof(dir), "%s/lace-sim.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir))
-		return lace_error_set(errno, "%s: %s", dir, strerror(errno));
+	err = fs_temp_dir("lace-sim", &tmpdir);
+	if (err)
+		return err;
+	snprintf(dir, sizeof(dir), "%s", tmpdir);
+	free(tmpdir);
 	snprintf(out, sizeof(out), "--lace-out=%s/r", dir);
 	if (valgrind_prog(p, prog, sizeof(prog))) {
 		snprintf(envlib, sizeof(envlib), "VALGRIND_LIB=%s", p->vgdir);
@@ -380,10 +336,10 @@ static int vg_run(struct lace_backend *be, char *const argv[], const struct lace
 	if (p->virtual_clock) {
 		const char *old = getenv("LD_PRELOAD");
 		strbuf_addf(&preload, "%s/" VG_TIME_FILE, p->vgdir);
-		if (!file_exists(preload.buf)) {
+		if (!fs_is_file(preload.buf)) {
 			err = lace_error_set(ENOENT, "--virtual-clock: %s is not built", preload.buf);
 			strbuf_release(&preload);
-			dir_remove(dir);
+			fs_remove_tree(dir);
 			return err;
 		}
 		strbuf_reset(&preload);
@@ -421,17 +377,12 @@ static int vg_run(struct lace_backend *be, char *const argv[], const struct lace
 	err = runner_start(&child, (char *const *)vargv.v, env, opts);
 	if (persona != -1)
 		personality((unsigned long)persona);
-	if (!err) {
-		err = runner_go(&child);
-		if (err)
-			runner_abort(&child);
-		else
-			err = runner_wait(&child, opts, res);
-	}
+	if (!err)
+		err = runner_run(&child, opts, res);
 	strvec_clear(&vargv);
 	strbuf_release(&preload);
 	if (err) {
-		dir_remove(dir);
+		fs_remove_tree(dir);
 		return err;
 	}
 
@@ -444,7 +395,7 @@ static int vg_run(struct lace_backend *be, char *const argv[], const struct lace
 			snprintf(res->fault_msg, sizeof(res->fault_msg), "simulator: %.110s",
 				 lace_error_msg());
 		}
-		dir_remove(dir);
+		fs_remove_tree(dir);
 		return 0;
 	}
 	if (p->window && !r.window_procs && res->fault == LACE_FAULT_NONE) {
@@ -462,7 +413,7 @@ static int vg_run(struct lace_backend *be, char *const argv[], const struct lace
 	if (p->hot_out && !err)
 		err = hot_write(p->hot_out, &r);
 	sim_results_free(&r);
-	dir_remove(dir);
+	fs_remove_tree(dir);
 	return err;
 }
 
@@ -653,14 +604,14 @@ const char *vg_backend_unavailable(void)
 			snprintf(why, sizeof(why), "the simulator tool " VG_TOOL_FILE " is not next to "
 				 "this lace (%s/vg): run 'make' in lace's source tree, which builds it "
 				 "(it needs Debian's valgrind package: 'make setup' as root)",
-				 sim_exe_dir() ? sim_exe_dir() : "?");
+				 paths_exe_dir() ? paths_exe_dir() : "?");
 		return why;
 	}
 	/* lace's launcher runs valgrind's core, and that comes with valgrind */
 	const char *vg = getenv("LACE_VALGRIND");
 	if (!vg || !*vg)
 		vg = "valgrind";
-	if (!in_path(vg)) {
+	if (paths_find_program(vg, NULL)) {
 		snprintf(why, sizeof(why), "the simulator needs valgrind (%s), which is not "
 			 "installed: apt-get install valgrind", vg);
 		return why;

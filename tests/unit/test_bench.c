@@ -17,6 +17,7 @@
 #include "bench/opts.h"
 #include "bench/rng.h"
 #include "bench/zipf.h"
+#include "util/array.h"
 
 static void test_rng_streams(void **state)
 {
@@ -84,7 +85,7 @@ static void test_zipf_sampling(void **state)
 	double skews[] = { 0.0, 0.8, 1.0, 1.5 };
 
 	(void)state;
-	for (unsigned k = 0; k < sizeof(skews) / sizeof(skews[0]); k++) {
+	for (unsigned k = 0; k < ARRAY_SIZE(skews); k++) {
 		struct zipf z = { 0 };
 		unsigned *hits = calloc(n, sizeof(*hits)), *rank_of = calloc(n, sizeof(*rank_of));
 		struct rng r;

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "layout/branch_stats.h"
+#include "util/array.h"
 
 /* regions: 0 .text, 1 entry, 2 cold */
 static struct lace_region regions[3] = {
@@ -33,7 +34,7 @@ static struct lace_branch branches[] = {
 static struct lace_image image = {
 	.geom = { 64, 4096, 32 },
 	.regions = regions, .nregions = 3,
-	.branches = branches, .nbranches = sizeof(branches) / sizeof(branches[0]),
+	.branches = branches, .nbranches = ARRAY_SIZE(branches),
 };
 
 static void test_matrix_direct(void **state)

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "layout/disasm.h"
+#include "util/array.h"
 
 #define VMA 0x401000ull
 
@@ -108,7 +109,7 @@ static void test_x86_kinds(void **state)
 		{ 0x68, LACE_BR_COND, true, 0x70 },
 		{ 0x70, LACE_BR_RET, false, 0 },
 	};
-	decode_both(LACE_ARCH_X86_64, code, sizeof(code), want, sizeof(want) / sizeof(want[0]), 29);
+	decode_both(LACE_ARCH_X86_64, code, sizeof(code), want, ARRAY_SIZE(want), 29);
 }
 
 /* A symbol in the middle of an instruction cuts it (libopcodes will not
@@ -177,7 +178,7 @@ static void test_ppc64le_kinds(void **state)
 		{ 0x20, LACE_BR_RET, false, 0 },
 		{ 0x24, LACE_BR_COND, true, 0x1c },
 	};
-	decode_both(LACE_ARCH_PPC64LE, code, sizeof(code), want, sizeof(want) / sizeof(want[0]), 11);
+	decode_both(LACE_ARCH_PPC64LE, code, sizeof(code), want, ARRAY_SIZE(want), 11);
 }
 
 /* The same words big-endian (ppc64 ELFv1/v2 BE): only the byte order of

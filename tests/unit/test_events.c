@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "measure/events.h"
+#include "util/array.h"
 
 static void parse_ok(const char *name, uint32_t type, uint64_t config)
 {
@@ -111,7 +112,7 @@ static void test_lists_and_groups(void **state)
 	events_release(&l);
 
 	const char *bad[] = { "", "cycles,", "{cycles", "cycles}", "{a,{b}}", "cycles,,instructions" };
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		assert_int_not_equal(events_parse(&l, bad[i]), 0);
 		events_release(&l);
 	}

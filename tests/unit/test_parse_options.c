@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/array.h"
 #include "util/error.h"
 #include "util/parse_num.h"
 #include "util/parse_options.h"
@@ -28,7 +29,7 @@ static void test_long(void **state)
 	assert_int_equal(parse_long("-3", -5, 5, &v), 0);
 	assert_int_equal(v, -3);
 	const char *bad[] = { "", " 1", "+1", "1x", "1 ", "0x10", "1.5", "x" };
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		v = 7;
 		assert_int_equal(parse_long(bad[i], 0, 100, &v), -EINVAL);
 		assert_int_equal(v, 7); /* untouched on error */
@@ -111,7 +112,7 @@ static void test_seconds(void **state)
 	assert_int_equal(parse_seconds("1h", &v), 0);
 	assert_true(v == 3600);
 	const char *bad[] = { "", "-1", "inf", "nan", "1e999", "5x", " 5", "ms" };
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
 		assert_true(parse_seconds(bad[i], &v) < 0);
 }
 

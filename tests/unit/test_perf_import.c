@@ -14,6 +14,8 @@
 #include "measure/kernel_id.h"
 #include "measure/perf_import.h"
 #include "measure/stats/stats.h"
+#include "util/array.h"
+#include "util/elf_note.h"
 
 static int parse(struct lace_import *im, const char *text, size_t runs)
 {
@@ -96,7 +98,7 @@ static void test_bad(void **state)
 			      "1,,page-faults,1,100.00,,\n{\"event\" : \"x\", \"counter-value\" : \"1\"}\n" };
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		assert_int_not_equal(parse(&im, bad[i], 10), 0);
 		import_release(&im);
 	}
@@ -110,10 +112,10 @@ static void test_build_id(void **state)
 	char hex[81];
 
 	(void)state;
-	assert_true(kernel_id_build_id(n, sizeof(n), hex, sizeof(hex)));
+	assert_true(elf_note_build_id(n, sizeof(n), hex, sizeof(hex)));
 	assert_string_equal(hex, "a3e4cd60");
-	assert_false(kernel_id_build_id(n, 20, hex, sizeof(hex)));
-	assert_false(kernel_id_build_id(n, sizeof(n) - 2, hex, sizeof(hex)));
+	assert_false(elf_note_build_id(n, 20, hex, sizeof(hex)));
+	assert_false(elf_note_build_id(n, sizeof(n) - 2, hex, sizeof(hex)));
 }
 
 static void test_ratio_unpaired(void **state)

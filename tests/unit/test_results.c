@@ -15,6 +15,7 @@
 
 #include "measure/events.h"
 #include "measure/results.h"
+#include "util/array.h"
 
 static char path[64];
 
@@ -120,7 +121,7 @@ static void test_damage(void **state)
 		"{\"lace_results\":1,\"kind\":\"stat\",\"events\":[{\"name\":\"a\"}]}\n{\"run\":0,\"counts\":[]}\n",
 		"{\"lace_results\":1,\"kind\":\"stat\",\"events\":[{\"name\":\"a\"}]}\n{\"run\":0,\"fault\":\"??\",\"counts\":[{}]}\n",
 	};
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		f = fopen(path, "w");
 		assert_non_null(f);
 		fputs(bad[i], f);

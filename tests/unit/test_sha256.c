@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/array.h"
 #include "util/sha256.h"
 
 static void hex_of(const unsigned char dig[32], char hex[65])
@@ -45,7 +46,7 @@ static void test_fips_vectors(void **state)
 	};
 	char hex[65];
 
-	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
 		digest(v[i].in, strlen(v[i].in), 64, hex);
 		assert_string_equal(hex, v[i].hex);
 		digest(v[i].in, strlen(v[i].in), 1, hex);

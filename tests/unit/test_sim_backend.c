@@ -15,18 +15,18 @@
 
 #include "measure/backend.h"
 #include "measure/cpu_profile.h"
+#include "measure/model/model.h"
 #include "measure/model_results.h"
 #include "util/error.h"
+#include "util/paths.h"
 
 /* build/tests/test_sim_backend -> the source tree's profiles */
 static int setup(void **state)
 {
-	char exe[PATH_MAX], dir[PATH_MAX + 64];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	const char *exe = paths_exe_dir();
+	char dir[PATH_MAX + 64];
 
-	if (n > 0 && !getenv("LACE_PROFILE_DIR")) {
-		exe[n] = '\0';
-		*strrchr(exe, '/') = '\0';
+	if (exe && !getenv("LACE_PROFILE_DIR")) {
 		snprintf(dir, sizeof(dir), "%s/../../measure/model/profiles", exe);
 		setenv("LACE_PROFILE_DIR", dir, 1);
 	}
@@ -51,6 +51,17 @@ static void test_profiles_load(void **state)
 	assert_int_equal(p.cfg.itlb_entries, 128);
 	assert_int_equal(p.cfg.stlb_entries, 1536);
 	assert_int_equal(p.cfg.stlb_ways, 12);
+	/* the hosts' built-in default (measure/model/model.h) is this profile */
+	const struct sim_config sky = SIM_CONFIG_SKYLAKE;
+	assert_int_equal(p.cfg.l1i_size, sky.l1i_size);
+	assert_int_equal(p.cfg.l1i_ways, sky.l1i_ways);
+	assert_int_equal(p.cfg.l1i_line, sky.l1i_line);
+	assert_int_equal(p.cfg.itlb_entries, sky.itlb_entries);
+	assert_int_equal(p.cfg.itlb_ways, sky.itlb_ways);
+	assert_int_equal(p.cfg.stlb_entries, sky.stlb_entries);
+	assert_int_equal(p.cfg.stlb_ways, sky.stlb_ways);
+	assert_int_equal(p.cfg.page, sky.page);
+	assert_int_equal(p.cfg.fetch_block, sky.fetch_block);
 	assert_int_equal(sim_profile_load("zen3", &p), 0);
 	assert_int_equal(p.cfg.itlb_ways, 64);   /* fully associative */
 

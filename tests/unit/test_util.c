@@ -1,21 +1,30 @@
-/* util/ toolbox: fs (write_file, mkdir_p), time, the UTF-8 rule and the
- * escapers built on it (JSON, XML, Markdown), and the bsearch bounds. */
+/* util/ toolbox: fs (write_file, mkdir_p, is_file, temp dirs, tree
+ * removal), paths (exe dir, cache dir, PATH), run_command, shell quoting,
+ * ARRAY_SIZE, the PRNG, a stderr's last line, the JSON number helpers,
+ * time, the UTF-8 rule and the escapers built on it (JSON, XML,
+ * Markdown), and the bsearch bounds. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <signal.h>
 #include <unistd.h>
 
+#include "util/array.h"
 #include "util/bsearch.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/json.h"
+#include "util/paths.h"
+#include "util/prng.h"
+#include "util/run_command.h"
 #include "util/strbuf.h"
 #include "util/time.h"
 #include "util/utf8.h"
@@ -30,10 +39,7 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
+	return fs_remove_tree(tmpdir) == 0 && !fs_is_dir(tmpdir) ? 0 : -1;
 }
 
 static void test_write_file(void **state)
@@ -130,6 +136,26 @@ static void test_json_string(void **state)
 	json_decref(j);
 }
 
+static void test_json_numbers(void **state)
+{
+	json_t *o = json_pack("{s:f, s:i, s:s}", "r", 1.5, "i", 3, "s", "x");
+	json_t *n = lace_json_real(NAN), *inf = lace_json_real(INFINITY), *v = lace_json_real(2.25);
+
+	/* JSON has no NaN or infinity: a missing value is null */
+	assert_true(json_is_null(n));
+	assert_true(json_is_null(inf));
+	assert_true(json_is_real(v) && json_real_value(v) == 2.25);
+	assert_true(lace_json_get_num(o, "r") == 1.5);
+	assert_true(lace_json_get_num(o, "i") == 3);
+	assert_true(isnan(lace_json_get_num(o, "s")));
+	assert_true(isnan(lace_json_get_num(o, "none")));
+	assert_true(isnan(lace_json_num(NULL)));
+	json_decref(o);
+	json_decref(n);
+	json_decref(inf);
+	json_decref(v);
+}
+
 static void test_xml(void **state)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -214,14 +240,239 @@ static void test_bsearch(void **state)
 	assert_int_equal(bsearch_lower(&k, v, 0, sz, cmp_u64), 0);
 }
 
+static void test_fs_kinds_and_trees(void **state)
+{
+	struct strbuf p = STRBUF_INIT;
+	char *t;
+
+	strbuf_addf(&p, "%s/tree/x/y", tmpdir);
+	assert_int_equal(fs_mkdir_p(p.buf, 0755), 0);
+	strbuf_addstr(&p, "/f");
+	assert_int_equal(fs_write_file(p.buf, "x", 1), 0);
+	assert_true(fs_is_file(p.buf));
+	assert_false(fs_is_dir(p.buf));
+	assert_false(fs_is_file(tmpdir));
+	assert_true(fs_is_dir(tmpdir));
+	assert_false(fs_is_file("/no/such/file"));
+
+	/* rm -r: everything under it goes, a gone path is fine */
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/tree", tmpdir);
+	assert_int_equal(fs_remove_tree(p.buf), 0);
+	assert_false(fs_is_dir(p.buf));
+	assert_int_equal(fs_remove_tree(p.buf), 0);
+
+	/* a private folder under $TMPDIR, named NAME.XXXXXX */
+	setenv("TMPDIR", tmpdir, 1);
+	assert_int_equal(fs_temp_dir("lace-t", &t), 0);
+	assert_true(fs_is_dir(t));
+	assert_int_equal(strncmp(t, tmpdir, strlen(tmpdir)), 0);
+	assert_non_null(strstr(t, "/lace-t."));
+	free(t);
+	setenv("TMPDIR", "/no/such/dir", 1);
+	assert_int_equal(fs_temp_dir("lace-t", &t), -ENOENT);
+	assert_null(t);
+	assert_non_null(strstr(lace_error_msg(), "/no/such/dir/lace-t."));
+	unsetenv("TMPDIR");
+	strbuf_release(&p);
+}
+
+static void test_paths(void **state)
+{
+	char *c, *prog;
+
+	/* one fallback order: LACE_CACHE, XDG_CACHE_HOME/lace, HOME/.cache/lace */
+	setenv("LACE_CACHE", "/c", 1);
+	setenv("XDG_CACHE_HOME", "/x", 1);
+	setenv("HOME", "/h", 1);
+	assert_int_equal(paths_cache_dir(&c), 0);
+	assert_string_equal(c, "/c");
+	free(c);
+	setenv("LACE_CACHE", "", 1);   /* empty counts as unset */
+	assert_int_equal(paths_cache_dir(&c), 0);
+	assert_string_equal(c, "/x/lace");
+	free(c);
+	unsetenv("XDG_CACHE_HOME");
+	assert_int_equal(paths_cache_dir(&c), 0);
+	assert_string_equal(c, "/h/.cache/lace");
+	free(c);
+	unsetenv("HOME");
+	assert_int_equal(paths_cache_dir(&c), -ENOENT);   /* never / or /tmp by accident */
+	assert_null(c);
+	assert_non_null(strstr(lace_error_msg(), "LACE_CACHE"));
+	unsetenv("LACE_CACHE");
+
+	/* PATH as execvp searches it */
+	assert_int_equal(paths_find_program("sh", &prog), 0);
+	assert_true(prog[0] == '/' && strstr(prog, "/sh"));
+	free(prog);
+	assert_int_equal(paths_find_program("lace-no-such-program", &prog), -ENOENT);
+	assert_null(prog);
+	assert_non_null(strstr(lace_error_msg(), "lace-no-such-program: command not found"));
+	assert_int_equal(paths_find_program("/bin/sh", NULL), 0);
+
+	/* the test binary's own folder */
+	assert_non_null(paths_exe());
+	assert_non_null(strstr(paths_exe(), "test_util"));
+	assert_int_equal(strncmp(paths_exe(), paths_exe_dir(), strlen(paths_exe_dir())), 0);
+	assert_null(strchr(paths_exe() + strlen(paths_exe_dir()) + 1, '/'));
+}
+
+static void test_shell_quote(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_add_sq(&sb, "it's");
+	assert_string_equal(sb.buf, "'it'\\''s'");
+	strbuf_reset(&sb);
+	strbuf_add_sq(&sb, "");
+	assert_string_equal(sb.buf, "''");
+	strbuf_reset(&sb);
+	strbuf_add_sh_word(&sb, "-O2");
+	strbuf_addch(&sb, ' ');
+	strbuf_add_sh_word(&sb, "a b");
+	strbuf_addch(&sb, ' ');
+	strbuf_add_sh_word(&sb, "");
+	assert_string_equal(sb.buf, "-O2 'a b' ''");
+	strbuf_release(&sb);
+}
+
+static void test_array_size(void **state)
+{
+	static const int v[7];
+	struct { char c[3]; } s[5];
+
+	assert_int_equal(ARRAY_SIZE(v), 7);
+	assert_int_equal(ARRAY_SIZE(s), 5);
+	assert_int_equal(ARRAY_SIZE(s[0].c), 3);
+}
+
+static void test_run_command(void **state)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf log = STRBUF_INIT, back = STRBUF_INIT;
+
+	/* stdout captured, stderr's tail kept, the exit code reported */
+	strvec_pushv(&cp.args, (const char *[]){ "sh", "-c",
+		"echo out; echo first >&2; echo \"$LACE_T_VAR\" >&2; pwd; exit 3", NULL });
+	strvec_push(&cp.env, "LACE_T_VAR=the last line");
+	cp.dir = tmpdir;
+	cp.out_capture = 1;
+	cp.err_capture = 1;
+	cp.err_tail = 14;
+	assert_int_equal(child_process_run(&cp), 0);
+	assert_int_equal(cp.exit_code, 3);
+	assert_non_null(strstr(cp.out.buf, "out\n"));
+	assert_non_null(strstr(cp.out.buf, tmpdir));
+	assert_true(cp.err.len <= 14);
+	assert_string_equal(child_process_err_line(&cp), "the last line");
+	child_process_clear(&cp);
+
+	/* run_ok: a failure says what failed and why, in one line */
+	child_process_init(&cp);
+	strvec_pushv(&cp.args, (const char *[]){ "sh", "-c", "echo noise >&2; echo why >&2; exit 2", NULL });
+	cp.err_capture = 1;
+	assert_int_equal(child_process_run_ok(&cp, "the step"), -EIO);
+	assert_string_equal(lace_error_msg(), "the step failed (exit 2): why");
+	child_process_clear(&cp);
+
+	/* a log gets both streams, appended; the message points to it */
+	strbuf_addf(&log, "%s/run.log", tmpdir);
+	for (int i = 0; i < 2; i++) {
+		child_process_init(&cp);
+		strvec_pushv(&cp.args, (const char *[]){ "sh", "-c", "echo o; echo e >&2; exit 1", NULL });
+		cp.log = log.buf;
+		assert_int_equal(child_process_run_ok(&cp, "logged"), -EIO);
+		child_process_clear(&cp);
+	}
+	assert_non_null(strstr(lace_error_msg(), "logged failed (see "));
+	assert_int_equal(strbuf_read_file(&back, log.buf), 0);
+	assert_string_equal(back.buf, "o\ne\no\ne\n");
+
+	/* a program that cannot start is an error of its own, nothing left running */
+	child_process_init(&cp);
+	strvec_push(&cp.args, "lace-no-such-program");
+	assert_int_equal(child_process_run(&cp), -ENOENT);
+	assert_non_null(strstr(lace_error_msg(), "cannot run lace-no-such-program"));
+	assert_int_equal(cp.pid, 0);
+	child_process_clear(&cp);
+	child_process_init(&cp);
+	strvec_pushv(&cp.args, (const char *[]){ "sh", "-c", "true", NULL });
+	cp.dir = "/no/such/dir";
+	assert_int_equal(child_process_run(&cp), -ENOENT);
+	assert_non_null(strstr(lace_error_msg(), "in /no/such/dir"));
+	child_process_clear(&cp);
+
+	/* a killed child reads as 128 + its signal; a cleared one is reaped */
+	child_process_init(&cp);
+	strvec_pushv(&cp.args, (const char *[]){ "sh", "-c", "kill -9 $$", NULL });
+	assert_int_equal(child_process_run(&cp), 0);
+	assert_int_equal(cp.exit_code, 128 + 9);
+	child_process_clear(&cp);
+	child_process_init(&cp);
+	strvec_pushv(&cp.args, (const char *[]){ "sleep", "100", NULL });
+	assert_int_equal(child_process_start(&cp), 0);
+	pid_t pid = cp.pid;
+	child_process_clear(&cp);
+	assert_int_equal(kill(pid, 0), -1);
+	strbuf_release(&log);
+	strbuf_release(&back);
+}
+
+static void test_prng(void **state)
+{
+	struct prng a, b;
+
+	/* splitmix64's published sequence from state 0 */
+	prng_init_raw(&a, 0);
+	assert_true(prng_next(&a) == 0xe220a8397b1dcdafULL);
+	assert_true(prng_next(&a) == 0x6e789e6aa1b965f4ULL);
+	assert_true(prng_at(0, 2) == 0x6e789e6aa1b965f4ULL);
+
+	/* a (seed, stream) pair is one sequence anywhere; neighbours differ */
+	prng_init(&a, 7, 2);
+	prng_init(&b, 7, 2);
+	for (int i = 0; i < 100; i++)
+		assert_true(prng_next(&a) == prng_next(&b));
+	prng_init(&b, 7, 3);
+	assert_true(prng_next(&a) != prng_next(&b));
+	for (int i = 0; i < 1000; i++) {
+		double u = prng_unit(&a);
+
+		assert_true(prng_below(&a, 10) < 10);
+		assert_true(u >= 0 && u < 1);
+	}
+}
+
+static void test_last_line(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_string_equal(strbuf_last_line(&sb), "");
+	strbuf_addstr(&sb, "warning: x\nerror: the reason\n\n");
+	assert_string_equal(strbuf_last_line(&sb), "error: the reason");
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb, "one line");
+	assert_string_equal(strbuf_last_line(&sb), "one line");
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_write_file),
 		cmocka_unit_test(test_mkdir_p),
+		cmocka_unit_test(test_fs_kinds_and_trees),
+		cmocka_unit_test(test_paths),
+		cmocka_unit_test(test_shell_quote),
+		cmocka_unit_test(test_array_size),
+		cmocka_unit_test(test_run_command),
+		cmocka_unit_test(test_prng),
+		cmocka_unit_test(test_last_line),
 		cmocka_unit_test(test_now_s),
 		cmocka_unit_test(test_utf8_rule),
 		cmocka_unit_test(test_json_string),
+		cmocka_unit_test(test_json_numbers),
 		cmocka_unit_test(test_xml),
 		cmocka_unit_test(test_md),
 		cmocka_unit_test(test_md_code),

@@ -42,6 +42,8 @@
 #include <sys/io.h>
 #endif
 
+#include "util/elf_note.h"
+
 /* the markers of tcg_core.h */
 static inline void window_open(void)
 {
@@ -196,22 +198,8 @@ static void report_kernel(void)
 		n = read(fd, notes, sizeof(notes));
 		close(fd);
 	}
-	for (ssize_t off = 0; off + 12 <= n;) {
-		uint32_t nsz, dsz, type;
-
-		memcpy(&nsz, notes + off, 4);
-		memcpy(&dsz, notes + off + 4, 4);
-		memcpy(&type, notes + off + 8, 4);
-		size_t name_at = (size_t)off + 12, desc_at = name_at + ((nsz + 3) & ~3u);
-		if (desc_at + dsz > (size_t)n)
-			break;
-		if (type == 3 && nsz == 4 && !memcmp(notes + name_at, "GNU", 4) && dsz <= 64) {
-			for (uint32_t i = 0; i < dsz; i++)
-				sprintf(id + 2 * i, "%02x", notes[desc_at + i]);
-			break;
-		}
-		off = (ssize_t)(desc_at + ((dsz + 3) & ~3u));
-	}
+	if (n <= 0 || !elf_note_build_id(notes, (size_t)n, id, sizeof(id)))
+		strcpy(id, "-");
 	if (!uname(&u))
 		printf("lace-guest: kernel %s %s\n", u.release, id);
 }

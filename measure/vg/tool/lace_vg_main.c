@@ -57,11 +57,12 @@
 
 static const HChar *clo_out = "lace-vg.out";
 static const HChar *clo_profile = "custom";
-static const HChar *clo_l1i = "32768,8,64";
-static const HChar *clo_itlb = "128,8";
-static const HChar *clo_stlb = "1536,12";
-static Long clo_page = 4096;
-static Long clo_fetch_block = 16;
+static const HChar *clo_l1i = SIM_STR(SIM_SKYLAKE_L1I_SIZE) "," SIM_STR(SIM_SKYLAKE_L1I_WAYS) ","
+			      SIM_STR(SIM_SKYLAKE_L1I_LINE);
+static const HChar *clo_itlb = SIM_STR(SIM_SKYLAKE_ITLB_ENTRIES) "," SIM_STR(SIM_SKYLAKE_ITLB_WAYS);
+static const HChar *clo_stlb = SIM_STR(SIM_SKYLAKE_STLB_ENTRIES) "," SIM_STR(SIM_SKYLAKE_STLB_WAYS);
+static Long clo_page = SIM_SKYLAKE_PAGE;
+static Long clo_fetch_block = SIM_SKYLAKE_FETCH_BLOCK;
 static Bool clo_per_function = True;
 static const HChar *clo_record = NULL;
 
@@ -109,9 +110,12 @@ static void lace_print_usage(void)
 	VG_(printf)(
 "    --lace-out=PREFIX          write PREFIX.<pid>.<n> per process image\n"
 "    --lace-profile=NAME        profile name recorded in the output\n"
-"    --lace-l1i=SIZE,WAYS,LINE  L1 instruction cache [32768,8,64]\n"
-"    --lace-itlb=ENTRIES,WAYS   first-level instruction TLB [128,8]\n"
-"    --lace-stlb=ENTRIES,WAYS   second-level TLB, 0,0 for none [1536,12]\n"
+"    --lace-l1i=SIZE,WAYS,LINE  L1 instruction cache [" SIM_STR(SIM_SKYLAKE_L1I_SIZE) ","
+	SIM_STR(SIM_SKYLAKE_L1I_WAYS) "," SIM_STR(SIM_SKYLAKE_L1I_LINE) "]\n"
+"    --lace-itlb=ENTRIES,WAYS   first-level instruction TLB [" SIM_STR(SIM_SKYLAKE_ITLB_ENTRIES) ","
+	SIM_STR(SIM_SKYLAKE_ITLB_WAYS) "]\n"
+"    --lace-stlb=ENTRIES,WAYS   second-level TLB, 0,0 for none [" SIM_STR(SIM_SKYLAKE_STLB_ENTRIES) ","
+	SIM_STR(SIM_SKYLAKE_STLB_WAYS) "]\n"
 "    --lace-page=BYTES          page size, 4096 or 2097152 [4096]\n"
 "    --lace-fetch-block=BYTES   fetch block size [16]\n"
 "    --lace-per-function=yes|no attribute to functions [yes]\n"
