@@ -17,6 +17,7 @@
 
 #include "cli/build_kernel.h"
 #include "cli/command.h"
+#include "util/array.h"
 #include "util/error.h"
 #include "util/parse_options.h"
 #include "util/parse_num.h"
@@ -211,7 +212,7 @@ static const struct build_cmd {
 static int cmd_build(int argc, char **argv)
 {
 	if (argc > 1)
-		for (size_t i = 0; i < sizeof(build_cmds) / sizeof(build_cmds[0]); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(build_cmds); i++)
 			if (!strcmp(argv[1], build_cmds[i].name))
 				return build_cmds[i].run(argc - 1, argv + 1);
 	int rc;

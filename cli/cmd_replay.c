@@ -66,7 +66,7 @@ static int events_parse(int *idx)
 
 static struct replay_sym *syms_of(const struct symkeys *k)
 {
-	struct replay_sym *v = xcalloc(k->n ? k->n : 1, sizeof(*v));
+	struct replay_sym *v = xcalloc(k->n, sizeof(*v));
 
 	for (size_t i = 0; i < k->n; i++)
 		v[i] = (struct replay_sym){ k->v[i].key, k->v[i].name, k->v[i].addr, k->v[i].size };

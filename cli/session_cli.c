@@ -142,7 +142,7 @@ const struct lace_option *session_cli_backend_options(void)
 
 	if (opts[0].type != LACE_OPTION_END)
 		return opts;
-	size_t n = 0, max = sizeof(opts) / sizeof(opts[0]);
+	size_t n = 0, max = ARRAY_SIZE(opts);
 	backend_opts_add(opts, &n, max, "simulator options (--backend sim, or auto with simulated events):",
 			 vg_backend_options);
 	backend_opts_add(opts, &n, max, "qemu options (--backend qemu):", qemu_backend_options);

@@ -320,10 +320,10 @@ int symbols_load(struct lace_image *img)
 	if (!data || !symsh.sh_entsize)
 		return lace_error_set(EINVAL, "unreadable symbol table: %s", elf_errmsg(-1));
 	size_t n = symsh.sh_size / symsh.sh_entsize;
-	const char **files = xcalloc(n ? n : 1, sizeof(*files));
+	const char **files = xcalloc(n, sizeof(*files));
 
 	img->has_symbols = true;
-	p->syms = xcalloc(n ? n : 1, sizeof(*p->syms));
+	p->syms = xcalloc(n, sizeof(*p->syms));
 	symtab_read(img, data, xdata, &symsh, dynamic, files);
 	syms_sort(img, files);
 	bool debug_only = image_debug_only(img);

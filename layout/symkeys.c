@@ -8,41 +8,29 @@
 
 #include "layout/image.h"
 #include "layout/symkeys.h"
+#include "util/elf_note.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-static uint32_t le32(const uint8_t *d)
-{
-	return d[0] | d[1] << 8 | d[2] << 16 | (uint32_t)d[3] << 24;
-}
-
 /* The GNU build-id note of img as hex into hex ("" when none): in
- * .note.gnu.build-id, or among the kernel's .notes. */
+ * .note.gnu.build-id, or among the kernel's .notes (util/elf_note.h reads
+ * them in this machine's byte order: the little-endian x86-64 and ppc64le
+ * images lace replays) */
 static void note_build_id(struct lace_image *img, char *hex, size_t len)
 {
 	hex[0] = 0;
 	for (size_t i = 0; i < img->nsections; i++) {
 		const uint8_t *d;
-		size_t n, off = 0;
+		size_t n;
+
 		if (strcmp(img->sections[i].name, ".note.gnu.build-id") &&
 		    strcmp(img->sections[i].name, ".notes"))
 			continue;
 		d = image_section_data(img, (int)i, &n);
-		while (d && n - off >= 12) {
-			uint32_t namesz = le32(d + off), descsz = le32(d + off + 4);
-			uint32_t type = le32(d + off + 8);
-			size_t name = off + 12, desc = name + (((size_t)namesz + 3) & ~(size_t)3);
-			if (namesz > n || descsz > n || desc > n || descsz > n - desc)
-				break;
-			if (type == 3 && namesz == 4 && !memcmp(d + name, "GNU", 4) &&
-			    descsz * 2 + 1 <= len) {
-				for (uint32_t k = 0; k < descsz; k++)
-					snprintf(hex + 2 * k, 3, "%02x", d[desc + k]);
-				return;
-			}
-			off = desc + (((size_t)descsz + 3) & ~(size_t)3);
-		}
+		if (d && elf_note_build_id(d, n, hex, len))
+			return;
+		hex[0] = 0;
 	}
 }
 
@@ -69,7 +57,7 @@ int symkeys_load(const char *path, struct symkeys *t)
 		return lace_error_set(err, "%s: %s", path, why);
 	}
 	note_build_id(img, t->build_id, sizeof(t->build_id));
-	t->v = xcalloc(img->nfuncs ? img->nfuncs : 1, sizeof(*t->v));
+	t->v = xcalloc(img->nfuncs, sizeof(*t->v));
 	for (size_t i = 0; i < img->nfuncs; i++) {
 		const struct lace_function *f = &img->funcs[i];
 		if (!f->size)

@@ -391,7 +391,7 @@ int record_file_parse(const char *name, const uint8_t *buf, size_t len, struct l
 	err = payload_inflate(name, buf + hlen + 2, len - hlen - 2, r);
 	if (err)
 		return err;
-	r->streams = xcalloc(nstreams ? nstreams : 1, sizeof(*r->streams));
+	r->streams = xcalloc(nstreams, sizeof(*r->streams));
 	for (pos = 0; r->nstreams < nstreams; r->nstreams++) {
 		struct lace_record_stream *s = &r->streams[r->nstreams];
 		if (r->payload_len - pos < 24)

@@ -111,16 +111,16 @@ static int key_cmp(const void *a, const void *b)
 static void layout_prepare(struct rp_ctx *c)
 {
 	const struct replay_layout *l = c->lay;
-	size_t *byk = xcalloc(l->nnew ? l->nnew : 1, sizeof(*byk));
+	size_t *byk = xcalloc(l->nnew, sizeof(*byk));
 	int64_t shift = 0;
 
 	for (size_t j = 0; j < l->nnew; j++)
 		byk[j] = j;
 	sort_syms = l->new;
 	qsort(byk, l->nnew, sizeof(*byk), key_cmp);
-	c->map = xcalloc(l->nold ? l->nold : 1, sizeof(*c->map));
-	c->shift = xcalloc(l->nold ? l->nold : 1, sizeof(*c->shift));
-	c->afn_count = xcalloc(l->nold ? l->nold : 1, sizeof(*c->afn_count));
+	c->map = xcalloc(l->nold, sizeof(*c->map));
+	c->shift = xcalloc(l->nold, sizeof(*c->shift));
+	c->afn_count = xcalloc(l->nold, sizeof(*c->afn_count));
 	for (size_t i = 0; i < l->nold; i++) {
 		size_t lo = 0, hi = l->nnew;
 		c->map[i] = -1;

@@ -433,7 +433,7 @@ static json_t *r2_point(struct ks *s, const char *kernel, const char *label, con
 	json_object_set_new(pt, "command", json_integer((json_int_t)json_array_size(s->commands) - 1));
 	json_object_set_new(pt, "instructions_k", json_real(stat_event(j, "instructions:k")));
 	json_object_set_new(pt, "instructions_u", json_real(stat_event(j, "instructions:u")));
-	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(fns); i++) {
 		json_t *p = stat_path(j, fns[i]);
 		json_object_set_new(paths, fns[i], json_pack("{s:o, s:o}", "calls", json_real(lace_json_get_num(p, "calls")),
 							     "per_call", json_real(lace_json_get_num(p, "per_call"))));

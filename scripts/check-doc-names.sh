@@ -55,6 +55,7 @@ NOT_OURS = {
     # libbfd's, Valgrind's (cachegrind), git's and bpftool's (the command
     # table), QEMU's plugin header
     "disassemble_bytes", "format.c", "cg_sim.c", "git.c", "main.c", "qemu-plugin.h",
+    "run-command.h", "run-command.c", "strvec.h",
     # a naming pattern, not a name
     "object__method",
 }

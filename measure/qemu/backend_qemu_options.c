@@ -9,6 +9,7 @@
 
 #include "measure/qemu/backend_qemu_priv.h"
 #include "measure/cpu_profile.h"
+#include "util/array.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/strvec.h"
@@ -43,7 +44,7 @@ int qemu_set_option(struct lace_backend *be, const char *name, const char *value
 		{ "system-map", 0, true }, { "system-map-a", 0, true }, { "system-map-b", 1, true },
 	};
 
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
 		struct qemu_kernel *k = &p->k[files[i].side];
 		char **slot = files[i].map ? &k->sysmap : &k->kernel;
 

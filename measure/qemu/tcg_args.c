@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "util/array.h"
 #include "util/error.h"
 #include "util/parse_num.h"
 
@@ -32,7 +33,7 @@ static int number_key(struct tcg_args *a, const char *k, size_t klen, uint64_t *
 		*u64 = &a->switch_addr;
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
 		char *field = (char *)&a->cfg + keys[i].off;
 
 		if (klen != strlen(keys[i].name) || strncmp(k, keys[i].name, klen))

@@ -18,6 +18,7 @@
 #include "measure/qemu/symmap.h"
 #include "measure/qemu/tcg_core.h"
 #include "measure/model/cache.h"
+#include "util/array.h"
 #include "util/error.h"
 
 static void test_markers(void **state)
@@ -317,7 +318,7 @@ static void test_plugin_args(void **state)
 		{ "switch_addr=1", "unknown argument: switch_addr" },
 		{ "out", "argument is not key=value: out" },
 	};
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		char *argv[] = { "out=f", bad[i].arg };
 
 		assert_int_equal(tcg_args_parse(2, argv, &a), -EINVAL);

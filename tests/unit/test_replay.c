@@ -17,6 +17,7 @@
 #include "measure/model/record.h"
 #include "measure/record_file.h"
 #include "measure/replay.h"
+#include "util/array.h"
 
 static const struct sim_config cfg = { 32768, 8, 64, 64, 8, 1536, 12, 4096, 16 };
 static uint8_t buf[1u << 16];
@@ -50,7 +51,7 @@ static uint32_t stream_make(int phys)
 			ph[i] = a[i] + 0x100000 + (b == 2 ? 0x30 : 0);
 		rec_put_def(&p, b == 0 ? REC_DEF_KERNEL : 0, a, l, phys ? ph : NULL, 6);
 	}
-	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++)
+	for (size_t k = 0; k < ARRAY_SIZE(order); k++)
 		rec_put_exec(&p, (uint64_t)order[k]);
 	if (phys)
 		rec_put_mark(&p, REC_WIN_CLOSE);
@@ -83,7 +84,7 @@ static struct sim_totals reference(const uint64_t *shift)
 	memset(tags, 0, sizeof(tags));
 	sim_model_ntags(&cfg, &nl, &ni, &ns);
 	sim_model_init(&m, &cfg, tags, tags + nl, tags + nl + ni);
-	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
+	for (size_t k = 0; k < ARRAY_SIZE(order); k++) {
 		block_insns(order[k], shift[order[k]], a, l);
 		for (int i = 0; i < 6; i++)
 			sim_model_insn(&m, a[i], l[i], NULL, 0);
