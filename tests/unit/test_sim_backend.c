@@ -173,7 +173,7 @@ static void test_backend_run(void **state)
 			skip();
 		}
 		fail_msg("valgrind is installed but the simulator backend is not: %s",
-			 sim_backend_unavailable());
+			 vg_backend_unavailable());
 	}
 	const char *names[] = { "instructions", "L1-icache-load-misses", "cycles" };
 	struct lace_run_opts opts = { .follow_children = true, .timeout_s = 120 };
