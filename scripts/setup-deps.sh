@@ -12,9 +12,12 @@ libdw-dev libelf-dev zlib1g-dev libgsl-dev libjansson-dev libinih-dev
 libpfm4-dev systemtap-sdt-dev valgrind qemu-system-x86"
 # test: what the test suite runs or compares against (the ppc64le cross
 # compiler also builds the guest workloads build/ppc64le/bench/*: static,
-# so it needs the cross libc, which the compiler only recommends)
+# so it needs the cross libc, which the compiler only recommends;
+# qemu-system-ppc and gdb-multiarch: t_qemu_pathlen_gdb.sh single-steps
+# the ppc64le guest through QEMU's gdbstub to check --path-length)
 PKGS_TEST="libcmocka-dev gcc-powerpc64le-linux-gnu binutils-powerpc64le-linux-gnu
-libc6-dev-ppc64el-cross rt-tests linux-perf python3 clang jq"
+libc6-dev-ppc64el-cross rt-tests linux-perf python3 clang jq qemu-system-ppc
+gdb-multiarch"
 
 # kernel: what `lace build --kernel` and `make check-kernel` need to build
 # Debian's linux-source (and, for the qemu backend, boot it)
