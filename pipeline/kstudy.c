@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pipeline/kstudy_code.h"
 #include "pipeline/selfexec.h"
 #include "pipeline/study.h"
 #include "util/error.h"
@@ -280,6 +281,13 @@ static void step_layout(struct ks *s)
 		if (why[0])
 			not_measured(k, "%s", why);
 		json_object_set_new(k, "hash_fault_sites", sites);
+		/* the code at each site, for reading 1's explanation */
+		json_t *code;
+
+		if (!kstudy_site_code(vm, "__tracepoint_hash_fault", &code))
+			json_object_set_new(k, "hash_fault_code", code);
+		else
+			json_object_set_new(k, "hash_fault_code_error", json_string(lace_error_msg()));
 	}
 }
 
