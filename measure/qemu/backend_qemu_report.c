@@ -145,6 +145,12 @@ int qemu_report_read(const char *path, struct tcg_split *w, unsigned *nwin, json
 								(double)calls) : json_null(),
 								"interrupted_calls", (json_int_t)intr,
 								"lengths"));
+			if (sscanf(strstr(line, " l1i_misses=") ?: "", " l1i_misses=%llu itlb_misses=%llu",
+				   &l1, &it) == 2) {
+				p = json_array_get(*paths, json_array_size(*paths) - 1);
+				json_object_set_new(p, "l1i_misses", json_integer((json_int_t)l1));
+				json_object_set_new(p, "itlb_misses", json_integer((json_int_t)it));
+			}
 		} else if (!strncmp(line, "end ", 4)) {
 			end = true;
 		}

@@ -149,6 +149,10 @@ static void path_pop(struct tcg_paths *p, uint64_t now)
 
 		f->inclusive += n;
 		path_len_add(f, n, p->stack[p->depth].interrupted);
+		if (p->totals) {
+			f->l1i_misses += p->totals->l1i_misses - p->stack[p->depth].start_l1i;
+			f->itlb_misses += p->totals->itlb_misses - p->stack[p->depth].start_itlb;
+		}
 	}
 }
 
@@ -218,6 +222,8 @@ void tcg_paths_block(struct tcg_paths *p, uint64_t vaddr, long entry_fn, uint64_
 		p->stack[p->depth].start = now;
 		p->stack[p->depth].ret = p->pending_ret;
 		p->stack[p->depth].interrupted = 0;
+		p->stack[p->depth].start_l1i = p->totals ? p->totals->l1i_misses : 0;
+		p->stack[p->depth].start_itlb = p->totals ? p->totals->itlb_misses : 0;
 		p->depth++;
 		f->active++;
 		f->calls++;

@@ -123,6 +123,9 @@ struct tcg_path_fn {
 	 * in increasing order, with how many calls took each and how many of
 	 * those an asynchronous interrupt landed in (tcg_paths_interrupt). */
 	uint64_t interrupted;
+	/* the model's L1i and iTLB misses inside the calls (callees
+	 * included), when tcg_paths.totals is set */
+	uint64_t l1i_misses, itlb_misses;
 	struct tcg_path_len *len;
 	size_t nlen, caplen;
 };
@@ -134,10 +137,15 @@ struct tcg_paths {
 	struct {
 		uint32_t fn;
 		uint64_t start, ret;
+		uint64_t start_l1i, start_itlb;
 		int interrupted;
 	} stack[TCG_PATH_DEPTH];
 	size_t depth;
 	uint64_t pending_ret;   /* the previous block ended in a call returning here */
+	/* the model's counters, read when a call starts and ends (NULL: no
+	 * misses per path): like `now`, they must not yet count the block
+	 * passed to tcg_paths_block */
+	const struct sim_totals *totals;
 };
 
 /* One executed block: it starts at vaddr, is the entry of path function

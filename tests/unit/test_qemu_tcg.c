@@ -294,6 +294,28 @@ static void test_paths_interrupted(void **state)
 	assert_null(fn[0].len);
 }
 
+/* The misses counted between a call's entry and return are its own,
+ * callees included; misses outside calls are nobody's. */
+static void test_paths_misses(void **state)
+{
+	struct tcg_path_fn fn[1] = { { .name = "f" } };
+	struct sim_totals t = { 0 };
+	struct tcg_paths p = { .fn = fn, .n = 1, .totals = &t };
+
+	t.l1i_misses = 5;
+	tcg_paths_block(&p, 0x100, -1, 0x110, 0);
+	t.l1i_misses = 7;
+	t.itlb_misses = 1;
+	tcg_paths_block(&p, 0x1000, 0, 0, 10);
+	t.l1i_misses = 10;
+	t.itlb_misses = 2;
+	tcg_paths_block(&p, 0x110, -1, 0, 20);
+	t.l1i_misses = 50;
+	assert_int_equal(fn[0].l1i_misses, 3);
+	assert_int_equal(fn[0].itlb_misses, 1);
+	tcg_paths_release(&p);
+}
+
 static void test_async_vectors(void **state)
 {
 	assert_true(tcg_is_async_vector(TCG_ARCH_PPC64, "exc_real_0x900_decrementer"));
@@ -353,6 +375,7 @@ int main(void)
 		cmocka_unit_test(test_calls),
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_paths_interrupted),
+		cmocka_unit_test(test_paths_misses),
 		cmocka_unit_test(test_async_vectors),
 		cmocka_unit_test(test_guest_report),
 	};

@@ -21,7 +21,8 @@
  * Output (out=): one "window N ..." line when each window closes
  * (tcg_split_format), then at exit one "fn NAME ..." line per kernel
  * function that ran inside a window (needs map=) and one "path NAME
- * calls=N inclusive=M interrupted=K" line per path= function
+ * calls=N inclusive=M interrupted=K l1i_misses=L itlb_misses=T" line
+ * per path= function (misses inside the calls, callees included)
  * (tcg_paths_block), each followed by its calls' lengths, one "pathlen
  * NAME instructions=L calls=C interrupted=I" line per distinct length,
  * shortest first (I of the C calls took an asynchronous interrupt: a
@@ -482,7 +483,8 @@ static void at_exit(qemu_plugin_id_t id, void *ud)
 		const struct tcg_path_fn *f = &paths.fn[k];
 
 		fprintf(out, "path %s calls=%" PRIu64 " inclusive=%" PRIu64 " interrupted=%" PRIu64
-			"\n", f->name, f->calls, f->inclusive, f->interrupted);
+			" l1i_misses=%" PRIu64 " itlb_misses=%" PRIu64 "\n", f->name, f->calls,
+			f->inclusive, f->interrupted, f->l1i_misses, f->itlb_misses);
 		for (size_t j = 0; j < f->nlen; j++)
 			fprintf(out, "pathlen %s instructions=%" PRIu64 " calls=%" PRIu64
 				" interrupted=%" PRIu64 "\n", f->name, f->len[j].instructions,
@@ -590,6 +592,7 @@ LACE_QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_
 		paths.fn[k].name = path_names[k];
 	}
 	paths.n = npath;
+	paths.totals = &model.t;   /* the misses are counted live (model.c) */
 	if (npath) {
 		irq_vec = calloc(map.n ? map.n : 1, sizeof(*irq_vec));
 		if (!irq_vec)
