@@ -355,6 +355,12 @@ static json_t *fault_point(struct ks *s, const char *kernel, bool enabled, long 
 	p = stat_path(j, "hash_page_mm");
 	json_object_set_new(pt, "hash_faults", json_real(num(p, "calls")));
 	json_object_set_new(pt, "hash_page_mm_per_call", json_real(num(p, "per_call")));
+	/* the path a reviewer can quote (the uninterrupted calls' mode), and
+	 * the model's misses inside the calls: the hash-fault path's own
+	 * L1i/iTLB cost */
+	json_object_set_new(pt, "hash_page_mm_path_length", json_real(num(p, "path_length")));
+	json_object_set_new(pt, "hash_page_mm_l1i_misses", json_real(num(p, "l1i_misses")));
+	json_object_set_new(pt, "hash_page_mm_itlb_misses", json_real(num(p, "itlb_misses")));
 	p = stat_path(j, path_fn);
 	json_object_set_new(pt, "insert_fn", json_string(path_fn));
 	json_object_set_new(pt, "insert_calls", json_real(num(p, "calls")));
