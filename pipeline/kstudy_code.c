@@ -123,20 +123,25 @@ static json_t *site_json(struct lace_image *img, const struct lace_jump_site *j)
 			 "offset", (json_int_t)(j->target - (j->target_func >= 0 ?
 					img->funcs[j->target_func].addr : j->target)),
 			 "instructions", (json_int_t)((end - j->target) / 4));
-	/* what runs before the site: straight-line from the entry in these
-	 * builds, so a difference here is a difference on every call */
-	json_int_t moves = 0;
+	/* what runs before the site; without a jump or conditional branch
+	 * there (calls return), every call runs all of it, so a difference
+	 * here is a difference on every call */
+	json_int_t moves = 0, jumps = 0;
 
 	for (uint64_t a = base; a < j->code; a += 4) {
 		uint32_t w;
 
 		if (word_at(img, a, &w) && !strcmp(ppc_kind(w), "mr"))
 			moves++;
+		b = branch_at(img, a);
+		if (b && b->kind != LACE_BR_CALL && b->kind != LACE_BR_INDIRECT_CALL)
+			jumps++;
 	}
-	return json_pack("{s:s,s:I,s:o,s:o,s:i,s:{s:I,s:I}}", "function", func_name(img, j->func),
-			 "site_offset", (json_int_t)(j->code - base), "words", words, "slow_path",
-			 slow, "disabled_instructions", inl ? 2 : 1, "before_site", "instructions",
-			 (json_int_t)((j->code - base) / 4), "mr", moves);
+	return json_pack("{s:s,s:I,s:o,s:o,s:i,s:{s:I,s:I,s:I}}", "function",
+			 func_name(img, j->func), "site_offset", (json_int_t)(j->code - base), "words",
+			 words, "slow_path", slow, "disabled_instructions", inl ? 2 : 1, "before_site",
+			 "instructions", (json_int_t)((j->code - base) / 4), "mr", moves, "branches",
+			 jumps);
 }
 
 int kstudy_site_code(const char *vmlinux, const char *key_prefix, json_t **out)

@@ -22,10 +22,12 @@
  *                              the site: 1 (the nop, then falls through)
  *                              or 2 (the nop and a taken b over an inline
  *                              slow path)
- *   before_site {instructions, mr}
+ *   before_site {instructions, mr, branches}
  *                              the instructions from the function's start
- *                              to the site, and how many are register
- *                              moves (`mr`: what a call's operands add)
+ *                              to the site, how many are register moves
+ *                              (`mr`: what a call's operands add) and how
+ *                              many jump or branch (0: every call runs
+ *                              them all)
  * 0, or -errno with the message set (ppc64le only: -ENOTSUP otherwise). */
 int kstudy_site_code(const char *vmlinux, const char *key_prefix, json_t **out);
 

@@ -233,7 +233,9 @@ static void section_r1(struct strbuf *sb, const json_t *res)
 	if (!isnan(cold) && !isnan(disabled)) {
 		strbuf_addf(sb, "With the slow path forced out to cold text: %.1f (%+.1f against the "
 				"default placement)", cold, cold - disabled);
-		if (sb_base && sb_cold)
+		if (sb_base && sb_cold &&
+		    jnum(json_object_get(sb_base, "before_site"), "branches") == 0 &&
+		    jnum(json_object_get(sb_cold, "before_site"), "branches") == 0)
 			strbuf_addf(sb, "; its site executes %lld instruction instead of %lld, and "
 					"%lld instructions run before it in `hash_page_mm` instead of "
 					"%lld, %lld of them register moves (`mr`) instead of %lld: the "
