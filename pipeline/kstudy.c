@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pipeline/kstudy_code.h"
 #include "pipeline/selfexec.h"
 #include "pipeline/study.h"
 #include "util/array.h"
@@ -277,6 +278,13 @@ static void step_layout(struct ks *s)
 		if (why[0])
 			not_measured(k, "%s", why);
 		json_object_set_new(k, "hash_fault_sites", sites);
+		/* the code at each site, for reading 1's explanation */
+		json_t *code;
+
+		if (!kstudy_site_code(vm, "__tracepoint_hash_fault", &code))
+			json_object_set_new(k, "hash_fault_code", code);
+		else
+			json_object_set_new(k, "hash_fault_code_error", json_string(lace_error_msg()));
 	}
 }
 
@@ -344,6 +352,12 @@ static json_t *fault_point(struct ks *s, const char *kernel, bool enabled, long 
 	p = stat_path(j, "hash_page_mm");
 	json_object_set_new(pt, "hash_faults", json_real(lace_json_get_num(p, "calls")));
 	json_object_set_new(pt, "hash_page_mm_per_call", json_real(lace_json_get_num(p, "per_call")));
+	/* the path a reviewer can quote (the uninterrupted calls' mode), and
+	 * the model's misses inside the calls: the hash-fault path's own
+	 * L1i/iTLB cost */
+	json_object_set_new(pt, "hash_page_mm_path_length", json_real(lace_json_get_num(p, "path_length")));
+	json_object_set_new(pt, "hash_page_mm_l1i_misses", json_real(lace_json_get_num(p, "l1i_misses")));
+	json_object_set_new(pt, "hash_page_mm_itlb_misses", json_real(lace_json_get_num(p, "itlb_misses")));
 	p = stat_path(j, path_fn);
 	json_object_set_new(pt, "insert_fn", json_string(path_fn));
 	json_object_set_new(pt, "insert_calls", json_real(lace_json_get_num(p, "calls")));

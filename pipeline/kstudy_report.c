@@ -56,6 +56,46 @@ static const json_t *point(const json_t *c, long pages)
 	return NULL;
 }
 
+/* the first hash_fault site of kernel k inside hash_page_mm (from
+ * lace layout's model, kstudy_code.c), or NULL */
+static const json_t *mm_site(const json_t *res, const char *k)
+{
+	const json_t *code = json_object_get(json_object_get(json_object_get(res, "layout"), k),
+					     "hash_fault_code"), *c;
+	size_t i;
+
+	json_array_foreach(code, i, c)
+		if (!strcmp(js(c, "function"), "hash_page_mm"))
+			return c;
+	return NULL;
+}
+
+/* One kernel's site in words, generated from the code: what the
+ * instructions at the site are and where the slow path sits. */
+static void site_sentence(struct strbuf *sb, const char *k, const json_t *c)
+{
+	const json_t *sp = json_object_get(c, "slow_path"), *w;
+	long long site = (long long)lace_json_get_num(c, "site_offset");
+	size_t i;
+
+	strbuf_addf(sb, "- `%s`: `%s`+%lld:", k, js(c, "function"), site);
+	json_array_foreach(json_object_get(c, "words"), i, w)
+		strbuf_addf(sb, " %s`%s`", (long long)lace_json_get_num(w, "offset") == site ? "**>**" : "",
+			    js(w, "kind"));
+	if (json_is_true(json_object_get(sp, "inline")))
+		strbuf_addf(sb, ". The site's `nop` is followed by a `b` over the %lld-instruction slow "
+				"path inlined at +%lld: with the tracepoint off a call executes both (%lld "
+				"instructions).\n", (long long)lace_json_get_num(sp, "instructions"),
+			    (long long)lace_json_get_num(sp, "offset"), (long long)lace_json_get_num(c, "disabled_instructions"));
+	else
+		strbuf_addf(sb, ". The site's `nop` falls through to the fast path; the slow path (%lld "
+				"instructions up to its branch back) sits at `%s`+%lld in %s: with the "
+				"tracepoint off a call executes %lld instruction of the site.\n",
+			    (long long)lace_json_get_num(sp, "instructions"), js(sp, "function"),
+			    (long long)lace_json_get_num(sp, "offset"), js(sp, "region"),
+			    (long long)lace_json_get_num(c, "disabled_instructions"));
+}
+
 static void section_layout(struct strbuf *sb, const json_t *res)
 {
 	const char *k;
@@ -80,6 +120,59 @@ static void section_layout(struct strbuf *sb, const json_t *res)
 				    (long long)json_integer_value(json_object_get(site, "distance")));
 	}
 	strbuf_addch(sb, '\n');
+	bool any = false;
+
+	json_object_foreach(json_object_get(res, "layout"), k, v) {
+		json_t *c;
+
+		if (!json_object_get(v, "hash_fault_code"))
+			continue;
+		if (!any)
+			strbuf_addstr(sb, "**The code at the site** (read from each vmlinux by lace's "
+					  "layout model and branch decoder; the instructions from two "
+					  "before the site, marked **>**, to three after):\n\n");
+		any = true;
+		if (!json_array_size(json_object_get(v, "hash_fault_code")))
+			strbuf_addf(sb, "- `%s`: no site (no tracepoint call).\n", k);
+		json_array_foreach(json_object_get(v, "hash_fault_code"), i, c)
+			site_sentence(sb, k, c);
+	}
+	if (any)
+		strbuf_addch(sb, '\n');
+}
+
+/* The hash-fault path's own front-end cost in the three builds that
+ * differ only in the tracepoint's code: the model's L1i and iTLB misses
+ * inside hash_page_mm's calls (callees included), at 512 pages. */
+static void section_r1_misses(struct strbuf *sb, const json_t *r1)
+{
+	static const char *const names[] = { "absent", "disabled", "disabled, slow path cold" };
+	bool any = false;
+
+	for (size_t i = 0; i < 3; i++) {
+		const json_t *c = config(r1, names[i]), *p = point(c, 512);
+		double calls = lace_json_get_num(p, "hash_faults"), l1 = lace_json_get_num(p, "hash_page_mm_l1i_misses");
+
+		if (!p || isnan(l1))
+			continue;
+		if (!any)
+			strbuf_addstr(sb, "**The hash-fault path's L1i and iTLB misses** (the model's "
+					  "misses inside `hash_page_mm`'s calls, callees included, "
+					  "512 pages; each kernel is its own boot, so the cache holds what "
+					  "that execution ran before each fault):\n\n| kernel | calls | "
+					  "path length | L1i misses | per 1,000 calls | iTLB misses |\n"
+					  "|---|---:|---:|---:|---:|---:|\n");
+		any = true;
+		strbuf_addf(sb, "| `%s` | %.0f | ", js(c, "kernel"), calls);
+		addnum(sb, lace_json_get_num(p, "hash_page_mm_path_length"), 0);
+		strbuf_addf(sb, " | %.0f | ", l1);
+		addnum(sb, calls > 0 ? 1000.0 * l1 / calls : NAN, 1);
+		strbuf_addstr(sb, " | ");
+		addnum(sb, lace_json_get_num(p, "hash_page_mm_itlb_misses"), 0);
+		strbuf_addstr(sb, " |\n");
+	}
+	if (any)
+		strbuf_addstr(sb, "\n");
 }
 
 static void section_r1(struct strbuf *sb, const json_t *res)
@@ -122,13 +215,41 @@ static void section_r1(struct strbuf *sb, const json_t *res)
 
 	strbuf_addstr(sb, "\n**What the numbers show.** The exact measure is `hash_page_mm`'s own path "
 			  "per call (its instructions from entry to return, callees included). ");
-	if (!isnan(absent) && !isnan(disabled))
+	const json_t *sb_base = mm_site(res, "ppc64le-baseline");
+	const json_t *sb_cold = mm_site(res, "ppc64le-cold-slowpaths");
+
+	if (!isnan(absent) && !isnan(disabled)) {
 		strbuf_addf(sb, "The disabled tracepoint adds %+.1f instructions per call against the "
-				"kernel without the call (%.1f vs %.1f): the jump-label nop and what the call "
-				"changed in the code around it. ", disabled - absent, disabled, absent);
-	if (!isnan(cold) && !isnan(disabled))
+				"kernel without the call (%.1f vs %.1f)", disabled - absent, disabled, absent);
+		if (sb_base)
+			strbuf_addf(sb, ", of which %lld are the site itself (the code below)",
+				    (long long)lace_json_get_num(sb_base, "disabled_instructions"));
+		strbuf_addstr(sb, ". ");
+	}
+	if (!isnan(cold) && !isnan(disabled)) {
 		strbuf_addf(sb, "With the slow path forced out to cold text: %.1f (%+.1f against the "
-				"default placement). ", cold, cold - disabled);
+				"default placement)", cold, cold - disabled);
+		if (sb_base && sb_cold &&
+		    lace_json_get_num(json_object_get(sb_base, "before_site"), "branches") == 0 &&
+		    lace_json_get_num(json_object_get(sb_cold, "before_site"), "branches") == 0)
+			strbuf_addf(sb, "; its site executes %lld instruction instead of %lld, and "
+					"%lld instructions run before it in `hash_page_mm` instead of "
+					"%lld, %lld of them register moves (`mr`) instead of %lld: the "
+					"moves the out-of-line call's operands add (%+lld in all, against "
+					"%+.1f measured)",
+				    (long long)lace_json_get_num(sb_cold, "disabled_instructions"),
+				    (long long)lace_json_get_num(sb_base, "disabled_instructions"),
+				    (long long)lace_json_get_num(json_object_get(sb_cold, "before_site"), "instructions"),
+				    (long long)lace_json_get_num(json_object_get(sb_base, "before_site"), "instructions"),
+				    (long long)lace_json_get_num(json_object_get(sb_cold, "before_site"), "mr"),
+				    (long long)lace_json_get_num(json_object_get(sb_base, "before_site"), "mr"),
+				    (long long)(lace_json_get_num(json_object_get(sb_cold, "before_site"), "instructions") -
+						lace_json_get_num(json_object_get(sb_base, "before_site"), "instructions") +
+						lace_json_get_num(sb_cold, "disabled_instructions") -
+						lace_json_get_num(sb_base, "disabled_instructions")),
+				    cold - disabled);
+		strbuf_addstr(sb, ". ");
+	}
 	if (!isnan(enabled) && !isnan(disabled))
 		strbuf_addf(sb, "Enabled (through ftrace's ring buffer: lace's kernels have no perf "
 				"events) it costs %+.1f per call. ", enabled - disabled);
@@ -144,6 +265,7 @@ static void section_r1(struct strbuf *sb, const json_t *res)
 			  "1,550 kernel instructions at one size: a background event landing in or out "
 			  "of the window), which is why the per-call path, not the slope, measures the "
 			  "disabled tracepoint. None of it is a time.\n\n");
+	section_r1_misses(sb, r1);
 	strbuf_addstr(sb, "**What the emulation cannot show.** Time: a nop costs a fetch slot, a taken "
 			  "branch a redirect, and neither is timed here. The hardware's hash-table walk "
 			  "and the hypervisor's part of an insert (`H_ENTER` runs in QEMU, not as guest "

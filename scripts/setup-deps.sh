@@ -14,7 +14,8 @@ libpfm4-dev systemtap-sdt-dev valgrind qemu-system-x86"
 # compiler also builds the guest workloads build/ppc64le/bench/*: static,
 # so it needs the cross libc, which the compiler only recommends;
 # qemu-system-ppc boots the ppc64le guest of t_qemu_ab, t_qemu_ppc and
-# t_qemu_ppc_faultbench; groff-base renders the man pages t_man_examples
+# t_qemu_ppc_faultbench, and with gdb-multiarch t_qemu_pathlen_gdb, which
+# single-steps it through QEMU's gdbstub; groff-base renders the man pages t_man_examples
 # checks; chromium and a font for it, which it only recommends:
 # t_report_browser opens the study reports in headless Chromium and
 # measures their text; universal-ctags measures functions for
@@ -23,7 +24,7 @@ libpfm4-dev systemtap-sdt-dev valgrind qemu-system-x86"
 # (scripts/check-skips.sh) fails on any other skip.
 PKGS_TEST="libcmocka-dev gcc-powerpc64le-linux-gnu binutils-powerpc64le-linux-gnu
 libc6-dev-ppc64el-cross rt-tests linux-perf python3 clang jq qemu-system-ppc
-groff-base util-linux chromium fonts-liberation universal-ctags"
+groff-base util-linux chromium fonts-liberation universal-ctags gdb-multiarch"
 
 # kernel: what `lace build --kernel` and `make check-kernel` need to build
 # Debian's linux-source (and, for the qemu backend, boot it)

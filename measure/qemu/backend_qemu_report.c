@@ -9,12 +9,99 @@
 #include "util/error.h"
 #include "util/xalloc.h"
 
+/* The calls of one path whose lengths lens[] ({instructions, calls,
+ * interrupted}, shortest first) count: all of them, or (clean) those no
+ * interrupt landed in.  min, median (the lower middle one: a length some
+ * call took), mode (the most frequent; ties: the shorter) and max, null
+ * without calls. */
+static json_t *path_distribution(const json_t *lens, bool clean)
+{
+	json_int_t n = 0, sum = 0, seen = 0, best = 0, mode = 0, min = 0, max = 0, median = 0;
+	const json_t *l;
+	size_t i;
+
+	json_array_foreach(lens, i, l) {
+		json_int_t len = json_integer_value(json_object_get(l, "instructions"));
+		json_int_t c = json_integer_value(json_object_get(l, "calls"));
+
+		if (clean)
+			c -= json_integer_value(json_object_get(l, "interrupted"));
+		if (c <= 0)
+			continue;
+		if (!n)
+			min = len;
+		max = len;
+		n += c;
+		sum += c * len;
+		if (c > best) {
+			best = c;
+			mode = len;
+		}
+	}
+	json_array_foreach(lens, i, l) {
+		json_int_t c = json_integer_value(json_object_get(l, "calls"));
+
+		if (clean)
+			c -= json_integer_value(json_object_get(l, "interrupted"));
+		if (c <= 0)
+			continue;
+		seen += c;
+		if (seen >= (n + 1) / 2) {
+			median = json_integer_value(json_object_get(l, "instructions"));
+			break;
+		}
+	}
+	if (!n)
+		return json_pack("{s:I,s:I,s:n,s:n,s:n,s:n,s:n,s:I}", "calls", (json_int_t)0,
+				 "inclusive", (json_int_t)0, "per_call", "min", "median", "mode",
+				 "max", "mode_calls", (json_int_t)0);
+	return json_pack("{s:I,s:I,s:f,s:I,s:I,s:I,s:I,s:I}", "calls", n, "inclusive", sum,
+			 "per_call", (double)sum / (double)n, "min", min, "median", median, "mode",
+			 mode, "max", max, "mode_calls", best);
+}
+
+/* A path's distribution from its "lengths": the fields of all calls beside
+ * calls and inclusive, and "uninterrupted" (the same over the calls no
+ * interrupt landed in), whose mode is the quotable "path_length". */
+static void path_summarise(json_t *p)
+{
+	const json_t *lens = json_object_get(p, "lengths");
+	json_t *all, *clean;
+	const char *k;
+	json_t *v;
+
+	if (!lens)
+		return;
+	all = path_distribution(lens, false);
+	clean = path_distribution(lens, true);
+	json_object_foreach(all, k, v)
+		if (strcmp(k, "calls") && strcmp(k, "inclusive") && strcmp(k, "per_call"))
+			json_object_set(p, k, v);
+	json_decref(all);
+	json_object_set(p, "path_length", json_object_get(clean, "mode"));
+	json_object_set_new(p, "uninterrupted", clean);
+}
+
+/* The path object named name in paths, or NULL */
+static json_t *path_named(json_t *paths, const char *name)
+{
+	json_t *p;
+	size_t i;
+
+	json_array_foreach(paths, i, p)
+		if (!strcmp(json_string_value(json_object_get(p, "name")) ?: "", name))
+			return p;
+	return NULL;
+}
+
 int qemu_report_read(const char *path, struct tcg_split *w, unsigned *nwin, json_t **fns,
 		     json_t **paths)
 {
 	FILE *f = fopen(path, "r");
 	char line[1024];
 	bool end = false;
+	json_t *p;
+	size_t i;
 
 	*nwin = 0;
 	*fns = json_array();
@@ -25,7 +112,7 @@ int qemu_report_read(const char *path, struct tcg_split *w, unsigned *nwin, json
 		unsigned n;
 		struct tcg_split one;
 		char name[256];
-		unsigned long long ins, l1, it, st, calls;
+		unsigned long long ins, l1, it, st, calls, intr;
 
 		if (!tcg_split_parse(line, &n, &one)) {
 			*w = one;
@@ -40,18 +127,37 @@ int qemu_report_read(const char *path, struct tcg_split *w, unsigned *nwin, json
 							      "itlb_misses", (json_int_t)it,
 							      "stlb_misses", (json_int_t)st,
 							      "calls", (json_int_t)calls));
-		} else if (sscanf(line, "path %255s calls=%llu inclusive=%llu", name, &calls,
-				  &ins) == 3) {
-			json_array_append_new(*paths, json_pack("{s:s,s:I,s:I,s:o}", "name", name,
-								"calls", (json_int_t)calls,
+		} else if (sscanf(line, "pathlen %255s instructions=%llu calls=%llu interrupted=%llu",
+				  name, &ins, &calls, &intr) == 4) {
+			p = path_named(*paths, name);
+			if (p)
+				json_array_append_new(json_object_get(p, "lengths"),
+						      json_pack("{s:I,s:I,s:I}", "instructions",
+								(json_int_t)ins, "calls",
+								(json_int_t)calls, "interrupted",
+								(json_int_t)intr));
+		} else if (sscanf(line, "path %255s calls=%llu inclusive=%llu interrupted=%llu", name,
+				  &calls, &ins, &intr) == 4) {
+			json_array_append_new(*paths, json_pack("{s:s,s:I,s:I,s:o,s:I,s:[]}", "name",
+								name, "calls", (json_int_t)calls,
 								"inclusive", (json_int_t)ins,
 								"per_call", calls ? json_real((double)ins /
-								(double)calls) : json_null()));
+								(double)calls) : json_null(),
+								"interrupted_calls", (json_int_t)intr,
+								"lengths"));
+			if (sscanf(strstr(line, " l1i_misses=") ?: "", " l1i_misses=%llu itlb_misses=%llu",
+				   &l1, &it) == 2) {
+				p = json_array_get(*paths, json_array_size(*paths) - 1);
+				json_object_set_new(p, "l1i_misses", json_integer((json_int_t)l1));
+				json_object_set_new(p, "itlb_misses", json_integer((json_int_t)it));
+			}
 		} else if (!strncmp(line, "end ", 4)) {
 			end = true;
 		}
 	}
 	fclose(f);
+	json_array_foreach(*paths, i, p)
+		path_summarise(p);
 	return end ? 0 : lace_error_set(EIO, "%s: cut short (QEMU did not exit normally)", path);
 }
 
@@ -87,8 +193,6 @@ json_t *qemu_report_split_json(const struct sim_totals *t)
 			 (json_int_t)t->stlb_misses, "fetch-blocks", (json_int_t)t->fetch_blocks);
 }
 
-/* --path-length: calls and inclusive instructions per call of the named
- * functions, from the last run, and whether every run agreed */
 /* one vCPU under -icount: every boot of one kernel and workload should
  * count the same; say whether these did */
 static void print_determinism(FILE *out, json_t *const *extra, size_t nruns)
@@ -110,6 +214,32 @@ static void print_determinism(FILE *out, json_t *const *extra, size_t nruns)
 			"guest or QEMU depends on the host; please report it).\n", nu);
 }
 
+/* One row of the path table: d's calls, mean and distribution. */
+static void print_path_row(FILE *out, const json_t *d, const char *label)
+{
+	const char *k[] = { "min", "median", "mode", "max" };
+	json_int_t calls = json_integer_value(json_object_get(d, "calls"));
+	char per[32] = "-";
+
+	if (calls)
+		snprintf(per, sizeof(per), "%.1f", (double)json_integer_value(json_object_get(d,
+			 "inclusive")) / (double)calls);
+	fprintf(out, " %8" JSON_INTEGER_FORMAT " %10s", calls, per);
+	for (size_t i = 0; i < 4; i++) {
+		const json_t *v = json_object_get(d, k[i]);
+
+		if (json_is_integer(v))
+			fprintf(out, " %8" JSON_INTEGER_FORMAT, json_integer_value(v));
+		else
+			fprintf(out, " %8s", "-");
+	}
+	fprintf(out, "  %s\n", label);
+}
+
+/* --path-length: the named functions' calls, the mean and distribution of
+ * their lengths, then the same without the calls an interrupt landed in
+ * (a mean spreads one interrupt's thousands over every call), from the
+ * last run, and whether every run agreed */
 static void print_paths(FILE *out, json_t *const *extra, size_t nruns)
 {
 	json_t *last, *fn, *pv;
@@ -122,16 +252,19 @@ static void print_paths(FILE *out, json_t *const *extra, size_t nruns)
 	pv = json_object_get(last, "paths");
 	fprintf(out, "\n Kernel path lengths (qemu, instructions from entry to return, callees "
 		"included; %s):\n\n", backend_extra_agreement(nvalid, same));
-	fprintf(out, " %10s %14s %12s  %s\n", "calls", "instructions", "instr/call", "function");
+	fprintf(out, " %8s %10s %8s %8s %8s %8s  %s\n", "calls", "instr/call", "min", "median",
+		"mode", "max", "function");
 	json_array_foreach(pv, i, fn) {
-		json_int_t calls = json_integer_value(json_object_get(fn, "calls"));
-		json_int_t ins = json_integer_value(json_object_get(fn, "inclusive"));
-		char per[32] = "-";
+		const json_t *clean = json_object_get(fn, "uninterrupted");
+		char label[320];
 
-		if (calls)
-			snprintf(per, sizeof(per), "%.1f", (double)ins / (double)calls);
-		fprintf(out, " %10" JSON_INTEGER_FORMAT " %14" JSON_INTEGER_FORMAT " %12s  %s\n", calls,
-			ins, per, json_string_value(json_object_get(fn, "name")));
+		print_path_row(out, fn, json_string_value(json_object_get(fn, "name")));
+		if (!clean)
+			continue;
+		snprintf(label, sizeof(label), "  uninterrupted (%" JSON_INTEGER_FORMAT
+			 " interrupted calls left out)",
+			 json_integer_value(json_object_get(fn, "interrupted_calls")));
+		print_path_row(out, clean, label);
 	}
 }
 

@@ -108,12 +108,100 @@ int tcg_ppc64_has_local_entry(const uint8_t *first8)
 	return first8 && (le32(first8) >> 16) == 0x3c4c && (le32(first8 + 4) >> 16) == 0x3842;
 }
 
+/* One more call of f took n instructions.  Lengths are few (a path
+ * takes one of a handful of branches; interrupted calls are rare), so a
+ * sorted array with insertion is cheap and prints in order. */
+static void path_len_add(struct tcg_path_fn *f, uint64_t n, int interrupted)
+{
+	size_t lo = 0, hi = f->nlen;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (f->len[mid].instructions < n)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == f->nlen || f->len[lo].instructions != n) {
+		if (f->nlen == f->caplen) {
+			size_t cap = f->caplen ? 2 * f->caplen : 16;
+			struct tcg_path_len *v = realloc(f->len, cap * sizeof(*v));
+
+			if (!v)
+				abort();   /* inside QEMU, which aborts on allocation failure */
+			f->len = v;
+			f->caplen = cap;
+		}
+		memmove(f->len + lo + 1, f->len + lo, (f->nlen - lo) * sizeof(*f->len));
+		f->len[lo] = (struct tcg_path_len){ .instructions = n };
+		f->nlen++;
+	}
+	f->len[lo].calls++;
+	f->len[lo].interrupted += interrupted != 0;
+	f->interrupted += interrupted != 0;
+}
+
 static void path_pop(struct tcg_paths *p, uint64_t now)
 {
 	struct tcg_path_fn *f = &p->fn[p->stack[--p->depth].fn];
 
-	if (--f->active == 0)
-		f->inclusive += now - p->stack[p->depth].start;
+	if (--f->active == 0) {
+		uint64_t n = now - p->stack[p->depth].start;
+
+		f->inclusive += n;
+		path_len_add(f, n, p->stack[p->depth].interrupted);
+		if (p->totals) {
+			f->l1i_misses += p->totals->l1i_misses - p->stack[p->depth].start_l1i;
+			f->itlb_misses += p->totals->itlb_misses - p->stack[p->depth].start_itlb;
+		}
+	}
+}
+
+void tcg_paths_interrupt(struct tcg_paths *p)
+{
+	for (size_t i = 0; i < p->depth; i++)
+		p->stack[i].interrupted = 1;
+}
+
+void tcg_paths_release(struct tcg_paths *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		free(p->fn[i].len);
+		p->fn[i].len = NULL;
+		p->fn[i].nlen = p->fn[i].caplen = 0;
+	}
+}
+
+int tcg_is_async_vector(enum tcg_arch arch, const char *sym)
+{
+	static const char *const ppc[] = { "100_system_reset", "200_machine_check",
+		"500_hardware_interrupt", "900_decrementer", "980_hdecrementer",
+		"a00_doorbell_super", "e60_hmi_exception", "e80_h_doorbell", "ea0_h_virt_irq",
+		"f00_performance_monitor" };
+	static const char *const x86[] = { "asm_common_interrupt", "asm_spurious_interrupt",
+		"asm_exc_nmi", "asm_exc_machine_check" };
+
+	if (arch == TCG_ARCH_PPC64) {
+		const char *v;
+
+		if (!strncmp(sym, "exc_real_0x", 11))
+			v = sym + 11;
+		else if (!strncmp(sym, "exc_virt_0x4", 12))
+			v = sym + 12;
+		else
+			return 0;
+		for (size_t i = 0; i < sizeof(ppc) / sizeof(*ppc); i++)
+			if (!strcmp(v, ppc[i]))
+				return 1;
+		return 0;
+	}
+	if (!strncmp(sym, "asm_sysvec_", 11))
+		return 1;
+	for (size_t i = 0; i < sizeof(x86) / sizeof(*x86); i++)
+		if (!strcmp(sym, x86[i]))
+			return 1;
+	return 0;
 }
 
 void tcg_paths_block(struct tcg_paths *p, uint64_t vaddr, long entry_fn, uint64_t call_ret,
@@ -135,6 +223,9 @@ void tcg_paths_block(struct tcg_paths *p, uint64_t vaddr, long entry_fn, uint64_
 		p->stack[p->depth].fn = (uint32_t)entry_fn;
 		p->stack[p->depth].start = now;
 		p->stack[p->depth].ret = p->pending_ret;
+		p->stack[p->depth].interrupted = 0;
+		p->stack[p->depth].start_l1i = p->totals ? p->totals->l1i_misses : 0;
+		p->stack[p->depth].start_itlb = p->totals ? p->totals->itlb_misses : 0;
 		p->depth++;
 		f->active++;
 		f->calls++;

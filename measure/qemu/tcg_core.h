@@ -106,11 +106,28 @@ int tcg_split_parse(const char *line, unsigned *window, struct tcg_split *w);
  * return address.  Tail calls out of the function are covered (the callee
  * returns to the same address); interrupts taken inside it count towards
  * it, as they do on real hardware's "instructions between entry and
- * return".  A recursive function counts its outermost frame only. */
+ * return".  A recursive function counts its outermost frame only.
+ * Each outermost call's length is kept (struct tcg_path_fn's len[]),
+ * marked when an asynchronous interrupt's vector was entered while it
+ * was open. */
+struct tcg_path_len {
+	uint64_t instructions, calls, interrupted;
+};
+
 struct tcg_path_fn {
 	const char *name;
 	uint64_t calls, inclusive;
 	unsigned active;
+	/* Each call's length, for a distribution rather than a mean (one
+	 * interrupt landing in a call adds thousands): the distinct lengths
+	 * in increasing order, with how many calls took each and how many of
+	 * those an asynchronous interrupt landed in (tcg_paths_interrupt). */
+	uint64_t interrupted;
+	/* the model's L1i and iTLB misses inside the calls (callees
+	 * included), when tcg_paths.totals is set */
+	uint64_t l1i_misses, itlb_misses;
+	struct tcg_path_len *len;
+	size_t nlen, caplen;
 };
 
 #define TCG_PATH_DEPTH 64
@@ -120,9 +137,15 @@ struct tcg_paths {
 	struct {
 		uint32_t fn;
 		uint64_t start, ret;
+		uint64_t start_l1i, start_itlb;
+		int interrupted;
 	} stack[TCG_PATH_DEPTH];
 	size_t depth;
 	uint64_t pending_ret;   /* the previous block ended in a call returning here */
+	/* the model's counters, read when a call starts and ends (NULL: no
+	 * misses per path): like `now`, they must not yet count the block
+	 * passed to tcg_paths_block */
+	const struct sim_totals *totals;
 };
 
 /* One executed block: it starts at vaddr, is the entry of path function
@@ -130,6 +153,25 @@ struct tcg_paths {
  * not); now is the instruction count before it ran. */
 void tcg_paths_block(struct tcg_paths *p, uint64_t vaddr, long entry_fn, uint64_t call_ret,
 		     uint64_t now);
+
+/* The vCPU entered an asynchronous interrupt's vector (tcg_is_async_vector):
+ * every call open now took an interrupt.  Called before the vector's
+ * block is passed to tcg_paths_block. */
+void tcg_paths_interrupt(struct tcg_paths *p);
+/* Frees the per-call lengths of p's functions. */
+void tcg_paths_release(struct tcg_paths *p);
+
+/* Whether the kernel symbol sym is where the CPU enters an asynchronous
+ * interrupt: something that lands in any code at any time (a timer, an
+ * external interrupt, an IPI, a performance-monitor or NMI), as opposed
+ * to an exception the code itself causes (page, hash and segment faults,
+ * system calls, traps), which belongs to the code's path as it does on
+ * hardware and under a debugger's single step.  ppc64 (book3s):
+ * exc_real_0xVEC_NAME and exc_virt_0x4VEC_NAME of the vectors 0x100,
+ * 0x200, 0x500, 0x900, 0x980, 0xa00, 0xe60, 0xe80, 0xea0, 0xf00; x86_64:
+ * asm_common_interrupt, asm_spurious_interrupt, asm_sysvec_*, asm_exc_nmi,
+ * asm_exc_machine_check. */
+int tcg_is_async_vector(enum tcg_arch arch, const char *sym);
 
 /* The plugin's arguments (-plugin lib.so,out=FILE,switch=0x...,...), as
  * QEMU's contrib/plugins/cache.c takes its own: every one is key=value,

@@ -31,6 +31,17 @@ assert pc["enabled"] - pc["disabled"] > 100 and pc["stock enabled"] - pc["stock 
 sites = d["layout"]["ppc64le-cold-slowpaths"]["hash_fault_sites"]
 assert any(s["function"] == "hash_page_mm" and s["target_region"] == "cold" for s in sites), sites
 assert d["layout"]["ppc64le-no-tracepoint"]["hash_fault_sites"] == [], "no-tracepoint has a site"
+# reading 1's code facts, read from the builds (issue 26 item 5)
+code = {k: [c for c in v.get("hash_fault_code", []) if c["function"] == "hash_page_mm"]
+        for k, v in d["layout"].items()}
+assert code["ppc64le-no-tracepoint"] == [], code
+b, c = code["ppc64le-baseline"][0], code["ppc64le-cold-slowpaths"][0]
+assert b["slow_path"]["inline"] and b["disabled_instructions"] == 2, b
+assert not c["slow_path"]["inline"] and c["slow_path"]["region"] == "cold", c
+assert c["disabled_instructions"] == 1, c
+pt = [p for p in [x for x in d["r1_tracepoint"]["configs"] if x["name"] == "disabled"][0]["points"]
+      if p["pages"] == 512][0]
+assert pt["hash_page_mm_l1i_misses"] >= 0 and pt["hash_page_mm_path_length"] > 0, pt
 assert d["r3_insert_path"]["4k"]["insert_per_call"] > 0
 ks = d["r4_entry_text"]["kernels"]
 assert all("not_measured" not in k for k in ks) and len(ks) >= 5, ks

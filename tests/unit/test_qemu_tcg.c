@@ -252,6 +252,88 @@ static void test_paths(void **state)
 	assert_int_equal(fn[0].calls, 2);
 	assert_int_equal(fn[0].inclusive, 42 + 20);
 	assert_int_equal(p.depth, 0);
+	/* each call's length kept, shortest first, none interrupted */
+	assert_int_equal(fn[0].nlen, 2);
+	assert_int_equal(fn[0].len[0].instructions, 20);
+	assert_int_equal(fn[0].len[1].instructions, 42);
+	assert_int_equal(fn[0].len[1].calls, 1);
+	assert_int_equal(fn[0].interrupted, 0);
+	tcg_paths_release(&p);
+}
+
+/* An interrupt's vector entered while a call is open marks that call
+ * (and every call it is inside); one entered outside marks none. */
+static void test_paths_interrupted(void **state)
+{
+	struct tcg_path_fn fn[2] = { { .name = "outer" }, { .name = "inner" } };
+	struct tcg_paths p = { .fn = fn, .n = 2 };
+
+	for (int i = 0; i < 3; i++) {   /* three clean calls of 30 */
+		tcg_paths_block(&p, 0x100, -1, 0x110, 100 * i);
+		tcg_paths_block(&p, 0x1000, 0, 0, 100 * i + 10);
+		tcg_paths_block(&p, 0x110, -1, 0, 100 * i + 40);
+	}
+	tcg_paths_interrupt(&p);        /* between calls: nobody's */
+	tcg_paths_block(&p, 0x900, -1, 0, 350);
+	tcg_paths_block(&p, 0x100, -1, 0x110, 400);
+	tcg_paths_block(&p, 0x1000, 0, 0x1010, 410);
+	tcg_paths_block(&p, 0x2000, 1, 0, 415);
+	tcg_paths_interrupt(&p);        /* lands in inner, inside outer */
+	tcg_paths_block(&p, 0x900, -1, 0, 420);
+	tcg_paths_block(&p, 0x2010, -1, 0, 900);
+	tcg_paths_block(&p, 0x1010, -1, 0, 910);
+	tcg_paths_block(&p, 0x110, -1, 0, 920);
+	assert_int_equal(fn[0].calls, 4);
+	assert_int_equal(fn[0].interrupted, 1);
+	assert_int_equal(fn[0].nlen, 2);
+	assert_int_equal(fn[0].len[0].instructions, 30);
+	assert_int_equal(fn[0].len[0].calls, 3);
+	assert_int_equal(fn[0].len[0].interrupted, 0);
+	assert_int_equal(fn[0].len[1].instructions, 510);
+	assert_int_equal(fn[0].len[1].interrupted, 1);
+	assert_int_equal(fn[1].interrupted, 1);
+	assert_int_equal(fn[1].len[0].instructions, 495);
+	tcg_paths_release(&p);
+	assert_null(fn[0].len);
+}
+
+/* The misses counted between a call's entry and return are its own,
+ * callees included; misses outside calls are nobody's. */
+static void test_paths_misses(void **state)
+{
+	struct tcg_path_fn fn[1] = { { .name = "f" } };
+	struct sim_totals t = { 0 };
+	struct tcg_paths p = { .fn = fn, .n = 1, .totals = &t };
+
+	t.l1i_misses = 5;
+	tcg_paths_block(&p, 0x100, -1, 0x110, 0);
+	t.l1i_misses = 7;
+	t.itlb_misses = 1;
+	tcg_paths_block(&p, 0x1000, 0, 0, 10);
+	t.l1i_misses = 10;
+	t.itlb_misses = 2;
+	tcg_paths_block(&p, 0x110, -1, 0, 20);
+	t.l1i_misses = 50;
+	assert_int_equal(fn[0].l1i_misses, 3);
+	assert_int_equal(fn[0].itlb_misses, 1);
+	tcg_paths_release(&p);
+}
+
+static void test_async_vectors(void **state)
+{
+	assert_true(tcg_is_async_vector(TCG_ARCH_PPC64, "exc_real_0x900_decrementer"));
+	assert_true(tcg_is_async_vector(TCG_ARCH_PPC64, "exc_virt_0x4900_decrementer"));
+	assert_true(tcg_is_async_vector(TCG_ARCH_PPC64, "exc_virt_0x4500_hardware_interrupt"));
+	assert_true(tcg_is_async_vector(TCG_ARCH_PPC64, "exc_real_0xe80_h_doorbell"));
+	/* faults and system calls belong to the path */
+	assert_false(tcg_is_async_vector(TCG_ARCH_PPC64, "exc_virt_0x4300_data_access"));
+	assert_false(tcg_is_async_vector(TCG_ARCH_PPC64, "exc_real_0x380_data_access_slb"));
+	assert_false(tcg_is_async_vector(TCG_ARCH_PPC64, "exc_real_0xc00_system_call"));
+	assert_false(tcg_is_async_vector(TCG_ARCH_PPC64, "decrementer_common_virt"));
+	assert_true(tcg_is_async_vector(TCG_ARCH_X86_64, "asm_sysvec_apic_timer_interrupt"));
+	assert_true(tcg_is_async_vector(TCG_ARCH_X86_64, "asm_common_interrupt"));
+	assert_false(tcg_is_async_vector(TCG_ARCH_X86_64, "asm_exc_page_fault"));
+	assert_false(tcg_is_async_vector(TCG_ARCH_X86_64, "exc_real_0x900_decrementer"));
 }
 
 static void test_guest_report(void **state)
@@ -339,6 +421,9 @@ int main(void)
 		cmocka_unit_test(test_ppc64_markers),
 		cmocka_unit_test(test_calls),
 		cmocka_unit_test(test_paths),
+		cmocka_unit_test(test_paths_interrupted),
+		cmocka_unit_test(test_paths_misses),
+		cmocka_unit_test(test_async_vectors),
 		cmocka_unit_test(test_guest_report),
 		cmocka_unit_test(test_plugin_args),
 	};

@@ -21,7 +21,12 @@
  * Output (out=): one "window N ..." line when each window closes
  * (tcg_split_format), then at exit one "fn NAME ..." line per kernel
  * function that ran inside a window (needs map=) and one "path NAME
- * calls=N inclusive=M" line per path= function (tcg_paths_block).
+ * calls=N inclusive=M interrupted=K l1i_misses=L itlb_misses=T" line
+ * per path= function (misses inside the calls, callees included)
+ * (tcg_paths_block), each followed by its calls' lengths, one "pathlen
+ * NAME instructions=L calls=C interrupted=I" line per distinct length,
+ * shortest first (I of the C calls took an asynchronous interrupt: a
+ * block began at a vector tcg_is_async_vector names while they ran).
  *
  * Guests: x86_64 and ppc64 (little-endian).  On ppc64 callers in the
  * kernel enter most functions at their local entry point, 8 bytes past
@@ -72,6 +77,7 @@ struct tb_info {
 	uint64_t call_ret;           /* ends in a call returning here, or 0 */
 	long path_fn;                /* the path= function this block enters, or -1 */
 	uint64_t rec_id;             /* its number in the recording (record=) */
+	int irq;                     /* starts at an asynchronous interrupt's vector */
 	struct sim_ref refs[];       /* seg.lines, then seg.pages, then seg.fns */
 };
 
@@ -95,6 +101,8 @@ static enum tcg_arch arch;
 static struct tcg_paths paths;
 static long *path_sym;   /* paths.n symbol indices */
 static struct tb_info *all_tbs;
+static uint64_t *irq_vec;   /* tcg_is_async_vector's addresses, with path= only */
+static size_t nirq;
 /* The key of a block that needs nothing but the model: the window open,
  * the current side, no path= tracking; anything else takes the slow path
  * in tb_exec (TB_SLOW: window closed or paths). */
@@ -150,6 +158,8 @@ static __attribute__((noinline)) int tb_slow(struct tb_info *t)
 			sim_cache_flush_below(&model.stlb, user_limit);
 		switches++;
 	}
+	if (paths.n && t->irq)
+		tcg_paths_interrupt(&paths);
 	if (paths.n)
 		tcg_paths_block(&paths, t->vaddr, t->path_fn, t->call_ret, model.t.instructions);
 	/* the split is taken when the side changes, not after every block: a
@@ -257,6 +267,22 @@ static void mark_close(unsigned int vcpu, void *ud)
 	tcg_split_format(line, sizeof(line), window_no, &win);
 	fputs(line, out);
 	fflush(out);
+}
+
+/* ppc64 takes an interrupt in real mode (MSR[IR] off) at the vector's
+ * physical address (0x900), with relocation on at 0xc000...4900: compare
+ * without the top nibble, which real mode ignores. */
+static uint64_t vec_key(uint64_t va)
+{
+	return arch == TCG_ARCH_PPC64 ? va & ~((uint64_t)0xf << 60) : va;
+}
+
+static int is_irq_vector(uint64_t va)
+{
+	for (size_t i = 0; i < nirq; i++)
+		if (irq_vec[i] == vec_key(va))
+			return 1;
+	return 0;
 }
 
 /* Does the instruction at va (host copy ha) enter symbol s? */
@@ -447,6 +473,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	t->vaddr = vaddr;
 	t->call_ret = call_ret;
 	t->path_fn = path_fn;
+	t->irq = nirq && is_irq_vector(vaddr);
 	t->key = (uint8_t)((tcg_is_kernel(vaddr) ? TB_KERNEL : 0) |
 			   (switch_addr && vaddr == switch_addr ? TB_SWITCH : 0));
 	if (tcg_rec_on) {
@@ -480,9 +507,18 @@ static void at_exit(qemu_plugin_id_t id, void *ud)
 			map.syms[i].name, s->instructions, s->l1i_misses, s->itlb_misses,
 			s->stlb_misses, s->calls);
 	}
-	for (size_t k = 0; k < paths.n; k++)
-		fprintf(out, "path %s calls=%" PRIu64 " inclusive=%" PRIu64 "\n", paths.fn[k].name,
-			paths.fn[k].calls, paths.fn[k].inclusive);
+	for (size_t k = 0; k < paths.n; k++) {
+		const struct tcg_path_fn *f = &paths.fn[k];
+
+		fprintf(out, "path %s calls=%" PRIu64 " inclusive=%" PRIu64 " interrupted=%" PRIu64
+			" l1i_misses=%" PRIu64 " itlb_misses=%" PRIu64 "\n", f->name, f->calls,
+			f->inclusive, f->interrupted, f->l1i_misses, f->itlb_misses);
+		for (size_t j = 0; j < f->nlen; j++)
+			fprintf(out, "pathlen %s instructions=%" PRIu64 " calls=%" PRIu64
+				" interrupted=%" PRIu64 "\n", f->name, f->len[j].instructions,
+				f->len[j].calls, f->len[j].interrupted);
+	}
+	tcg_paths_release(&paths);
 	fprintf(out, "end windows=%u switches=%" PRIu64 "\n", window_no, switches);
 	tcg_rec_close();
 	fclose(out);
@@ -551,6 +587,15 @@ LACE_QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_
 		paths.fn[k].name = path_names[k];
 	}
 	paths.n = npath;
+	paths.totals = &model.t;   /* the misses are counted live (model.c) */
+	if (npath) {
+		irq_vec = calloc(map.n ? map.n : 1, sizeof(*irq_vec));
+		if (!irq_vec)
+			return fail("out of memory", NULL);
+		for (size_t i = 0; i < map.n; i++)
+			if (tcg_is_async_vector(arch, map.syms[i].name))
+				irq_vec[nirq++] = vec_key(map.syms[i].addr);
+	}
 	out = fopen(out_path, "w");
 	if (!out)
 		return fail(strerror(errno), out_path);
