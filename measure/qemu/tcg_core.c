@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/parse_num.h"
+#include "util/array.h"
 
 const uint8_t tcg_mark_open_x86[TCG_MARK_LEN] = { 0x0f, 0x1f, 0x80, 0x4f, 0x43, 0x41, 0x4c };
 const uint8_t tcg_mark_close_x86[TCG_MARK_LEN] = { 0x0f, 0x1f, 0x80, 0x43, 0x43, 0x41, 0x4c };
@@ -191,14 +192,14 @@ int tcg_is_async_vector(enum tcg_arch arch, const char *sym)
 			v = sym + 12;
 		else
 			return 0;
-		for (size_t i = 0; i < sizeof(ppc) / sizeof(*ppc); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(ppc); i++)
 			if (!strcmp(v, ppc[i]))
 				return 1;
 		return 0;
 	}
 	if (!strncmp(sym, "asm_sysvec_", 11))
 		return 1;
-	for (size_t i = 0; i < sizeof(x86) / sizeof(*x86); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(x86); i++)
 		if (!strcmp(sym, x86[i]))
 			return 1;
 	return 0;
