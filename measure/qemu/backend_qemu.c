@@ -260,6 +260,8 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 		    p->plugin, out, k->switch_addr, c->l1i_size, c->l1i_ways,
 		    c->l1i_line, c->itlb_entries, c->itlb_ways, c->stlb_entries, c->stlb_ways,
 		    c->page, c->fetch_block);
+	for (size_t i = 0; i < k->nexc; i++)
+		strbuf_addf(&plug, ",exc=0x%" PRIx64, k->exc_addr[i]);
 	if (p->per_function || p->paths.nr)
 		strbuf_addf(&plug, ",map=%s", k->map_path);
 	for (size_t i = 0; i < p->paths.nr; i++)

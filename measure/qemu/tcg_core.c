@@ -100,6 +100,31 @@ int tcg_insn_is_call(enum tcg_arch arch, const uint8_t *bytes, size_t len)
 	return x86_is_call(bytes, len);
 }
 
+int tcg_exception_entry(enum tcg_arch arch, const char *name)
+{
+	/* raised by no instruction: they can land between any two */
+	static const char *const async[] = { "asm_exc_nmi", "asm_exc_nmi_noist", "asm_exc_machine_check",
+					     "asm_exc_double_fault", "asm_exc_spurious_interrupt_bug",
+					     "asm_exc_xen_hypervisor_callback" };
+
+	if (arch != TCG_ARCH_X86_64 || !name || strncmp(name, "asm_exc_", 8))
+		return 0;
+	for (size_t i = 0; i < sizeof(async) / sizeof(async[0]); i++)
+		if (!strcmp(name, async[i]))
+			return 0;
+	return 1;
+}
+
+uint32_t tcg_block_rest(const uint16_t *off, uint32_t n, uint64_t vaddr, uint64_t resume)
+{
+	if (!off || resume < vaddr || resume - vaddr > UINT16_MAX)
+		return 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (off[i] == resume - vaddr)
+			return n - i;
+	return 0;
+}
+
 int tcg_ppc64_has_local_entry(const uint8_t *first8)
 {
 	/* addis r2,r12,HI (0x3c4c....) then addi r2,r2,LO (0x3842....) */
