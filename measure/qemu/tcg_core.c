@@ -107,7 +107,28 @@ int tcg_exception_entry(enum tcg_arch arch, const char *name)
 					     "asm_exc_double_fault", "asm_exc_spurious_interrupt_bug",
 					     "asm_exc_xen_hypervisor_callback" };
 
-	if (arch != TCG_ARCH_X86_64 || !name || strncmp(name, "asm_exc_", 8))
+	/* ppc64: the interrupt vectors (exc_virt_0x4300_data_access, the
+	 * relocated copy the kernel runs with AIL, and exc_real_...) of the
+	 * interrupts an instruction raises */
+	static const char *const ppc_sync[] = { "_data_access", "_data_access_slb", "_instruction_access",
+						"_instruction_access_slb", "_alignment", "_program_check",
+						"_fp_unavailable", "_altivec_unavailable", "_vsx_unavailable",
+						"_facility_unavailable", "_h_facility_unavailable",
+						"_h_data_storage", "_h_instr_storage", "_emulation_assist" };
+
+	if (!name)
+		return 0;
+	if (arch == TCG_ARCH_PPC64) {
+		const char *u;
+		if (strncmp(name, "exc_virt_0x", 11) && strncmp(name, "exc_real_0x", 11))
+			return 0;
+		u = strchr(name + 11, '_');
+		for (size_t i = 0; u && i < sizeof(ppc_sync) / sizeof(ppc_sync[0]); i++)
+			if (!strcmp(u, ppc_sync[i]))
+				return 1;
+		return 0;
+	}
+	if (strncmp(name, "asm_exc_", 8))
 		return 0;
 	for (size_t i = 0; i < sizeof(async) / sizeof(async[0]); i++)
 		if (!strcmp(name, async[i]))

@@ -106,7 +106,9 @@ int tcg_split_parse(const char *line, unsigned *window, struct tcg_split *w);
  * retry it) or past it (a trap) a new block counts the same instructions
  * again.  tcg_exception_entry() tells whether a kernel symbol is where
  * such an exception enters the kernel (x86-64: the asm_exc_* entries but
- * the asynchronous NMI, machine check and the like; ppc64: not yet, 0);
+ * the asynchronous NMI, machine check and the like; ppc64: the vectors of
+ * storage, alignment, program and facility interrupts, exc_virt_0x4300_
+ * data_access and its kind, not the external, decrementer or doorbell ones);
  * tcg_block_rest() how many of a block's instructions, at offsets
  * off[0..n) from its start vaddr, lie from resume on: counted once too
  * many when execution resumes there (0 when resume is not one of them). */

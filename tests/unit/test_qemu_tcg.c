@@ -267,8 +267,8 @@ static void test_block_rest(void **state)
 	assert_int_equal(tcg_block_rest(off, 5, 0x401000, 0x401000 + 0x20000), 0);
 	assert_int_equal(tcg_block_rest(NULL, 5, 0x401000, 0x401000), 0); /* a kernel block */
 
-	/* where x86-64 kernels take exceptions an instruction raises; not
-	 * the asynchronous ones, nor anything on ppc64 yet */
+	/* where kernels take exceptions an instruction raises; not the
+	 * asynchronous ones */
 	assert_true(tcg_exception_entry(TCG_ARCH_X86_64, "asm_exc_page_fault"));
 	assert_true(tcg_exception_entry(TCG_ARCH_X86_64, "asm_exc_general_protection"));
 	assert_true(tcg_exception_entry(TCG_ARCH_X86_64, "asm_exc_invalid_op"));
@@ -278,6 +278,14 @@ static void test_block_rest(void **state)
 	assert_false(tcg_exception_entry(TCG_ARCH_X86_64, "asm_sysvec_apic_timer_interrupt"));
 	assert_false(tcg_exception_entry(TCG_ARCH_X86_64, "entry_SYSCALL_64"));
 	assert_false(tcg_exception_entry(TCG_ARCH_PPC64, "asm_exc_page_fault"));
+	assert_true(tcg_exception_entry(TCG_ARCH_PPC64, "exc_virt_0x4300_data_access"));
+	assert_true(tcg_exception_entry(TCG_ARCH_PPC64, "exc_virt_0x4380_data_access_slb"));
+	assert_true(tcg_exception_entry(TCG_ARCH_PPC64, "exc_real_0x700_program_check"));
+	assert_false(tcg_exception_entry(TCG_ARCH_PPC64, "exc_virt_0x4900_decrementer"));
+	assert_false(tcg_exception_entry(TCG_ARCH_PPC64, "exc_virt_0x4500_hardware_interrupt"));
+	assert_false(tcg_exception_entry(TCG_ARCH_PPC64, "exc_virt_0x4c00_system_call"));
+	assert_false(tcg_exception_entry(TCG_ARCH_PPC64, "data_access_common_virt"));
+	assert_false(tcg_exception_entry(TCG_ARCH_X86_64, "exc_virt_0x4300_data_access"));
 	assert_false(tcg_exception_entry(TCG_ARCH_X86_64, NULL));
 }
 
