@@ -261,6 +261,8 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 		    p->plugin, out, k->switch_addr, c->l1i_size, c->l1i_ways,
 		    c->l1i_line, c->itlb_entries, c->itlb_ways, c->stlb_entries, c->stlb_ways,
 		    c->page, c->fetch_block);
+	for (size_t i = 0; i < k->nexc; i++)
+		strbuf_addf(&plug, ",exc=0x%" PRIx64, k->exc_addr[i]);
 	if (p->per_function || p->paths.nr)
 		strbuf_addf(&plug, ",map=%s", k->map_path);
 	if (p->record)   /* the raw stream, packed into --record's FILE below */
@@ -423,9 +425,14 @@ static int qemu_set_option(struct lace_backend *be, const char *name, const char
 
 		if (strcmp(name, files[i].name))
 			continue;
+		/* not ENOENT: that says "not this backend's option" */
 		if (!value || (!qemu_is_file(value) &&
 			       (files[i].map || !qemu_debian_kernel_name(value, abi, sizeof(abi), &arch))))
-			return lace_error_set(ENOENT, "--%s %s: no such file", name, value ? value : "");
+			return lace_error_set(EINVAL, "%s: no such file (--%s)", value ? value : "", name);
+		/* a file that is no kernel image is refused now, before
+		 * anything boots (QEMU would try it and fail obscurely) */
+		if (!files[i].map && qemu_is_file(value) && guest_kernel_arch(value) < 0)
+			return -ENOEXEC;
 		free(*slot);
 		*slot = xstrdup(value);
 		return 0;

@@ -99,6 +99,22 @@ int tcg_split_format(char *buf, size_t size, unsigned window, const struct tcg_s
 /* 0 on a well-formed line, -1 otherwise. */
 int tcg_split_parse(const char *line, unsigned *window, struct tcg_split *w);
 
+/* A block is counted when it starts (plugin API 1 has no callback when a
+ * block ends).  A synchronous exception raised by one of its instructions
+ * (a page fault, a general protection fault, a trap) leaves the block
+ * there, and when the kernel returns to that instruction (a fault: to
+ * retry it) or past it (a trap) a new block counts the same instructions
+ * again.  tcg_exception_entry() tells whether a kernel symbol is where
+ * such an exception enters the kernel (x86-64: the asm_exc_* entries but
+ * the asynchronous NMI, machine check and the like; ppc64: the vectors of
+ * storage, alignment, program and facility interrupts, exc_virt_0x4300_
+ * data_access and its kind, not the external, decrementer or doorbell ones);
+ * tcg_block_rest() how many of a block's instructions, at offsets
+ * off[0..n) from its start vaddr, lie from resume on: counted once too
+ * many when execution resumes there (0 when resume is not one of them). */
+int tcg_exception_entry(enum tcg_arch arch, const char *name);
+uint32_t tcg_block_rest(const uint16_t *off, uint32_t n, uint64_t vaddr, uint64_t resume);
+
 /* Inclusive path length of named functions without registers (QEMU's
  * plugin API 1 shows none): a frame opens when a block starts at a named
  * function's entry right after a block that ended in a call, remembering
