@@ -185,8 +185,14 @@ static __attribute__((noinline)) int tb_slow(struct tb_info *t)
 		if (cur_kernel && excepted && same_code(excepted, t)) {
 			/* back in user space: into the excepted block, whose
 			 * instructions from here on were counted, not run */
-			win.u.instructions -= tcg_block_rest(excepted->ioff, excepted->ninsn, excepted->vaddr,
-							     t->vaddr);
+			uint32_t rest = tcg_block_rest(excepted->ioff, excepted->ninsn,
+						       excepted->vaddr, t->vaddr);
+
+			win.u.instructions -= rest;
+			/* after this block's EXEC (tb_exec_rec): the replay
+			 * takes the same off its window's user count */
+			if (rest)
+				tcg_rec_take_back(REC_SIDE_USER, rest);
 			excepted = NULL;
 		}
 		cur_kernel = t->key & TB_KERNEL;
