@@ -102,6 +102,7 @@ static struct tb_info *all_tbs;
  * left (whose rest a new block counts again when the kernel returns into
  * it; tcg_block_rest) */
 static struct tb_info *last_tb, *excepted;
+static int excepted_switched;   /* the kernel switched processes since */
 static uint64_t exc_addr[64];   /* exc=: where synchronous exceptions enter the kernel */
 static size_t nexc;
 /* The key of a block that needs nothing but the model: the window open,
@@ -166,9 +167,12 @@ static __attribute__((noinline)) int tb_slow(struct tb_info *t)
 {
 	if (!window_open)
 		return 0;
-	if ((t->key & TB_EXC) && last_tb && !(last_tb->key & TB_KERNEL))
+	if ((t->key & TB_EXC) && last_tb && !(last_tb->key & TB_KERNEL)) {
 		excepted = last_tb;
+		excepted_switched = 0;
+	}
 	if (t->key & TB_SWITCH) {
+		excepted_switched = 1;
 		/* a new address space may follow: forget the user pages */
 		sim_cache_flush_below(&model.itlb, user_limit);
 		if (model.has_stlb)
@@ -193,6 +197,10 @@ static __attribute__((noinline)) int tb_slow(struct tb_info *t)
 			 * takes the same off its window's user count */
 			if (rest)
 				tcg_rec_take_back(REC_SIDE_USER, rest);
+			excepted = NULL;
+		} else if (cur_kernel && !excepted_switched) {
+			/* the same process went on elsewhere (a signal
+			 * handler): its block's rest is lost, not retried */
 			excepted = NULL;
 		}
 		cur_kernel = t->key & TB_KERNEL;
