@@ -143,6 +143,14 @@ static struct lace_image *load(const char *path, bool branches, int nth)
 		lace_err(path, "%s", lace_error_msg());
 		return NULL;
 	}
+	/* a diff compares functions: of a stripped file it would say they
+	 * all went away, and lace check would pass a gate on nothing */
+	if (!img->has_symbols) {
+		lace_err(path, "no symbol table (stripped): lace diff compares functions; give the "
+			 "unstripped build (a vmlinux, not its bzImage)");
+		image_free(img);
+		return NULL;
+	}
 	return img;
 }
 

@@ -16,7 +16,7 @@ install-kernel-files:
 	  done; \
 	done
 
-KERNEL_TESTS ?= t_kernel_build t_study_kernel
+KERNEL_TESTS ?= t_kernel_build t_study_kernel t_check_kernel
 check-kernel:
 	$(Q)$(SETUP_DEPS) kernel
 	$(Q)$(MAKE) --no-print-directory all-targets

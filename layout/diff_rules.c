@@ -228,22 +228,19 @@ void diff_run_rules(struct lace_diff *d)
 			 * code leaving entry/noinstr text becomes probeable
 			 * (a kprobe there can fire before the kernel is ready
 			 * for it), code entering it is what moving code into
-			 * the entry text is for.  A region that lost more than
-			 * half its functions was narrowed on purpose (markers
-			 * that bracketed all of .text, then only the gathered
-			 * entry code): its leavers are region changes */
+			 * the entry text is for.  Leaving is an error even when
+			 * the whole text dissolves (the kprobes regression:
+			 * .entry.text linked back into .text, its markers
+			 * enclosing nothing): a patch that means it says so
+			 * with --expect */
 			size_t fam_old = 0, fam_new = 0;
 			if (region_is_noprobe(orn))
 				region_family_funcs(d, orn, &fam_old, &fam_new);
-			size_t before = f.n;
-			if (region_is_noprobe(orn) && !region_is_noprobe(nrn) && fam_new * 2 < fam_old)
-				findings_add(&f, rc, LACE_RULE_REGION_CHANGE, fd->name,
-					     "moved out of %s into %s (that text narrowed from %zu to %zu functions)", orn,
-					     *nrn ? nrn : "(none)", fam_old, fam_new);
-			else if (region_is_noprobe(orn) && !region_is_noprobe(nrn))
+			if (region_is_noprobe(orn) && !region_is_noprobe(nrn))
 				findings_add(&f, rc, LACE_RULE_NOPROBE_REGION, fd->name,
-					     "moved out of %s into %s: kprobes may now probe it",
-					     orn, *nrn ? nrn : "(none)");
+					     "moved out of %s into %s: kprobes may now probe it%s",
+					     orn, *nrn ? nrn : "(none)",
+					     fam_new ? "" : " (that text holds no function any more)");
 			else if (region_is_noprobe(nrn) && !region_is_noprobe(orn))
 				findings_add(&f, rc, LACE_RULE_NOPROBE_ENTER, fd->name,
 					     "moved from %s into %s: kprobes can no longer probe it",
@@ -251,9 +248,6 @@ void diff_run_rules(struct lace_diff *d)
 			else
 				findings_add(&f, rc, LACE_RULE_REGION_CHANGE, fd->name, "moved from %s to %s",
 					     *orn ? orn : "(none)", *nrn ? nrn : "(none)");
-			/* what --expect entry=... covers */
-			if (f.n > before)
-				f.v[before].noprobe_move = region_is_noprobe(orn) != region_is_noprobe(nrn);
 		}
 		if (!fd->hot)
 			continue;

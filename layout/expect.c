@@ -59,8 +59,7 @@ bool expect_kind_covers(enum lace_expect_kind kind, const struct lace_finding *f
 {
 	switch (kind) {
 	case LACE_EXPECT_ENTRY:
-		return f->rule == LACE_RULE_NOPROBE_REGION || f->rule == LACE_RULE_NOPROBE_ENTER ||
-		       (f->rule == LACE_RULE_REGION_CHANGE && f->noprobe_move);
+		return f->rule == LACE_RULE_NOPROBE_REGION || f->rule == LACE_RULE_NOPROBE_ENTER;
 	case LACE_EXPECT_MOVE:
 		return f->rule == LACE_RULE_NOPROBE_REGION || f->rule == LACE_RULE_NOPROBE_ENTER ||
 		       f->rule == LACE_RULE_REGION_CHANGE;

@@ -43,7 +43,7 @@ int expect_add(struct lace_expect_set *s, const char *spec);
 void expect_release(struct lace_expect_set *s);
 
 /* Does a declaration of kind cover finding f?  (entry: noprobe-region,
- * noprobe-enter and region changes out of no-probe text; move: those and
+ * noprobe-enter; move: those and
  * every region-change; align: hot-align-drop; straddle: hot-page-straddle.) */
 bool expect_kind_covers(enum lace_expect_kind kind, const struct lace_finding *f);
 

@@ -10,7 +10,7 @@
 #include "util/xalloc.h"
 
 const struct lace_rule_info lace_rules[LACE_RULE_COUNT] = {
-	[LACE_RULE_NOPROBE_REGION] = { "noprobe-region", LACE_SEV_WARNING,
+	[LACE_RULE_NOPROBE_REGION] = { "noprobe-region", LACE_SEV_ERROR,
 		"function moved out of a region kprobes refuse (entry, irqentry, noinstr, kprobes text)" },
 	[LACE_RULE_HOT_PAGE_STRADDLE] = { "hot-page-straddle", LACE_SEV_WARNING,
 		"hot function newly straddles a page boundary and alone brings that page into the hot set" },

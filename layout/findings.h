@@ -56,7 +56,6 @@ struct lace_finding {
 	char *subject;  /* function, site or region pair the finding is about */
 	char *reason;   /* one line */
 	enum lace_severity rule_severity; /* the rule's configured severity */
-	bool noprobe_move; /* a region change into or out of no-probe text */
 	char *expected; /* the --expect declaration that covers it (severity
 			 * is then info, and it fails nothing), or NULL */
 };

@@ -12,7 +12,7 @@
 
 #include "measure/model/model.h"
 
-#define LACE_RECORD_VERSION 1
+#define LACE_RECORD_VERSION 2   /* 2: REC_TAKE_BACK (doc/record-format.md) */
 
 /* A build the recording ran: role "user" (the executable) or "kernel". */
 struct lace_record_build {

@@ -64,6 +64,9 @@ struct rp_ctx {
 	struct sim_totals last;
 	struct tcg_split split;
 	uint64_t user_limit;
+	/* REC_TAKE_BACK: instructions counted, not run, since the counts
+	 * were last reset (off the totals at the image's end) */
+	uint64_t taken_back;
 };
 
 static void *arena_alloc(struct rp_ctx *c, size_t n)
@@ -323,6 +326,7 @@ static void proc_end(struct rp_ctx *c)
 	memset(p, 0, sizeof(*p));
 	p->pid = c->pid;
 	p->t = c->m.t;
+	p->t.instructions -= c->taken_back;
 	p->windows = c->windows;
 	p->window = c->win_sum;
 	if (c->win_open)
@@ -345,6 +349,7 @@ static int fork_from(struct rp_ctx *c, const struct lace_record_stream *s,
 	 * inside a window when the parent was in one */
 	bool open = c->win_open;
 	sim_model_reset_counts(&c->m);
+	c->taken_back = 0;
 	window_reset(c);
 	if (open) {
 		c->windows = 1;
@@ -450,7 +455,19 @@ static int feed(struct rp_ctx *c, const struct lace_record_stream *s, uint64_t u
 			if (counting)
 				proc_end(c);
 			sim_model_reset_counts(&c->m);
+			c->taken_back = 0;
 			window_reset(c);
+			break;
+		case REC_TAKE_BACK:
+			/* as the plugin: off the open window's count of that
+			 * side (the split), and so off its totals too */
+			if (c->win_open) {
+				uint64_t *n = ev.flags == REC_SIDE_KERNEL ? &c->split.k.instructions
+									  : &c->split.u.instructions;
+				*n -= ev.a;
+				c->win_sum.instructions -= ev.a;
+				c->taken_back += ev.a;
+			}
 			break;
 		case REC_CTXSW:
 			/* a new address space may follow: the user pages go */
@@ -494,6 +511,7 @@ int replay_run(const struct lace_record *rec, const struct replay_layout *lay,
 		sim_model_init(&c.m, &rec->cfg, c.tags, c.tags + nl, ns ? c.tags + nl + ni : NULL);
 		c.nblocks = 0;
 		c.nafn = 0;
+		c.taken_back = 0;
 		c.have_map = false;
 		c.pid = rec->streams[i].pid;
 		window_reset(&c);

@@ -202,6 +202,20 @@ int rec_put_map(struct rec_packer *p, uint64_t bias, uint64_t start, uint64_t si
 	return 0;
 }
 
+int rec_put_take_back(struct rec_packer *p, uint32_t side, uint64_t n)
+{
+	uint8_t *o;
+
+	if (side > REC_SIDE_KERNEL || !room(p, 21))
+		return -1;
+	o = p->buf + p->len;
+	*o++ = REC_TAKE_BACK;
+	o = put_varint(o, side);
+	o = put_varint(o, n);
+	p->len = (uint32_t)(o - p->buf);
+	return 0;
+}
+
 /* ---- reading ------------------------------------------------------------ */
 
 void rec_reader_init(struct rec_reader *r, const uint8_t *buf, uint64_t len,
@@ -315,6 +329,11 @@ int rec_next(struct rec_reader *r, struct rec_event *ev)
 	case REC_MAP:
 		return get_varint(r, &ev->a) || get_varint(r, &ev->b) || get_varint(r, &ev->c) ||
 			get_str(r, ev) ? -1 : 1;
+	case REC_TAKE_BACK:
+		if (get_varint(r, &d) || d > REC_SIDE_KERNEL || get_varint(r, &ev->a))
+			return -1;
+		ev->flags = (uint32_t)d;
+		return 1;
 	}
 	return -1;
 }

@@ -30,12 +30,17 @@ enum rec_tag {
 	REC_FORK = 8,       /* this stream is a forked child's */
 	REC_MAP = 9,        /* an object is mapped: bias, start, size, path */
 	REC_EXEC_PHYS = 10, /* block number, physical address of its first byte */
+	REC_TAKE_BACK = 11, /* side, instructions counted once too many */
 };
 
 /* REC_DEF flags */
 #define REC_DEF_KERNEL 1u   /* kernel code (else user) */
 #define REC_DEF_PHYS 2u     /* each instruction's physical address follows (the
 			     * L1i is tagged physically: the TCG plugin) */
+
+/* REC_TAKE_BACK sides: the window's counts it comes off */
+#define REC_SIDE_USER 0u
+#define REC_SIDE_KERNEL 1u
 
 /* REC_END reasons */
 #define REC_END_EXIT 0u
@@ -85,6 +90,11 @@ int rec_put_fork(struct rec_packer *p, uint64_t ppid, uint64_t parent_image,
 		 uint64_t parent_offset);
 int rec_put_map(struct rec_packer *p, uint64_t bias, uint64_t start, uint64_t size,
 		const char *path);
+/* n instructions the host counted but the guest did not run (the TCG
+ * plugin: the rest of a block a synchronous exception left, counted again
+ * when the kernel returned into it; tcg_block_rest) come off the open
+ * window's instructions of side (REC_SIDE_USER or REC_SIDE_KERNEL). */
+int rec_put_take_back(struct rec_packer *p, uint32_t side, uint64_t n);
 
 /* ---- reading (lace) ----------------------------------------------------- */
 
@@ -92,10 +102,11 @@ struct rec_event {
 	enum rec_tag tag;
 	uint64_t id;           /* DEF: the block's number; EXEC: the block run */
 	uint64_t phys;         /* EXEC_PHYS */
-	uint32_t flags;        /* DEF */
+	uint32_t flags;        /* DEF; TAKE_BACK: the side */
 	uint32_t ninsn;        /* DEF: entries filled in addr/len */
 	uint64_t a, b, c;      /* IMAGE: pid; END: reason; FORK: ppid, image,
-				* offset; MAP: bias, start, size */
+				* offset; MAP: bias, start, size; TAKE_BACK:
+				* instructions */
 	const char *str;       /* IMAGE, MAP: path (not terminated) */
 	uint32_t strlen;
 };

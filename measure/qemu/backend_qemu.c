@@ -242,6 +242,8 @@ static void qemu_argv_build(const struct qemu_priv *p, const struct qemu_kernel 
 		    p->plugin, out, k->switch_addr, c->l1i_size, c->l1i_ways,
 		    c->l1i_line, c->itlb_entries, c->itlb_ways, c->stlb_entries, c->stlb_ways,
 		    c->page, c->fetch_block);
+	for (size_t i = 0; i < k->nexc; i++)
+		strbuf_addf(&plug, ",exc=0x%" PRIx64, k->exc_addr[i]);
 	if (p->per_function || p->paths.nr)
 		strbuf_addf(&plug, ",map=%s", k->map_path);
 	if (p->record)   /* the raw stream, packed into --record's FILE below */

@@ -15,6 +15,7 @@
 
 #include "measure/backend.h"
 #include "measure/qemu/symmap.h"
+#include "measure/qemu/tcg_core.h"
 #include "measure/model_results.h"
 #include "util/error.h"
 #include "util/strbuf.h"
@@ -154,6 +155,12 @@ static int resolve_kernel(struct qemu_priv *p, struct qemu_kernel *k, const char
 	if (err)
 		return err;
 	k->switch_addr = symmap_addr(&map, qa->context_switch);
+	/* the plugin corrects the blocks such exceptions leave midway */
+	k->nexc = 0;
+	for (size_t i = 0; i < map.n && k->nexc < 32; i++)
+		if (tcg_exception_entry(p->arch == GUEST_PPC64LE ? TCG_ARCH_PPC64 : TCG_ARCH_X86_64,
+					map.syms[i].name))
+			k->exc_addr[k->nexc++] = map.syms[i].addr;
 	for (size_t i = 0; i < p->paths.nr; i++)
 		if (!symmap_addr(&map, p->paths.v[i]) && !err)
 			err = lace_error_set(ENOENT, "--path-length %s: no such function in %s",

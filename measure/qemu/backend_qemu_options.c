@@ -53,9 +53,14 @@ int qemu_set_option(struct lace_backend *be, const char *name, const char *value
 
 		if (strcmp(name, files[i].name))
 			continue;
+		/* not ENOENT: that says "not this backend's option" */
 		if (!value || (!fs_is_file(value) &&
 			       (files[i].map || !qemu_debian_kernel_name(value, abi, sizeof(abi), &arch))))
-			return lace_error_set(ENOENT, "--%s %s: no such file", name, value ? value : "");
+			return lace_error_set(EINVAL, "%s: no such file (--%s)", value ? value : "", name);
+		/* a file that is no kernel image is refused now, before
+		 * anything boots (QEMU would try it and fail obscurely) */
+		if (!files[i].map && fs_is_file(value) && guest_kernel_arch(value) < 0)
+			return -ENOEXEC;
 		free(*slot);
 		*slot = xstrdup(value);
 		return 0;

@@ -29,6 +29,8 @@ struct qemu_kernel {
 	char *kernel, *sysmap;         /* --kernel[-a/-b], --system-map[-a/-b] */
 	char *kernel_path, *map_path;  /* resolved: the files booted and read */
 	uint64_t switch_addr;
+	uint64_t exc_addr[32];         /* synchronous exception entries (tcg_exception_entry) */
+	size_t nexc;
 	char *initrd_for;              /* the argv its initramfs was built for */
 };
 

@@ -107,7 +107,10 @@ static int add_busybox(struct cpio *c, const char *busybox)
 
 struct elf_facts {
 	unsigned machine;   /* e_machine */
+	unsigned type;      /* e_type */
 	bool is_elf, big_endian, interp;
+	bool elf32;         /* "\177ELF" of class 32: neither guest boots it */
+	bool bzimage;       /* not ELF, and the x86 boot protocol's "HdrS" at 0x202 */
 };
 
 static uint64_t elf_uint(const unsigned char *p, int n, bool be)
@@ -119,7 +122,11 @@ static uint64_t elf_uint(const unsigned char *p, int n, bool be)
 	return v;
 }
 
-/* the ELF header and whether a PT_INTERP program header exists; 0 or -errno */
+/* the ELF header and whether a PT_INTERP program header exists, or for
+ * any other file whether it carries the x86 boot header; 0 or -errno.
+ * Header bytes only: reading ELF files is layout/'s job, this is the
+ * kind of sniff file(1) does, so that a wrong file is refused before
+ * QEMU boots it */
 static int elf_facts_read(const char *path, struct elf_facts *ef)
 {
 	unsigned char h[64], ph[56];
@@ -128,7 +135,8 @@ static int elf_facts_read(const char *path, struct elf_facts *ef)
 	memset(ef, 0, sizeof(*ef));
 	if (!f)
 		return lace_error_set(errno, "%s: %s", path, strerror(errno));
-	if (fread(h, 1, sizeof(h), f) == sizeof(h) && !memcmp(h, "\177ELF", 4) && h[4] == 2) {
+	size_t got = fread(h, 1, sizeof(h), f);
+	if (got == sizeof(h) && !memcmp(h, "\177ELF", 4) && h[4] == 2) {
 		bool be = h[5] == 2;
 		uint64_t phoff = elf_uint(h + 32, 8, be);
 		unsigned phentsize = (unsigned)elf_uint(h + 54, 2, be);
@@ -136,6 +144,7 @@ static int elf_facts_read(const char *path, struct elf_facts *ef)
 
 		ef->is_elf = true;
 		ef->big_endian = be;
+		ef->type = (unsigned)elf_uint(h + 16, 2, be);
 		ef->machine = (unsigned)elf_uint(h + 18, 2, be);
 		for (unsigned i = 0; i < phnum && phentsize >= sizeof(ph); i++) {
 			if (fseeko(f, (off_t)(phoff + (uint64_t)i * phentsize), SEEK_SET) ||
@@ -143,6 +152,13 @@ static int elf_facts_read(const char *path, struct elf_facts *ef)
 				break;
 			ef->interp |= elf_uint(ph, 4, be) == 3;   /* PT_INTERP */
 		}
+	} else if (got >= 5 && !memcmp(h, "\177ELF", 4)) {
+		ef->elf32 = true;
+	} else {
+		/* Documentation/x86/boot.rst: the setup header's magic */
+		unsigned char magic[4];
+		ef->bzimage = !fseeko(f, 0x202, SEEK_SET) && fread(magic, 1, 4, f) == 4 &&
+			      !memcmp(magic, "HdrS", 4);
 	}
 	fclose(f);
 	return 0;
@@ -150,6 +166,7 @@ static int elf_facts_read(const char *path, struct elf_facts *ef)
 
 #define EM_X86_64_ 62
 #define EM_PPC64_  21
+#define ET_EXEC_   2
 
 int guest_kernel_arch(const char *path)
 {
@@ -157,10 +174,30 @@ int guest_kernel_arch(const char *path)
 
 	if (elf_facts_read(path, &ef))
 		return -1;
-	if (!ef.is_elf || ef.machine == EM_X86_64_)
+	if (ef.bzimage)
 		return GUEST_X86_64;
-	if (ef.machine == EM_PPC64_ && !ef.big_endian)
-		return GUEST_PPC64LE;
+	if (ef.elf32) {
+		lace_error_set(ENOEXEC, "%s: a 32-bit ELF: the qemu backend boots x86-64 bzImages and "
+			       "ppc64le vmlinux files", path);
+		return -1;
+	}
+	if (!ef.is_elf) {
+		lace_error_set(ENOEXEC, "%s: not a kernel image: neither an x86 bzImage (no \"HdrS\" "
+			       "boot header at 0x202) nor an ELF vmlinux", path);
+		return -1;
+	}
+	if (ef.machine == EM_PPC64_ && !ef.big_endian) {
+		if (ef.type == ET_EXEC_)
+			return GUEST_PPC64LE;
+		lace_error_set(ENOEXEC, "%s: a ppc64le ELF %s, not a kernel (a vmlinux is an executable)",
+			       path, ef.type == 1 ? "object file" : ef.type == 3 ? "shared object" : "of another type");
+		return -1;
+	}
+	if (ef.machine == EM_X86_64_) {
+		lace_error_set(ENOEXEC, "%s: an x86-64 ELF, not a bootable image: QEMU boots an x86-64 "
+			       "kernel from its bzImage (arch/x86/boot/bzImage)", path);
+		return -1;
+	}
 	lace_error_set(ENOEXEC, "%s: an ELF kernel for machine %u%s: the qemu backend boots x86-64 "
 		       "and ppc64le kernels", path, ef.machine, ef.big_endian ? " (big-endian)" : "");
 	return -1;

@@ -30,9 +30,12 @@ struct guest_spec {
 	const char *trace;       /* SYS:NAME,... counted in the guest, or NULL */
 };
 
-/* The architecture of a kernel to boot: a ppc64 ELF (vmlinux) is
- * GUEST_PPC64LE; anything else (bzImage, vmlinuz) GUEST_X86_64.  -1 with
- * the message set when path cannot be read, or is an ELF of neither. */
+/* The architecture of a kernel to boot: an x86 bzImage (vmlinuz: the boot
+ * header's "HdrS" at 0x202) is GUEST_X86_64, a little-endian ppc64 ELF
+ * executable (vmlinux) GUEST_PPC64LE.  -1 with the message set (naming
+ * path and what it is instead) when path cannot be read or is neither:
+ * any other file, an x86-64 ELF (QEMU boots the bzImage), an object
+ * file, an ELF of another machine. */
 int guest_kernel_arch(const char *path);
 /* "x86_64" / "ppc64le": the cache folder and the user's word. */
 const char *guest_arch_name(enum guest_arch arch);

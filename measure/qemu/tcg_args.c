@@ -80,6 +80,14 @@ static int arg_parse(struct tcg_args *a, const char *arg)
 		a->path[a->npath++] = v;
 		return 0;
 	}
+	if (klen == 3 && !strncmp(arg, "exc", 3)) {
+		if (a->nexc == TCG_MAX_EXC)
+			return lace_error_set(EINVAL, "more than %d exc= addresses", TCG_MAX_EXC);
+		if (parse_ulong(v, &x))
+			return lace_error_set(EINVAL, "exc: '%s' is not an address", v);
+		a->exc[a->nexc++] = x;
+		return 0;
+	}
 	if (number_key(a, arg, klen, &u64, &u32))
 		return lace_error_set(EINVAL, "unknown argument: %.*s", (int)klen, arg);
 	if (parse_ulong(v, &x)) {

@@ -103,6 +103,52 @@ int tcg_insn_is_call(enum tcg_arch arch, const uint8_t *bytes, size_t len)
 	return x86_is_call(bytes, len);
 }
 
+int tcg_exception_entry(enum tcg_arch arch, const char *name)
+{
+	/* raised by no instruction: they can land between any two */
+	static const char *const async[] = { "asm_exc_nmi", "asm_exc_nmi_noist", "asm_exc_machine_check",
+					     "asm_exc_double_fault", "asm_exc_spurious_interrupt_bug",
+					     "asm_exc_xen_hypervisor_callback" };
+
+	/* ppc64: the interrupt vectors (exc_virt_0x4300_data_access, the
+	 * relocated copy the kernel runs with AIL, and exc_real_...) of the
+	 * interrupts an instruction raises */
+	static const char *const ppc_sync[] = { "_data_access", "_data_access_slb", "_instruction_access",
+						"_instruction_access_slb", "_alignment", "_program_check",
+						"_fp_unavailable", "_altivec_unavailable", "_vsx_unavailable",
+						"_facility_unavailable", "_h_facility_unavailable",
+						"_h_data_storage", "_h_instr_storage", "_emulation_assist" };
+
+	if (!name)
+		return 0;
+	if (arch == TCG_ARCH_PPC64) {
+		const char *u;
+		if (strncmp(name, "exc_virt_0x", 11) && strncmp(name, "exc_real_0x", 11))
+			return 0;
+		u = strchr(name + 11, '_');
+		for (size_t i = 0; u && i < sizeof(ppc_sync) / sizeof(ppc_sync[0]); i++)
+			if (!strcmp(u, ppc_sync[i]))
+				return 1;
+		return 0;
+	}
+	if (strncmp(name, "asm_exc_", 8))
+		return 0;
+	for (size_t i = 0; i < sizeof(async) / sizeof(async[0]); i++)
+		if (!strcmp(name, async[i]))
+			return 0;
+	return 1;
+}
+
+uint32_t tcg_block_rest(const uint16_t *off, uint32_t n, uint64_t vaddr, uint64_t resume)
+{
+	if (!off || resume < vaddr || resume - vaddr > UINT16_MAX)
+		return 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (off[i] == resume - vaddr)
+			return n - i;
+	return 0;
+}
+
 int tcg_ppc64_has_local_entry(const uint8_t *first8)
 {
 	/* addis r2,r12,HI (0x3c4c....) then addi r2,r2,LO (0x3842....) */

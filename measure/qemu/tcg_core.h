@@ -99,6 +99,22 @@ int tcg_split_format(char *buf, size_t size, unsigned window, const struct tcg_s
 /* 0 on a well-formed line, -1 otherwise. */
 int tcg_split_parse(const char *line, unsigned *window, struct tcg_split *w);
 
+/* A block is counted when it starts (plugin API 1 has no callback when a
+ * block ends).  A synchronous exception raised by one of its instructions
+ * (a page fault, a general protection fault, a trap) leaves the block
+ * there, and when the kernel returns to that instruction (a fault: to
+ * retry it) or past it (a trap) a new block counts the same instructions
+ * again.  tcg_exception_entry() tells whether a kernel symbol is where
+ * such an exception enters the kernel (x86-64: the asm_exc_* entries but
+ * the asynchronous NMI, machine check and the like; ppc64: the vectors of
+ * storage, alignment, program and facility interrupts, exc_virt_0x4300_
+ * data_access and its kind, not the external, decrementer or doorbell ones);
+ * tcg_block_rest() how many of a block's instructions, at offsets
+ * off[0..n) from its start vaddr, lie from resume on: counted once too
+ * many when execution resumes there (0 when resume is not one of them). */
+int tcg_exception_entry(enum tcg_arch arch, const char *name);
+uint32_t tcg_block_rest(const uint16_t *off, uint32_t n, uint64_t vaddr, uint64_t resume);
+
 /* Inclusive path length of named functions without registers (QEMU's
  * plugin API 1 shows none): a frame opens when a block starts at a named
  * function's entry right after a block that ended in a call, remembering
@@ -179,6 +195,7 @@ int tcg_is_async_vector(enum tcg_arch arch, const char *sym);
  * 0x), and an unknown key or a malformed value is refused, so a typo
  * cannot quietly become 0 (switch=0 would never flush the user TLB). */
 #define TCG_MAX_PATHS 64
+#define TCG_MAX_EXC 64
 struct tcg_args {
 	const char *out, *map;       /* out=FILE (required), map=System.map */
 	const char *record;          /* record=FILE: the raw code stream (tcg_record.h) */
@@ -186,6 +203,9 @@ struct tcg_args {
 	size_t npath;                /* path=FUNCTION, repeatable */
 	uint64_t switch_addr;        /* switch=ADDR: where the guest changes
 				      * address space; 0 = not given */
+	uint64_t exc[TCG_MAX_EXC];   /* exc=ADDR, repeatable: where synchronous
+				      * exceptions enter the kernel */
+	size_t nexc;
 	struct sim_config cfg;       /* l1i_size= ... fetch_block= */
 };
 

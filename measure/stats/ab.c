@@ -98,7 +98,16 @@ struct lace_ab_event *ab_analyze(const struct lace_batch *b)
 		stats_summary(bb, n, &ev->b);
 		p[e] = NAN;
 		ev->verdict = LACE_VERDICT_UNDECIDED;
-		if (not_sup && !n) {
+		if (e == b->nevents && ev->simulated && n) {
+			/* every event emulated: elapsed is how long the host took
+			 * to emulate A and B (valgrind, QEMU with its boot), not
+			 * how fast either runs.  A verdict on it, or more rounds
+			 * to settle one, would measure the emulator */
+			ev->cost = true;
+			ev->why = "the host's time to emulate: a cost, not a verdict";
+			ev->r.n = n;
+			ev->r.ratio = ev->b.mean / ev->a.mean;
+		} else if (not_sup && !n) {
 			ev->why = "<not supported>";
 		} else if (zero_both && !n && !one_zero) {
 			/* zero in every round on both sides: nothing changed */
@@ -210,8 +219,10 @@ static const char *ab_elapsed_source(const struct lace_batch *b)
 	if (!render_elapsed_simulated(b))
 		return "wall clock of the native runs";
 	return b->backend && strstr(b->backend, "qemu (")
-		? "wall clock of the simulator's runs under QEMU (boot included), not native time"
-		: "wall clock of the simulator's runs under valgrind, not native time";
+		? "wall clock of the simulator's runs under QEMU (boot included), not native time: "
+		  "the cost of emulating, its mean per round, never a verdict nor a reason for more rounds"
+		: "wall clock of the simulator's runs under valgrind, not native time: "
+		  "the cost of emulating, its mean per round, never a verdict nor a reason for more rounds";
 }
 
 static void render_text(FILE *out, const struct lace_batch *b, const struct lace_ab_event *ev)
@@ -230,6 +241,15 @@ static void render_text(FILE *out, const struct lace_batch *b, const struct lace
 		char label[160], ci[64] = "", pbuf[32] = "", am[48], bm[48];
 		struct strbuf v = STRBUF_INIT;
 		snprintf(label, sizeof(label), "%s%s", x->name, x->simulated ? " [sim]" : "");
+		if (x->cost) {
+			render_mean_format(am, sizeof(am), x->a.mean, x->unit);
+			render_mean_format(bm, sizeof(bm), x->b.mean, x->unit);
+			fprintf(out, "  %-26s %-4s %14s %6.2f%% %14s %6.2f%% %+8.2f%%  %-22s %9s  %s\n", label,
+				x->unit, am, x->a.mean ? 100 * x->a.sd / x->a.mean : 0, bm,
+				x->b.mean ? 100 * x->b.sd / x->b.mean : 0, (x->r.ratio - 1) * 100, "cost", "",
+				"none (time to emulate, not a verdict)");
+			continue;
+		}
 		if (x->why && !x->deterministic && x->verdict != LACE_VERDICT_EQUIVALENT) {
 			fprintf(out, "  %-26s %s\n", label, x->why);
 			continue;
@@ -323,7 +343,12 @@ static void render_md(FILE *out, const struct lace_batch *b, const struct lace_a
 		strbuf_addstr(&v, stats_verdict_name(x->verdict));
 		more_rounds(&v, x);
 		strbuf_add_md(&nm, x->name);
-		if (x->deterministic) {
+		if (x->cost) {
+			render_mean_format(am, sizeof(am), x->a.mean, x->unit);
+			render_mean_format(bm, sizeof(bm), x->b.mean, x->unit);
+			fprintf(out, "| %s (sim) | %s s | %s s | %+.2f%% (cost) | | %s |\n", nm.buf, am, bm,
+				(x->r.ratio - 1) * 100, x->why);
+		} else if (x->deterministic) {
 			render_mean_format(am, sizeof(am), x->a.mean, x->unit);
 			render_mean_format(bm, sizeof(bm), x->b.mean, x->unit);
 			fprintf(out, "| %s (sim) | %s | %s | %+.2f%% (exact) | | %s |\n", nm.buf, am, bm,
@@ -373,13 +398,15 @@ static json_t *event_json(const struct lace_ab_event *x)
 	json_object_set_new(j, "tost_p", lace_json_real(x->r.tost_p));
 	json_object_set_new(j, "verdict", json_string(stats_verdict_name(x->verdict)));
 	json_object_set_new(j, "deterministic", json_boolean(x->deterministic));
+	if (x->cost)
+		json_object_set_new(j, "cost", json_true());
 	if (x->verdict == LACE_VERDICT_INCONCLUSIVE)
 		json_object_set_new(j, "rounds_needed",
 				    x->rounds_needed == SIZE_MAX ? json_null()
 								 : json_integer((json_int_t)x->rounds_needed));
 	/* hyperfine's factor: >= 1, "slower" when B/A >= 1, else A/B "faster" */
 	int dir = stats_factor(&x->r, &factor, &pm);
-	bool has = x->rounds >= 2 && !isnan(factor);
+	bool has = x->rounds >= 2 && !isnan(factor) && !x->cost;
 	if (!x->why || x->verdict == LACE_VERDICT_EQUIVALENT)
 		factor_text(&f, x, "±");
 	json_object_set_new(j, "factor", has ? lace_json_real(factor) : json_null());

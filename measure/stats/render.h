@@ -53,12 +53,17 @@ struct lace_ab_event {
 	const char *why;          /* undecided: "<not supported>" ... */
 	bool deterministic;       /* simulated, same value every round on both
 				   * sides: the exact ratio, no CI, no verdict */
+	bool cost;                /* elapsed of emulated runs (valgrind, QEMU):
+				   * the host's time to emulate, shown as its
+				   * mean per round; no CI, no verdict, no
+				   * place in the Holm family */
 };
 
 /* Analyse the batch's non-warmup, fault-free rounds; returns nevents + 1
  * entries (caller frees the array): the events in order, then wall time
  * ("elapsed", seconds per run), analysed the same way and part of the
- * Holm family. */
+ * Holm family when the runs were native; when every event is emulated
+ * it is a cost (see lace_ab_event.cost). */
 struct lace_ab_event *ab_analyze(const struct lace_batch *b);
 /* Rounds in which both A and B ran without a fault (warmup excluded): a
  * comparison needs at least 2. */

@@ -166,6 +166,37 @@ void stats_holm(const double *p, size_t n, double *adj)
 	free(v);
 }
 
+double stats_rank_p(double x, const double *ref, size_t n, enum lace_alternative alt, struct lace_rank *r)
+{
+	struct lace_rank k = { 0 };
+	size_t ge = 0, le = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(ref[i]))
+			continue;
+		k.n++;
+		k.above += ref[i] > x;
+		k.below += ref[i] < x;
+		ge += ref[i] >= x;
+		le += ref[i] <= x;
+	}
+	if (!k.n || isnan(x)) {
+		k.p_upper = k.p_lower = k.p = NAN;
+	} else {
+		k.p_upper = (1.0 + (double)ge) / ((double)k.n + 1);
+		k.p_lower = (1.0 + (double)le) / ((double)k.n + 1);
+		if (alt == LACE_ALT_GREATER)
+			k.p = k.p_upper;
+		else if (alt == LACE_ALT_LESS)
+			k.p = k.p_lower;
+		else
+			k.p = fmin(1.0, 2.0 * fmin(k.p_upper, k.p_lower));
+	}
+	if (r)
+		*r = k;
+	return k.p;
+}
+
 int stats_ratio_ci(const double *a, const double *b, size_t n, double confidence, double margin,
 		   struct lace_ratio *r)
 {

@@ -45,6 +45,35 @@ double stats_tost(const double *d, size_t n, double low, double high);
 /* Holm's step-down adjustment of p[0..n) into adj[0..n) (may alias). */
 void stats_holm(const double *p, size_t n, double *adj);
 
+/* The alternative of a test: two-sided unless a direction was declared
+ * before measuring (choosing the tail after looking halves the p). */
+enum lace_alternative {
+	LACE_ALT_TWO_SIDED = 0,
+	LACE_ALT_GREATER,   /* declared: x is larger than the references */
+	LACE_ALT_LESS,      /* declared: x is smaller than the references */
+};
+
+struct lace_rank {
+	size_t n;            /* references compared with (NaNs skipped) */
+	size_t above, below; /* references strictly above / below x */
+	double p_upper;      /* (1 + #{ref >= x}) / (n + 1) */
+	double p_lower;      /* (1 + #{ref <= x}) / (n + 1) */
+	double p;            /* for the alternative asked */
+};
+
+/* Rank (Monte Carlo) test of one value x against n reference values of the
+ * null distribution (relinks of one layout): under the null x and the n
+ * references are exchangeable, so x's rank among the n + 1 is uniform.
+ * One-sided p: p_upper = (1 + #{ref >= x}) / (n + 1) (GREATER), p_lower =
+ * (1 + #{ref <= x}) / (n + 1) (LESS); two-sided p = min(1, 2 min(p_upper,
+ * p_lower)).  Ties are conservative: a reference equal to x counts
+ * against x in both tails (no mid-ranks), so the p never undercuts the
+ * exact one.  With n references no two-sided p below 2/(n+1) exists
+ * (n >= 39 for 0.05), nor a one-sided one below 1/(n+1) (n >= 19).
+ * NaN references are skipped; no reference left, or x NaN: p is NaN.
+ * r may be NULL; returns the p. */
+double stats_rank_p(double x, const double *ref, size_t n, enum lace_alternative alt, struct lace_rank *r);
+
 /* Confidence interval of the ratio of paired values b_i / a_i from the
  * log-ratios: ratio = exp(mean), [ci_low, ci_high] = exp(mean -+ t * sem),
  * p of ratio == 1.  Values <= 0 give -EDOM. */

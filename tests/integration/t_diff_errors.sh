@@ -21,6 +21,16 @@ expect_match '^lace: missing.elf: ' "$ERR"
 expect_exit 2 "$LACE" diff junk base
 expect_one_line "$ERR"
 expect_match '^lace: junk: ' "$ERR"
+# a stripped file has no functions to compare (a gate on it would pass on
+# nothing), with lace check too (issue 24, acceptance 8)
+strip -o stripped base || fail "strip"
+expect_exit 2 "$LACE" diff stripped base
+expect_one_line "$ERR"
+expect_match '^lace: stripped: no symbol table \(stripped\): lace diff compares functions' "$ERR"
+expect_exit 2 "$LACE" diff base stripped
+expect_match '^lace: stripped: no symbol table' "$ERR"
+expect_exit 2 "$LACE" check --base stripped --head base --no-measure
+expect_match 'no symbol table \(stripped\)' "$ERR"
 expect_exit 2 "$LACE" diff --hot badhot base base
 expect_one_line "$ERR"
 expect_match '^lace: badhot: line 2: ' "$ERR"

@@ -27,9 +27,9 @@ expect_match '^name,change,old_region,new_region,old_address,new_address,old_ali
 
 # a function moved to another section
 expect_eq "$(rows base move)" "do_work,region " "moved rows"
-# into the entry text: what such a patch is for, a note; out of it: a warning
+# into the entry text: what such a patch is for, a note; out of it: an error
 expect_eq "$(findings base move)" "info:noprobe-enter:do_work" "moved findings"
-expect_eq "$(findings move base)" "warning:noprobe-region:do_work" "moved back findings"
+expect_eq "$(findings move base)" "error:noprobe-region:do_work" "moved back findings"
 expect_exit 0 "$LACE" diff base move
 expect_exit 0 "$LACE" diff --fail-on warning base move
 expect_exit 1 "$LACE" diff --fail-on warning move base
@@ -83,8 +83,8 @@ expect_match '"line": "add/remove: 1/1 grow/shrink: 0/0 up/down: 64/-64 \(0\)"' 
 # --all lists the mere shifts
 expect_match '^_start,shifted,' "$("$LACE" diff --csv --all base cold)"
 
-# Markdown and SVG come out
-expect_exit 0 "$LACE" diff --md --svg map.svg move base
+# Markdown and SVG come out (also when a finding fails the diff)
+expect_exit 1 "$LACE" diff --md --svg map.svg move base  # noprobe-region: an error
 expect_match '^### lace diff' "$OUT"
 expect_match 'noprobe-region' "$OUT"
 grep -q '<svg' map.svg || fail "no svg written"

@@ -1,7 +1,8 @@
 # lace ab --backend qemu: each side boots its own kernel (--kernel-a /
 # --kernel-b) with the command after --, or runs its own -A/-B command
 # split into words (the guest has no host shell).  Counts under -icount
-# are deterministic, so ab gives their exact B/A and no verdict.  On the
+# are deterministic, so ab gives their exact B/A and no verdict, and
+# elapsed (QEMU's time to emulate) is a cost, not a verdict.  On the
 # Debian ppc64le guest: touching 2N pages against N gives more user and
 # kernel instructions on B, sd 0 on both sides; `lace ab -- CMD` runs CMD
 # on both; --kernel-b is refused by lace stat.
@@ -30,6 +31,12 @@ for n in ("instructions:k", "instructions:u"):
     # deterministic: the same count every round, exact B/A, no verdict
     assert e["b_mean"] > e["a_mean"] > 0 and e["deterministic"], e
     assert e["a_stddev"] == 0 and e["b_stddev"] == 0, e
+# elapsed is the host's time to emulate (boots included): a cost per
+# round, no CI, no verdict, no "more rounds" (issue 24, item 4)
+el = d["elapsed"]
+assert el["cost"] is True and el["verdict"] == "undecided" and "rounds_needed" not in el, el
+assert el["ci_low"] is None and el["p_holm"] is None and el["a_mean"] > 0 and el["b_mean"] > 0, el
+assert d["elapsed_source"] == "simulator", d["elapsed_source"]
 print("64 -> 128 pages: instructions:k %d -> %d, instructions:u %d -> %d" % (
     evs["instructions:k"]["a_mean"], evs["instructions:k"]["b_mean"],
     evs["instructions:u"]["a_mean"], evs["instructions:u"]["b_mean"]))

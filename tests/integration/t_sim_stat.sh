@@ -91,8 +91,16 @@ expect_nomatch '\[sim\]' "$OUT"
 expect_exit 0 "$LACE" ab --backend sim --no-results -r 2 --warmup 0 -e instructions,L1-icache-load-misses \
   -A "./footprint 20" -B "./footprint 40"
 expect_match 'instructions \[sim\] .* \+[0-9.]+%  exact .*none \(deterministic count\)' "$OUT"
-# (the elapsed row is wall time, measured and noisy: it keeps its verdict)
 expect_nomatch '(instructions|L1-icache-load-misses) \[sim\].*(slower|faster|equivalent)' "$OUT"
+# elapsed is valgrind's time to emulate: a cost per round, never a verdict
+# nor a reason for more rounds (issue 24, item 4)
+expect_match '^  elapsed \[sim\] +s +[0-9.]+ .* cost +none \(time to emulate, not a verdict\)$' "$OUT"
+expect_nomatch '^  elapsed .*(slower|faster|equivalent|inconclusive|more round)' "$OUT"
+expect_match 'elapsed: wall clock of the simulator.s runs under valgrind, not native time: the cost of emulating' "$OUT"
+# and -r auto stops once the counts are decided (round 5, its least),
+# whatever the time to emulate does
+expect_exit 0 "$LACE" ab --backend sim --no-results -r auto --warmup 0 -e instructions -- /bin/true
+expect_match '^ lace ab: 5 paired rounds' "$OUT"
 expect_match 'needs randomized-layout builds' "$OUT"
 expect_exit 0 "$LACE" ab --backend sim --no-results -r 2 --warmup 0 -e instructions --json \
   -A "./footprint 20" -B "./footprint 40"
@@ -101,6 +109,12 @@ import json, sys
 e = json.load(sys.stdin)["events"][0]
 assert e["deterministic"] is True and e["ci_low"] is None and e["verdict"] == "undecided", e
 assert e["ratio"] > 1, e' || fail "lace ab --json: deterministic event not reported as such"
+printf '%s' "$OUT" | python3 -c '
+import json, sys
+el = json.load(sys.stdin)["elapsed"]
+assert el["cost"] is True and el["verdict"] == "undecided" and "rounds_needed" not in el, el
+assert el["p_holm"] is None and el["ci_low"] is None and el["a_mean"] > 0 and el["factor"] is None, el' ||
+  fail "lace ab --json: elapsed under the simulator is not a cost"
 
 # acceptance 5: path length per call on faultbench (4K pages: __hash_page_4K)
 # a sanitizer runtime cannot run under valgrind (SANITIZE=1 builds faultbench

@@ -22,9 +22,10 @@ struct variant {
 	bool slow_cold;             /* jump slow path in hot_path.cold (cold region) */
 	uint64_t entry_start;       /* 0x9000 */
 	bool extra_xbranch;         /* do_work calls into entry too */
+	bool entry_in_text;         /* entry_SYSCALL_64 in .text, the entry markers enclosing nothing */
 };
 
-static const struct variant BASE = { 0x1200, "do_work", 0x1080, 0x40, false, false, 0x9000, false };
+static const struct variant BASE = { 0x1200, "do_work", 0x1080, 0x40, false, false, 0x9000, false, false };
 
 static void build(struct synth *s, const struct variant *v)
 {
@@ -43,7 +44,7 @@ static void build(struct synth *s, const struct variant *v)
 	synth_func(s, "helper", hb, 0x40, false, "b.c");
 	synth_func(s, v->do_work_name, v->do_work_addr, 0x200, true, NULL);
 	synth_func(s, "slow", 0x1400, 0x40, true, NULL);
-	synth_func(s, "entry_SYSCALL_64", v->entry_start, 0x100, true, NULL);
+	synth_func(s, "entry_SYSCALL_64", v->entry_in_text ? 0x1600 : v->entry_start, 0x100, true, NULL);
 	if (v->slow_cold) {
 		synth_func(s, "hot_path.cold", 0x8000, 0x40, false, "hot.c");
 		synth_jump(s, v->hot_path_addr + 0x10, 0x8000, "key_a");
@@ -154,12 +155,47 @@ static void test_moved_to_entry(void **state)
 	}
 	pair_free(&p);
 
-	/* and back out of it: it can be probed again, a warning */
+	/* and back out of it: it can be probed again, an error */
 	run_pair(&p, &v, &BASE, NULL);
 	assert_int_equal(count_rule(p.d, LACE_RULE_NOPROBE_REGION), 1);
 	assert_int_equal(count_rule(p.d, LACE_RULE_NOPROBE_ENTER), 0);
-	assert_int_equal(diff_max_severity(p.d), LACE_SEV_WARNING);
+	assert_int_equal(diff_max_severity(p.d), LACE_SEV_ERROR);
 	pair_free(&p);
+}
+
+/* The kprobes regression: the entry text dissolves into .text (its markers
+ * enclose nothing).  Losing every function is no sign of a patch meaning
+ * it: each leaver is a noprobe-region error, unless declared. */
+static void test_entry_text_dissolves(void **state)
+{
+	struct pair p;
+	struct variant v = BASE;
+
+	v.entry_in_text = true;
+	run_pair(&p, &BASE, &v, NULL);
+	assert_int_equal(count_rule(p.d, LACE_RULE_NOPROBE_REGION), 1);
+	assert_int_equal(count_rule(p.d, LACE_RULE_REGION_CHANGE), 0);
+	assert_string_equal(p.d->findings[0].subject, "entry_SYSCALL_64");
+	assert_int_equal(p.d->findings[0].severity, LACE_SEV_ERROR);
+	assert_non_null(strstr(p.d->findings[0].reason, "holds no function any more"));
+	assert_int_equal(diff_max_severity(p.d), LACE_SEV_ERROR);
+	pair_free(&p);
+
+	/* declared with --expect: a note that fails nothing */
+	struct lace_expect_set es = { 0 };
+	struct lace_diff_opts o = LACE_DIFF_OPTS_DEFAULT;
+	assert_int_equal(expect_add(&es, "entry=^entry_SYSCALL_64$"), 0);
+	o.expect = &es;
+	build(&p.a, &BASE);
+	build(&p.b, &v);
+	memset(&p.hs, 0, sizeof(p.hs));
+	assert_int_equal(diff_images(&p.a.img, &p.b.img, &o, &p.d), 0);
+	assert_int_equal(count_rule(p.d, LACE_RULE_NOPROBE_REGION), 1);
+	assert_string_equal(p.d->findings[0].expected, "entry=^entry_SYSCALL_64$");
+	assert_int_equal(p.d->findings[0].severity, LACE_SEV_INFO);
+	assert_int_equal(diff_max_severity(p.d), -1); /* expected findings count for nothing */
+	pair_free(&p);
+	expect_release(&es);
 }
 
 static void test_realigned_hot(void **state)
@@ -583,6 +619,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_identical),
 		cmocka_unit_test(test_moved_to_entry),
+		cmocka_unit_test(test_entry_text_dissolves),
 		cmocka_unit_test(test_realigned_hot),
 		cmocka_unit_test(test_padded_across_page),
 		cmocka_unit_test(test_slowpath_cold_and_back),

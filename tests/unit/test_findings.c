@@ -16,9 +16,9 @@ static void test_rule_config(void **state)
 
 	rule_config_init(&rc);
 	assert_int_equal(rc.sev[LACE_RULE_HOT_FOOTPRINT], LACE_SEV_ERROR);
-	assert_int_equal(rc.sev[LACE_RULE_NOPROBE_REGION], LACE_SEV_WARNING);
-	assert_int_equal(rule_config_set(&rc, "noprobe-region=error"), 0);
 	assert_int_equal(rc.sev[LACE_RULE_NOPROBE_REGION], LACE_SEV_ERROR);
+	assert_int_equal(rule_config_set(&rc, "noprobe-region=warning"), 0);
+	assert_int_equal(rc.sev[LACE_RULE_NOPROBE_REGION], LACE_SEV_WARNING);
 	assert_int_equal(rule_config_set(&rc, "region-change=off"), 0);
 	assert_int_equal(rc.sev[LACE_RULE_REGION_CHANGE], LACE_SEV_OFF);
 	assert_true(rule_config_set(&rc, "no-such-rule=info") < 0);
@@ -47,8 +47,9 @@ static void test_add_and_sort(void **state)
 	findings_add(&f, NULL, LACE_RULE_NOPROBE_REGION, "fn", "moved");
 	assert_int_equal(f.n, 3);
 	findings_sort(f.v, f.n);
-	assert_int_equal(f.v[0].rule, LACE_RULE_HOT_FOOTPRINT);
-	assert_int_equal(f.v[1].rule, LACE_RULE_NOPROBE_REGION);
+	/* both errors (noprobe-region by default), then by rule */
+	assert_int_equal(f.v[0].rule, LACE_RULE_NOPROBE_REGION);
+	assert_int_equal(f.v[1].rule, LACE_RULE_HOT_FOOTPRINT);
 	assert_int_equal(f.v[2].rule, LACE_RULE_CROSS_REGION);
 	assert_string_equal(f.v[2].reason, "1 -> 2");
 	findings_free(f.v, f.n);
@@ -100,21 +101,20 @@ static void test_expect_apply(void **state)
 	rule_config_init(&rc);
 	rule_config_set(&rc, "noprobe-region=error");
 	findings_add(&f, &rc, LACE_RULE_NOPROBE_REGION, "do_work", "moved out");
-	findings_add(&f, &rc, LACE_RULE_REGION_CHANGE, "narrowed", "moved out, text narrowed");
-	f.v[1].noprobe_move = true;
+	findings_add(&f, &rc, LACE_RULE_NOPROBE_ENTER, "entered", "moved into entry text");
 	findings_add(&f, &rc, LACE_RULE_REGION_CHANGE, "plain", "moved from .text to cold");
 	findings_add(&f, &rc, LACE_RULE_HOT_ALIGN_DROP, "do_work", "alignment dropped");
 	findings_add(&f, &rc, LACE_RULE_HOT_FOOTPRINT, "hot set", "grew");
-	assert_int_equal(expect_add(&es, "entry=^do_work$|^narrowed$"), 0);
+	assert_int_equal(expect_add(&es, "entry=^do_work$|^entered$"), 0);
 	assert_int_equal(expect_add(&es, "move=^do_work$"), 0);
 	assert_int_equal(expect_add(&es, "align=^nothing$"), 0);
 	assert_int_equal(expect_add(&es, "entry=^plain$"), 0); /* a plain region change is no entry move */
 	expect_apply(&es, f.v, f.n, matched);
-	/* entry covers the move out of no-probe text and the narrowed leaver */
-	assert_string_equal(f.v[0].expected, "entry=^do_work$|^narrowed$");
+	/* entry covers the moves out of no-probe text and into it */
+	assert_string_equal(f.v[0].expected, "entry=^do_work$|^entered$");
 	assert_int_equal(f.v[0].severity, LACE_SEV_INFO);
 	assert_int_equal(f.v[0].rule_severity, LACE_SEV_ERROR);
-	assert_string_equal(f.v[1].expected, "entry=^do_work$|^narrowed$");
+	assert_string_equal(f.v[1].expected, "entry=^do_work$|^entered$");
 	assert_null(f.v[2].expected);
 	/* a move declaration does not excuse an alignment drop */
 	assert_null(f.v[3].expected);

@@ -336,6 +336,44 @@ static void test_async_vectors(void **state)
 	assert_false(tcg_is_async_vector(TCG_ARCH_X86_64, "exc_real_0x900_decrementer"));
 }
 
+/* A block counted when it starts and left midway by a synchronous
+ * exception: what is counted again when execution resumes inside it */
+static void test_block_rest(void **state)
+{
+	/* 5 x86 instructions of 3, 1, 1, 7, 4 bytes at 0x401000 */
+	const uint16_t off[] = { 0, 3, 4, 5, 12 };
+
+	assert_int_equal(tcg_block_rest(off, 5, 0x401000, 0x401000), 5); /* the first faulted */
+	assert_int_equal(tcg_block_rest(off, 5, 0x401000, 0x401005), 2); /* the store at +5 */
+	assert_int_equal(tcg_block_rest(off, 5, 0x401000, 0x40100c), 1); /* the last */
+	assert_int_equal(tcg_block_rest(off, 5, 0x401000, 0x401010), 0); /* past it: nothing */
+	assert_int_equal(tcg_block_rest(off, 5, 0x401000, 0x401002), 0); /* not an instruction */
+	assert_int_equal(tcg_block_rest(off, 5, 0x401000, 0x400ffc), 0); /* before it */
+	assert_int_equal(tcg_block_rest(off, 5, 0x401000, 0x401000 + 0x20000), 0);
+	assert_int_equal(tcg_block_rest(NULL, 5, 0x401000, 0x401000), 0); /* a kernel block */
+
+	/* where kernels take exceptions an instruction raises; not the
+	 * asynchronous ones */
+	assert_true(tcg_exception_entry(TCG_ARCH_X86_64, "asm_exc_page_fault"));
+	assert_true(tcg_exception_entry(TCG_ARCH_X86_64, "asm_exc_general_protection"));
+	assert_true(tcg_exception_entry(TCG_ARCH_X86_64, "asm_exc_invalid_op"));
+	assert_true(tcg_exception_entry(TCG_ARCH_X86_64, "asm_exc_int3"));
+	assert_false(tcg_exception_entry(TCG_ARCH_X86_64, "asm_exc_nmi"));
+	assert_false(tcg_exception_entry(TCG_ARCH_X86_64, "asm_exc_machine_check"));
+	assert_false(tcg_exception_entry(TCG_ARCH_X86_64, "asm_sysvec_apic_timer_interrupt"));
+	assert_false(tcg_exception_entry(TCG_ARCH_X86_64, "entry_SYSCALL_64"));
+	assert_false(tcg_exception_entry(TCG_ARCH_PPC64, "asm_exc_page_fault"));
+	assert_true(tcg_exception_entry(TCG_ARCH_PPC64, "exc_virt_0x4300_data_access"));
+	assert_true(tcg_exception_entry(TCG_ARCH_PPC64, "exc_virt_0x4380_data_access_slb"));
+	assert_true(tcg_exception_entry(TCG_ARCH_PPC64, "exc_real_0x700_program_check"));
+	assert_false(tcg_exception_entry(TCG_ARCH_PPC64, "exc_virt_0x4900_decrementer"));
+	assert_false(tcg_exception_entry(TCG_ARCH_PPC64, "exc_virt_0x4500_hardware_interrupt"));
+	assert_false(tcg_exception_entry(TCG_ARCH_PPC64, "exc_virt_0x4c00_system_call"));
+	assert_false(tcg_exception_entry(TCG_ARCH_PPC64, "data_access_common_virt"));
+	assert_false(tcg_exception_entry(TCG_ARCH_X86_64, "exc_virt_0x4300_data_access"));
+	assert_false(tcg_exception_entry(TCG_ARCH_X86_64, NULL));
+}
+
 static void test_guest_report(void **state)
 {
 	char path[] = "/tmp/lace-test-console.XXXXXX";
@@ -426,6 +464,7 @@ int main(void)
 		cmocka_unit_test(test_async_vectors),
 		cmocka_unit_test(test_guest_report),
 		cmocka_unit_test(test_plugin_args),
+		cmocka_unit_test(test_block_rest),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

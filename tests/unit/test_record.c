@@ -22,7 +22,8 @@ static uint64_t raddr[REC_MAX_INSNS];
 static uint32_t rlen[REC_MAX_INSNS];
 static uint64_t rphys[REC_MAX_INSNS];
 
-/* a small stream: image, map, two blocks, runs, a window, the end */
+/* a small stream: image, map, two blocks, runs, a window with a
+ * take-back, the end */
 static uint32_t stream_make(struct rec_packer *p)
 {
 	uint64_t a1[3] = { 0x401000, 0x401004, 0x401010 }, a2[2] = { 0x7fff0000, 0x3000 };
@@ -38,6 +39,9 @@ static uint32_t stream_make(struct rec_packer *p)
 	assert_int_equal(rec_put_mark(p, REC_WIN_OPEN), 0);
 	assert_int_equal(rec_put_exec(p, 1), 0);
 	assert_int_equal(rec_put_exec_phys(p, 0, 0x1234000), 0);
+	assert_int_equal(rec_put_take_back(p, REC_SIDE_USER, 6), 0);
+	assert_int_equal(rec_put_take_back(p, REC_SIDE_KERNEL, 300), 0);
+	assert_int_equal(rec_put_take_back(p, 2, 1), -1);   /* no such side */
 	assert_int_equal(rec_put_mark(p, REC_CTXSW), 0);
 	assert_int_equal(rec_put_mark(p, REC_WIN_CLOSE), 0);
 	assert_int_equal(rec_put_fork(p, 1, 2, 3), 0);
@@ -89,6 +93,14 @@ static void test_round_trip(void **state)
 	assert_int_equal(ev.id, 0);
 	assert_int_equal(ev.phys, 0x1234000);
 	assert_int_equal(rec_next(&r, &ev), 1);
+	assert_int_equal(ev.tag, REC_TAKE_BACK);
+	assert_int_equal(ev.flags, REC_SIDE_USER);
+	assert_int_equal(ev.a, 6);
+	assert_int_equal(rec_next(&r, &ev), 1);
+	assert_int_equal(ev.tag, REC_TAKE_BACK);
+	assert_int_equal(ev.flags, REC_SIDE_KERNEL);
+	assert_int_equal(ev.a, 300);
+	assert_int_equal(rec_next(&r, &ev), 1);
 	assert_int_equal(ev.tag, REC_CTXSW);
 	assert_int_equal(rec_next(&r, &ev), 1);
 	assert_int_equal(ev.tag, REC_WIN_CLOSE);
@@ -138,6 +150,10 @@ static void test_truncated_streams(void **state)
 	struct rec_reader r;
 	struct rec_event ev;
 	rec_reader_init(&r, junk, 2, raddr, rlen, rphys);
+	assert_int_equal(rec_next(&r, &ev), -1);
+	/* so is a take-back of a side that is not user or kernel */
+	uint8_t side[3] = { REC_TAKE_BACK, 2, 1 };
+	rec_reader_init(&r, side, 3, raddr, rlen, rphys);
 	assert_int_equal(rec_next(&r, &ev), -1);
 }
 
@@ -195,6 +211,12 @@ static void test_file_round_trip(void **state)
 	record_init(&r);
 	assert_true(record_file_parse("x", (const uint8_t *)"ELF\n\n", 5, &r) < 0);
 	assert_string_equal(lace_error_msg(), "x: not a lace recording");
+	record_free(&r);
+	/* this lace writes its version and refuses a newer one */
+	assert_int_equal(memcmp(file, "lace-record 2\n", 14), 0);
+	record_init(&r);
+	assert_true(record_file_parse("x", (const uint8_t *)"lace-record 3\n\n", 16, &r) < 0);
+	assert_string_equal(lace_error_msg(), "x: recording format 3 is newer than this lace's 2");
 	record_free(&r);
 	free(file);
 	unlink(path);

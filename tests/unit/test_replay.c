@@ -35,7 +35,9 @@ static void block_insns(int b, uint64_t shift, uint64_t *a, uint32_t *l)
 	}
 }
 
-static uint32_t stream_make(int phys)
+/* take: instructions of a user block taken back inside the window (phys
+ * only), also once outside it, where it must change nothing */
+static uint32_t stream_make(int phys, uint64_t take)
 {
 	struct rec_packer p;
 	uint64_t a[6], ph[6];
@@ -53,8 +55,12 @@ static uint32_t stream_make(int phys)
 	}
 	for (size_t k = 0; k < ARRAY_SIZE(order); k++)
 		rec_put_exec(&p, (uint64_t)order[k]);
+	if (phys && take)
+		rec_put_take_back(&p, REC_SIDE_USER, take);
 	if (phys)
 		rec_put_mark(&p, REC_WIN_CLOSE);
+	if (take)
+		rec_put_take_back(&p, REC_SIDE_USER, take);
 	rec_put_end(&p, REC_END_EXIT);
 	return p.len;
 }
@@ -100,7 +106,7 @@ static void test_own_layout(void **state)
 	uint64_t zero[3] = { 0, 0, 0 };
 	struct sim_totals want = reference(zero);
 
-	record_of(&r, &s, stream_make(0), "sim");
+	record_of(&r, &s, stream_make(0, 0), "sim");
 	assert_int_equal(replay_run(&r, NULL, &res), 0);
 	assert_int_equal(res.nprocs, 1);
 	assert_int_equal(res.procs[0].pid, 7);
@@ -124,7 +130,7 @@ static void test_other_layout(void **state)
 	uint64_t shift[3] = { 0x4000, 0x5000, 0 };
 	struct sim_totals want = reference(shift);
 
-	record_of(&r, &s, stream_make(0), "sim");
+	record_of(&r, &s, stream_make(0, 0), "sim");
 	assert_int_equal(replay_run(&r, &lay, &res), 0);
 	assert_memory_equal(&res.total, &want, sizeof(want));
 	/* A ran 4 times, B 4 times, the outside block twice */
@@ -143,7 +149,7 @@ static void test_plugin_rules(void **state)
 	struct lace_record_stream s;
 	struct replay_result res;
 
-	record_of(&r, &s, stream_make(1), "qemu");
+	record_of(&r, &s, stream_make(1, 0), "qemu");
 	assert_int_equal(replay_run(&r, NULL, &res), 0);
 	/* block 0 is the kernel's: 4 runs */
 	assert_int_equal(res.kernel.instructions, 24);
@@ -156,12 +162,33 @@ static void test_plugin_rules(void **state)
 	replay_result_free(&res);
 }
 
+/* REC_TAKE_BACK: off the window's user instructions (and its totals), as
+ * the plugin takes a block's rest back; the lookups stay; outside a
+ * window nothing */
+static void test_plugin_take_back(void **state)
+{
+	struct lace_record r;
+	struct lace_record_stream s;
+	struct replay_result res;
+
+	record_of(&r, &s, stream_make(1, 4), "qemu");
+	assert_int_equal(replay_run(&r, NULL, &res), 0);
+	assert_int_equal(res.kernel.instructions, 24);
+	assert_int_equal(res.user.instructions, 32);
+	assert_int_equal(res.window.instructions, 56);
+	assert_int_equal(res.total.instructions, 56);
+	assert_int_equal(res.total.l1i_loads, 60 + 2);
+	assert_int_equal(res.user.l1i_loads + res.kernel.l1i_loads, 60 + 2);
+	replay_result_free(&res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_own_layout),
 		cmocka_unit_test(test_other_layout),
 		cmocka_unit_test(test_plugin_rules),
+		cmocka_unit_test(test_plugin_take_back),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,7 +7,9 @@
  * confirmed to 12 digits with mpmath by tests/fixtures/measure/stats_ref.py,
  * which also computes the ratio-CI and TOST references below.  Holm's
  * adjustment is worked by hand from Holm (1979), "A simple sequentially
- * rejective multiple test procedure", Scand. J. Statist. 6:65-70. */
+ * rejective multiple test procedure", Scand. J. Statist. 6:65-70.  The rank
+ * test's p-values are worked by hand (counts over n + 1 exchangeable
+ * values, written as fractions below). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -142,6 +144,124 @@ static void test_holm(void **state)
 	assert_true(isnan(adj[1]));
 }
 
+/* x above (below) all n references 1..n, every n from 1 to 20: one-sided
+ * p = 1/(n+1), two-sided 2/(n+1) (capped at 1), by hand */
+static void test_rank_extremes(void **state)
+{
+	static const double two[20] = { 1, 2. / 3, 2. / 4, 2. / 5, 2. / 6, 2. / 7, 2. / 8, 2. / 9, 2. / 10,
+					 2. / 11, 2. / 12, 2. / 13, 2. / 14, 2. / 15, 2. / 16, 2. / 17,
+					 2. / 18, 2. / 19, 2. / 20, 2. / 21 };
+	static const double one[20] = { 1. / 2, 1. / 3, 1. / 4, 1. / 5, 1. / 6, 1. / 7, 1. / 8,
+					 1. / 9, 1. / 10, 1. / 11, 1. / 12, 1. / 13, 1. / 14, 1. / 15,
+					 1. / 16, 1. / 17, 1. / 18, 1. / 19, 1. / 20, 1. / 21 };
+	double ref[20];
+	struct lace_rank r;
+
+	for (size_t n = 1; n <= 20; n++) {
+		ref[n - 1] = (double)n;
+		/* above all */
+		CLOSE(stats_rank_p((double)n + 0.5, ref, n, LACE_ALT_TWO_SIDED, &r), two[n - 1], 1e-15);
+		assert_int_equal(r.n, n);
+		assert_int_equal(r.below, n);
+		assert_int_equal(r.above, 0);
+		CLOSE(r.p_upper, one[n - 1], 1e-15);
+		CLOSE(r.p_lower, 1.0, 1e-15);
+		CLOSE(stats_rank_p((double)n + 0.5, ref, n, LACE_ALT_GREATER, NULL), one[n - 1], 1e-15);
+		/* declared the other way: no evidence at all */
+		CLOSE(stats_rank_p((double)n + 0.5, ref, n, LACE_ALT_LESS, NULL), 1.0, 1e-15);
+		/* below all: the mirror */
+		CLOSE(stats_rank_p(0.5, ref, n, LACE_ALT_TWO_SIDED, &r), two[n - 1], 1e-15);
+		assert_int_equal(r.above, n);
+		CLOSE(r.p_lower, one[n - 1], 1e-15);
+		CLOSE(stats_rank_p(0.5, ref, n, LACE_ALT_LESS, NULL), one[n - 1], 1e-15);
+		CLOSE(stats_rank_p(0.5, ref, n, LACE_ALT_GREATER, NULL), 1.0, 1e-15);
+	}
+	/* the thresholds: 19 relinks reach 0.05 only one-sided, 39 two-sided */
+	CLOSE(stats_rank_p(20.5, ref, 19, LACE_ALT_GREATER, NULL), 0.05, 1e-15);
+	CLOSE(stats_rank_p(20.5, ref, 19, LACE_ALT_TWO_SIDED, NULL), 0.10, 1e-15);
+	double ref39[39];
+	for (size_t i = 0; i < 39; i++)
+		ref39[i] = (double)i;
+	CLOSE(stats_rank_p(100, ref39, 39, LACE_ALT_TWO_SIDED, NULL), 0.05, 1e-15);
+}
+
+static void test_rank_inside_and_ties(void **state)
+{
+	const double nine[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+	struct lace_rank r;
+
+	/* 3.5 among 1..9: 6 at or above -> 7/10, 3 at or below -> 4/10;
+	 * two-sided 2 * 4/10 */
+	CLOSE(stats_rank_p(3.5, nine, 9, LACE_ALT_TWO_SIDED, &r), 0.8, 1e-15);
+	CLOSE(r.p_upper, 0.7, 1e-15);
+	CLOSE(r.p_lower, 0.4, 1e-15);
+	CLOSE(stats_rank_p(3.5, nine, 9, LACE_ALT_LESS, NULL), 0.4, 1e-15);
+	CLOSE(stats_rank_p(3.5, nine, 9, LACE_ALT_GREATER, NULL), 0.7, 1e-15);
+	/* the middle: capped at 1 */
+	CLOSE(stats_rank_p(5, nine, 9, LACE_ALT_TWO_SIDED, NULL), 1.0, 0);
+
+	/* ties count against x in both tails (conservative, no mid-ranks):
+	 * 9 tied with the top two of {1..8, 9, 9}: #>= 2 -> 3/11, #<= 10 ->
+	 * 11/11; two-sided 6/11 (mid-ranks would say 2 * 2/11 = 4/11) */
+	const double top[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 9 };
+	CLOSE(stats_rank_p(9, top, 10, LACE_ALT_TWO_SIDED, &r), 6. / 11, 1e-15);
+	CLOSE(r.p_upper, 3. / 11, 1e-15);
+	CLOSE(r.p_lower, 1.0, 1e-15);
+	assert_int_equal(r.above, 0);
+	assert_int_equal(r.below, 8);
+	CLOSE(stats_rank_p(9, top, 10, LACE_ALT_GREATER, NULL), 3. / 11, 1e-15);
+	/* equal to the largest of n: never "above all", p_upper = 2/(n+1) */
+	CLOSE(stats_rank_p(9, nine, 9, LACE_ALT_GREATER, NULL), 0.2, 1e-15);
+	CLOSE(stats_rank_p(9, nine, 9, LACE_ALT_TWO_SIDED, NULL), 0.4, 1e-15);
+	/* tied in the middle: {1, 2, 2, 3}, x = 2: 3 at or above, 3 at or
+	 * below -> 4/5 each, two-sided 1 */
+	const double mid[] = { 1, 2, 2, 3 };
+	CLOSE(stats_rank_p(2, mid, 4, LACE_ALT_TWO_SIDED, &r), 1.0, 0);
+	CLOSE(r.p_upper, 0.8, 1e-15);
+	CLOSE(r.p_lower, 0.8, 1e-15);
+	assert_int_equal(r.above + r.below, 2);
+	/* all equal: no evidence either way */
+	const double same[] = { 5, 5, 5 };
+	CLOSE(stats_rank_p(5, same, 3, LACE_ALT_GREATER, NULL), 1.0, 0);
+	CLOSE(stats_rank_p(5, same, 3, LACE_ALT_LESS, NULL), 1.0, 0);
+
+	/* NaN references are skipped: {1, NaN, 2}, x = 3 is above 2 -> 1/3,
+	 * two-sided 2/3; nothing to compare with, or x NaN: NaN */
+	const double gap[] = { 1, NAN, 2 };
+	CLOSE(stats_rank_p(3, gap, 3, LACE_ALT_TWO_SIDED, &r), 2. / 3, 1e-15);
+	assert_int_equal(r.n, 2);
+	assert_true(isnan(stats_rank_p(3, gap, 0, LACE_ALT_TWO_SIDED, NULL)));
+	assert_true(isnan(stats_rank_p(NAN, gap, 3, LACE_ALT_TWO_SIDED, NULL)));
+	const double only_nan[] = { NAN, NAN };
+	assert_true(isnan(stats_rank_p(3, only_nan, 2, LACE_ALT_TWO_SIDED, &r)));
+	assert_int_equal(r.n, 0);
+}
+
+/* The kernel study's use: variants x events rank p-values, Holm-adjusted
+ * together.  Four tests, three above or below all of 19 relinks, one
+ * inside: 0.1 0.1 0.1 0.5 -> sorted x4 x3 x2 x1 = 0.4 0.3 0.2 0.5 ->
+ * monotone 0.4 0.4 0.4 0.5 */
+static void test_rank_holm(void **state)
+{
+	double ref[19], p[4], adj[4];
+
+	for (size_t i = 0; i < 19; i++)
+		ref[i] = 100 + (double)i;
+	p[0] = stats_rank_p(200, ref, 19, LACE_ALT_TWO_SIDED, NULL);
+	p[1] = stats_rank_p(50, ref, 19, LACE_ALT_TWO_SIDED, NULL);
+	p[2] = stats_rank_p(118.5, ref, 19, LACE_ALT_TWO_SIDED, NULL);
+	p[3] = stats_rank_p(103.5, ref, 19, LACE_ALT_TWO_SIDED, NULL); /* 4 below: 2 * 5/20 */
+	CLOSE(p[0], 0.1, 1e-15);
+	CLOSE(p[1], 0.1, 1e-15);
+	CLOSE(p[2], 0.1, 1e-15);
+	CLOSE(p[3], 0.5, 1e-15);
+	stats_holm(p, 4, adj);
+	CLOSE(adj[0], 0.4, 1e-15);
+	CLOSE(adj[1], 0.4, 1e-15);
+	CLOSE(adj[2], 0.4, 1e-15);
+	CLOSE(adj[3], 0.5, 1e-15);
+}
+
 static void test_rounds_needed(void **state)
 {
 	/* an estimate of +2 % with log sd 0.05 at 10 rounds, margin 1 %: the CI
@@ -212,6 +332,9 @@ int main(void)
 		cmocka_unit_test(test_ratio_and_tost),
 		cmocka_unit_test(test_factor),
 		cmocka_unit_test(test_holm),
+		cmocka_unit_test(test_rank_extremes),
+		cmocka_unit_test(test_rank_inside_and_ties),
+		cmocka_unit_test(test_rank_holm),
 		cmocka_unit_test(test_rounds_needed),
 		cmocka_unit_test(test_simulated_verdicts),
 	};

@@ -3,7 +3,8 @@
  * fed with every instruction a full-system QEMU guest executes inside the
  * windows the guest opens and closes (tcg_core.h), counts split user/kernel.
  *
- *   -plugin liblace-tcg.so,out=FILE[,map=System.map][,switch=0xADDR]
+ *   -plugin liblace-tcg.so,out=FILE[,map=System.map][,switch=0xADDR][,exc=0xADDR]...
+ *           [,record=FILE]
  *           [,path=FUNCTION]...[,l1i_size=N,l1i_ways=N,l1i_line=N,itlb_entries=N,itlb_ways=N,
  *            stlb_entries=N,stlb_ways=N,page=N,fetch_block=N]
  *
@@ -78,11 +79,14 @@ struct tb_info {
 	long path_fn;                /* the path= function this block enters, or -1 */
 	uint64_t rec_id;             /* its number in the recording (record=) */
 	int irq;                     /* starts at an asynchronous interrupt's vector */
+	uint16_t *ioff;              /* user blocks: each instruction's offset from vaddr */
+	uint64_t haddr;              /* host address of the first instruction (or vaddr) */
 	struct sim_ref refs[];       /* seg.lines, then seg.pages, then seg.fns */
 };
 
 #define TB_KERNEL 1u
 #define TB_SWITCH 2u
+#define TB_EXC    4u             /* kernel block at a synchronous exception's entry */
 #define TB_SLOW   0x80u          /* never in a block's key */
 
 static struct sim_model model;
@@ -103,6 +107,13 @@ static long *path_sym;   /* paths.n symbol indices */
 static struct tb_info *all_tbs;
 static uint64_t *irq_vec;   /* tcg_is_async_vector's addresses, with path= only */
 static size_t nirq;
+/* The block executed last, and the user block a synchronous exception
+ * left (whose rest a new block counts again when the kernel returns into
+ * it; tcg_block_rest) */
+static struct tb_info *last_tb, *excepted;
+static int excepted_switched;   /* the kernel switched processes since */
+static uint64_t exc_addr[64];   /* exc=: where synchronous exceptions enter the kernel */
+static size_t nexc;
 /* The key of a block that needs nothing but the model: the window open,
  * the current side, no path= tracking; anything else takes the slow path
  * in tb_exec (TB_SLOW: window closed or paths). */
@@ -145,13 +156,32 @@ static void totals_sync(void)
 	model.t.fetch_late = model.fetch.late;
 }
 
+/* Does block t run the code of block e from t's start on?  The same
+ * virtual address may hold another process's code (the kernel may switch
+ * processes before it returns to the excepted one, so the excepted block
+ * is kept until then): where t starts on e's first guest page, its host
+ * address (the guest-physical page) must match too. */
+static int same_code(const struct tb_info *e, const struct tb_info *t)
+{
+	if (t->vaddr < e->vaddr || t->vaddr - e->vaddr > UINT16_MAX)
+		return 0;
+	if ((t->vaddr ^ e->vaddr) >> 12)
+		return 1;
+	return t->haddr == e->haddr + (t->vaddr - e->vaddr);
+}
+
 /* tb_exec's rare cases, out of line so that the common path saves no
  * registers: 0 when the block counts nothing (window closed). */
 static __attribute__((noinline)) int tb_slow(struct tb_info *t)
 {
 	if (!window_open)
 		return 0;
+	if ((t->key & TB_EXC) && last_tb && !(last_tb->key & TB_KERNEL)) {
+		excepted = last_tb;
+		excepted_switched = 0;
+	}
 	if (t->key & TB_SWITCH) {
+		excepted_switched = 1;
 		/* a new address space may follow: forget the user pages */
 		sim_cache_flush_below(&model.itlb, user_limit);
 		if (model.has_stlb)
@@ -167,6 +197,23 @@ static __attribute__((noinline)) int tb_slow(struct tb_info *t)
 	if ((t->key & TB_KERNEL) != (unsigned)cur_kernel) {
 		totals_sync();
 		tcg_split_account(&win, cur_kernel, &model.t, &last);
+		if (cur_kernel && excepted && same_code(excepted, t)) {
+			/* back in user space: into the excepted block, whose
+			 * instructions from here on were counted, not run */
+			uint32_t rest = tcg_block_rest(excepted->ioff, excepted->ninsn,
+						       excepted->vaddr, t->vaddr);
+
+			win.u.instructions -= rest;
+			/* after this block's EXEC (tb_exec_rec): the replay
+			 * takes the same off its window's user count */
+			if (rest)
+				tcg_rec_take_back(REC_SIDE_USER, rest);
+			excepted = NULL;
+		} else if (cur_kernel && !excepted_switched) {
+			/* the same process went on elsewhere (a signal
+			 * handler): its block's rest is lost, not retried */
+			excepted = NULL;
+		}
 		cur_kernel = t->key & TB_KERNEL;
 		fast_key_update();
 	}
@@ -196,6 +243,7 @@ static void tb_exec(unsigned int vcpu, void *ud)
 	if (__builtin_expect(diff || !t->guarded, 0))
 		tb_caches(t);
 	sim_fetch_seg_apply(&model.fetch, &t->fetch);
+	last_tb = t;
 }
 
 /* tb_exec, recording: each block that counts, in order, after the
@@ -247,6 +295,7 @@ static void mark_open(unsigned int vcpu, void *ud)
 	tcg_rec_mark(REC_WIN_OPEN);
 	window_no++;
 	memset(&win, 0, sizeof(win));
+	last_tb = excepted = NULL;
 	totals_sync();
 	last = model.t;
 	cur_kernel = 0;   /* the marker runs in user space */
@@ -261,6 +310,7 @@ static void mark_close(unsigned int vcpu, void *ud)
 		return;
 	window_open = 0;
 	tcg_rec_mark(REC_WIN_CLOSE);
+	last_tb = excepted = NULL;
 	fast_key_update();
 	totals_sync();
 	tcg_split_account(&win, cur_kernel, &model.t, &last);
@@ -451,8 +501,9 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			  scratch.pages, scratch.cap_p, fns, nfns, scratch.sa, scratch.sl))
 		abort();   /* the caps hold every lookup: cannot happen */
 
+	bool user = !tcg_is_kernel(vaddr);
 	t = rec_alloc(sizeof(*t) + (segh.nlines + segv.npages) * sizeof(struct sim_ref) +
-		      nfns * sizeof(struct sim_seg_fn));
+		      nfns * sizeof(struct sim_seg_fn) + (user ? n * sizeof(uint16_t) : 0));
 	t->seg = segv;
 	t->seg.lines = t->refs;
 	t->seg.nlines = segh.nlines;
@@ -462,6 +513,13 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	memcpy(t->seg.lines, segh.lines, segh.nlines * sizeof(struct sim_ref));
 	memcpy(t->seg.pages, segv.pages, segv.npages * sizeof(struct sim_ref));
 	memcpy(t->seg.fns, fns, nfns * sizeof(struct sim_seg_fn));
+	t->ioff = NULL;
+	t->haddr = ih[0].addr;
+	if (user) {
+		t->ioff = (uint16_t *)(t->seg.fns + nfns);
+		for (size_t i = 0; i < n; i++)
+			t->ioff[i] = (uint16_t)(iv[i].addr - vaddr);
+	}
 	t->ninsn = t->seg.ninsn;
 	t->l1i_loads = t->seg.l1i_loads;
 	t->itlb_loads = t->seg.itlb_loads;
@@ -474,15 +532,17 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	t->call_ret = call_ret;
 	t->path_fn = path_fn;
 	t->irq = nirq && is_irq_vector(vaddr);
-	t->key = (uint8_t)((tcg_is_kernel(vaddr) ? TB_KERNEL : 0) |
+	t->key = (uint8_t)((user ? 0 : TB_KERNEL) |
 			   (switch_addr && vaddr == switch_addr ? TB_SWITCH : 0));
+	for (size_t k = 0; k < nexc && !user; k++)
+		if (exc_addr[k] == vaddr)
+			t->key |= TB_EXC;
 	if (tcg_rec_on) {
 		/* scratch.sa/sl: the virtual addresses and lengths (the
 		 * last build); the physical ones are ih's */
 		for (size_t i = 0; i < n; i++)
 			scratch.pa[i] = ih[i].addr;
-		t->rec_id = tcg_rec_def(tcg_is_kernel(vaddr), scratch.sa, scratch.sl, scratch.pa,
-					(uint32_t)n);
+		t->rec_id = tcg_rec_def(!user, scratch.sa, scratch.sl, scratch.pa, (uint32_t)n);
 	}
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, tcg_rec_on ? tb_exec_rec : tb_exec,
 					     QEMU_PLUGIN_CB_NO_REGS, t);
@@ -555,6 +615,8 @@ LACE_QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_
 	record_path = args.record;
 	npath = args.npath;
 	switch_addr = args.switch_addr;
+	for (size_t i = 0; i < args.nexc; i++)
+		exc_addr[nexc++] = args.exc[i];
 	if (!info->system_emulation)
 		return fail("needs full-system emulation (qemu-system-*)", NULL);
 	if (!out_path)

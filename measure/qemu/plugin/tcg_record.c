@@ -61,3 +61,9 @@ void tcg_rec_mark(enum rec_tag tag)
 	if (tcg_rec_on)
 		PUT(rec_put_mark(&tcg_rec, tag));
 }
+
+void tcg_rec_take_back(uint32_t side, uint64_t n)
+{
+	if (tcg_rec_on)
+		PUT(rec_put_take_back(&tcg_rec, side, n));
+}

@@ -24,6 +24,8 @@ uint64_t tcg_rec_def(int kernel, const uint64_t *addr, const uint32_t *len,
 		     const uint64_t *phys, uint32_t n);
 /* REC_CTXSW, REC_WIN_OPEN, REC_WIN_CLOSE */
 void tcg_rec_mark(enum rec_tag tag);
+/* REC_TAKE_BACK: n instructions off the open window's side (rec_side) */
+void tcg_rec_take_back(uint32_t side, uint64_t n);
 
 /* One execution of block id (the hot path: inline). */
 static inline void tcg_rec_exec(uint64_t id)
