@@ -504,7 +504,7 @@ static void section_r4(struct strbuf *sb, const json_t *res)
 	 * two-sided rank test (no direction was declared before measuring),
 	 * and all of them are Holm-adjusted together */
 	static const size_t miss_ev[] = { 1, 2, 4, 5 };
-	enum { NMISS = sizeof(miss_ev) / sizeof(miss_ev[0]) };
+	enum { NMISS = ARRAY_SIZE(miss_ev) };
 	size_t nk = json_array_size(json_object_get(r4, "kernels")), ntests = 0;
 	struct lace_rank *rk = xcalloc(nk * NMISS + 1, sizeof(*rk));
 	double *p = xcalloc(nk * NMISS + 1, sizeof(*p)), *adj = xcalloc(nk * NMISS + 1, sizeof(*adj));

@@ -47,6 +47,8 @@ NOT_OURS = {
     "do_anonymous_page", "htab_bolt_mapping", "native_hpte_updatepp",
     "interrupt_exit_user_prepare", "jump_label_type", "ALIGN_FUNCTION",
     "arch_wants_old_prefaulted_pte", "linux-source-6.1", "vmlinux.lds.S",
+    "do_fault_around", "filemap_map_pages", "should_fault_around", "do_set_pte",
+    "check_pte_access", "__hash_page_4K",
     "kernel/jump_label.c", "scripts/bloat-o-meter", "mmu-hash.h", "hash-64k.h",
     # perf's (tools/perf/util/), whose formats lace reads
     "util/stat.c", "util/stat-display.c",

@@ -126,14 +126,14 @@ int tcg_exception_entry(enum tcg_arch arch, const char *name)
 		if (strncmp(name, "exc_virt_0x", 11) && strncmp(name, "exc_real_0x", 11))
 			return 0;
 		u = strchr(name + 11, '_');
-		for (size_t i = 0; u && i < sizeof(ppc_sync) / sizeof(ppc_sync[0]); i++)
+		for (size_t i = 0; u && i < ARRAY_SIZE(ppc_sync); i++)
 			if (!strcmp(u, ppc_sync[i]))
 				return 1;
 		return 0;
 	}
 	if (strncmp(name, "asm_exc_", 8))
 		return 0;
-	for (size_t i = 0; i < sizeof(async) / sizeof(async[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(async); i++)
 		if (!strcmp(name, async[i]))
 			return 0;
 	return 1;
