@@ -66,11 +66,12 @@ endif
 # measure/ is the perf-stat engine; its rooms: measure/stats (statistics
 # and rendering: pure, runs no program), measure/model (the freestanding
 # front-end models), measure/vg (the Valgrind host: the backend and, built
-# by its module.mk, the tool) and measure/qemu (the QEMU host: the backend,
-# the TCG plugin, the guest).  The engine and the statistics use each other's
+# by its module.mk, the tool), measure/qemu (the QEMU host: the backend,
+# the TCG plugin, the guest) and measure/replay (recordings and their
+# replay through other layouts: runs no program).  The engine and the statistics use each other's
 # types both ways, so the archives are linked as one group.
-MODULES := pipeline variants layout measure measure/qemu measure/vg measure/stats \
-           measure/model util
+MODULES := pipeline variants layout measure measure/qemu measure/vg measure/replay \
+           measure/stats measure/model util
 
 LACE      := $(BUILD)/lace
 CLI_SRCS  := $(wildcard cli/*.c)

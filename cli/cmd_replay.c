@@ -1,6 +1,6 @@
 /* lace replay: feed a recording (`lace stat --record FILE`) through the
  * front-end model again, for the recorded build and for other layouts of
- * the same code (measure/replay.h); the function tables come from layout/. */
+ * the same code (measure/replay/replay.h); the function tables come from layout/. */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -11,8 +11,8 @@
 #include "cli/replay_print.h"
 #include "layout/symkeys.h"
 #include "measure/model_results.h"
-#include "measure/record_file.h"
-#include "measure/replay.h"
+#include "measure/replay/record_file.h"
+#include "measure/replay/replay.h"
 #include "util/error.h"
 #include "util/parse_options.h"
 #include "util/strvec.h"

@@ -7,7 +7,7 @@
 #include "cli/command.h"
 #include "cli/session_cli.h"
 #include "layout/symkeys.h"
-#include "measure/record_file.h"
+#include "measure/replay/record_file.h"
 #include "measure/stat_run.h"
 #include "util/error.h"
 #include "util/parse_options.h"

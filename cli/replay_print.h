@@ -5,8 +5,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "measure/record_file.h"
-#include "measure/replay.h"
+#include "measure/replay/record_file.h"
+#include "measure/replay/replay.h"
 
 struct replay_row {
 	const char *name;

@@ -5,8 +5,10 @@
 #   layout/    never runs programs   (no fork/exec/system/popen/posix_spawn)
 #   measure/   never reads ELF       (no libbfd/libopcodes/libelf/libdw), and
 #              neither does any of its rooms (stats, model, vg, qemu)
-#   measure/stats/  runs no program: it calls neither fork/exec nor any
-#              function of a file that does (the runner, the backends)
+#   measure/stats/, measure/replay/  run no program: they call neither
+#              fork/exec nor any function of a file that does (the runner,
+#              the backends); replay maps addresses through a symbol table
+#              that cli/ gets from layout/, never reading ELF itself
 #   measure/model/  the freestanding models: no libc I/O (stdio, open/read/
 #              write), no programs; they are compiled into the Valgrind tool
 #              and the TCG plugin, where libc is not theirs to use
@@ -61,6 +63,7 @@ measure/stats libmeasure_stats.a run,elf,runsrc
 measure/model libmeasure_model.a run,elf,io
 measure/vg libmeasure_vg.a elf
 measure/qemu libmeasure_qemu.a elf
+measure/replay libmeasure_replay.a run,elf,runsrc
 cli objects run,elf"
 
 run_syms='^(fork|vfork|_Fork|clone|clone3|execl|execle|execlp|execv|execve|execvp|execvpe|fexecve|execveat|system|popen|posix_spawn|posix_spawnp)$'

@@ -37,7 +37,7 @@
 #include "measure/runner.h"
 #include "measure/cpu_profile.h"
 #include "measure/model_results.h"
-#include "measure/record_file.h"
+#include "measure/replay/record_file.h"
 #include "util/array.h"
 #include "util/error.h"
 #include "util/fs.h"

@@ -1,9 +1,9 @@
-/* Fuzz target: a recording (measure/record_file.h) read from memory and,
- * when it parses, replayed through the model (measure/replay.h): a
+/* Fuzz target: a recording (measure/replay/record_file.h) read from memory and,
+ * when it parses, replayed through the model (measure/replay/replay.h): a
  * truncated or foreign file must be an error, a malformed stream inside a
  * well-formed file too, never a crash. */
-#include "measure/record_file.h"
-#include "measure/replay.h"
+#include "measure/replay/record_file.h"
+#include "measure/replay/replay.h"
 #include "tests/fuzz/fuzz_input.h"
 #include "util/error.h"
 

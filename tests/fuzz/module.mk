@@ -27,7 +27,7 @@ FUZZ_HARNESSES := $(patsubst tests/fuzz/%.c,%,$(filter-out $(FUZZ_SUPPORT),$(wil
 
 # --- libFuzzer binaries (clang) -------------------------------------------
 # fuzz_record: the recording reader and the replay engine, with the models
-FUZZ_RECORD_SRCS := measure/record_file.c measure/replay.c measure/qemu/tcg_core.c \
+FUZZ_RECORD_SRCS := measure/replay/record_file.c measure/replay/replay.c measure/qemu/tcg_core.c \
                     $(wildcard measure/model/*.c)
 FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(wildcard layout/*.c util/*.c) \
                  $(FUZZ_RECORD_SRCS) $(FUZZ_SUPPORT))

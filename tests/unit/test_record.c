@@ -1,5 +1,5 @@
 /* The record stream (measure/model/record.h) and the recording file
- * (measure/record_file.h): what the packer writes the reader gives back,
+ * (measure/replay/record_file.h): what the packer writes the reader gives back,
  * a buffer too small is refused without writing, every truncation of a
  * stream is either a shorter valid stream or an error, and a file cut
  * anywhere, or not a recording at all, is an error with a message. */
@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "measure/model/record.h"
-#include "measure/record_file.h"
+#include "measure/replay/record_file.h"
 #include "util/error.h"
 
 static uint8_t buf[1u << 16];

@@ -1,4 +1,4 @@
-/* The replay engine (measure/replay.h) on hand-made streams: replaying
+/* The replay engine (measure/replay/replay.h) on hand-made streams: replaying
  * through the recorded layout gives what the per-instruction reference
  * model gives for the same instructions; through another layout every
  * address of a function in both builds moves with its function (exact),
@@ -15,8 +15,8 @@
 #include <cmocka.h>
 
 #include "measure/model/record.h"
-#include "measure/record_file.h"
-#include "measure/replay.h"
+#include "measure/replay/record_file.h"
+#include "measure/replay/replay.h"
 #include "util/array.h"
 
 static const struct sim_config cfg = { 32768, 8, 64, 64, 8, 1536, 12, 4096, 16 };

@@ -9,7 +9,7 @@
 #include <zstd.h>
 
 #include "measure/model/record.h"
-#include "measure/record_file.h"
+#include "measure/replay/record_file.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"

@@ -6,7 +6,7 @@
 
 #include "measure/model/record.h"
 #include "measure/qemu/tcg_core.h"
-#include "measure/replay.h"
+#include "measure/replay/replay.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 

@@ -1,5 +1,5 @@
 /* `lace replay`'s engine: feed a recording's instruction stream
- * (measure/record_file.h) through the front-end model (measure/model)
+ * (measure/replay/record_file.h) through the front-end model (measure/model)
  * again, for the recorded build or for another layout of the same code.
  *
  * Another layout: every executed address of the recorded object is
@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "measure/model/model.h"
-#include "measure/record_file.h"
+#include "measure/replay/record_file.h"
 
 /* One function: a key naming it in both builds, sorted by addr. */
 struct replay_sym {
