@@ -163,8 +163,8 @@ static int run_real(uint64_t pages, uint64_t passes, uint64_t page_bytes, bool s
 	strbuf_addf(&out, "minor page faults: %ld\n", r1.ru_minflt - r0.ru_minflt);
 	strbuf_addf(&out, "touches/s: %.0f\n",
 		    secs > 0 ? (double)pages * (double)passes / secs : 0.0);
-	strbuf_addf(&extra, "mode=real page_size=%lluk access=%s mapping=%s",
-		    (unsigned long long)page_bytes / 1024, store ? "store" : "load", file ? "file" : "anon");
+	strbuf_addf(&extra, "mode=real page_size=%lluk access=%s%s",
+		    (unsigned long long)page_bytes / 1024, store ? "store" : "load", file ? " mapping=file" : "");
 	counts_format(&counts, "faultbench", extra.buf, &out);
 	fputs(out.buf, stdout);
 	strbuf_release(&out);

@@ -96,12 +96,16 @@ fi
 # move from plain .text (baseline has no entry region, as before the
 # patch) into the entry region, where kprobes cannot probe them: a
 # noprobe-enter note; a config that makes that an error fails naming it,
-# the default config passes
+# the default config passes.  (Whether the hot set spans one more 4 KiB
+# page in entry-out depends on the code's size, which every change to the
+# model's sources moves, not on the entry move this part is about: that
+# rule only warns here.)
 "$LACE" build --variant baseline,entry-out -p hackbench --out "$T/v" >/dev/null 2>"$T/build.err" ||
   fail "lace build: $(tail -n 3 "$T/build.err")"
-expect_exit 0 "$LACE" check --base baseline --head entry-out --variants "$T/v" --no-measure
+nofoot=(--set diff.rule.hot-footprint-growth=warning)
+expect_exit 0 "$LACE" check --base baseline --head entry-out --variants "$T/v" --no-measure "${nofoot[@]}"
 expect_match 'PASS' "$OUT"
-expect_exit 1 "$LACE" check --base baseline --head entry-out --variants "$T/v" --no-measure \
+expect_exit 1 "$LACE" check --base baseline --head entry-out --variants "$T/v" --no-measure "${nofoot[@]}" \
   --set diff.rule.noprobe-enter=error
 expect_match 'FAIL' "$OUT"
 expect_match 'noprobe-enter' "$OUT"

@@ -8,7 +8,7 @@ command -v gcc >/dev/null && command -v nm >/dev/null && command -v objdump >/de
 [ -f /usr/include/cmocka.h ] || skip "cmocka headers missing"
 S=$SRC
 srcs="$S/tests/unit/test_diff.c $S/layout/diff.c $S/layout/diff_rules.c $S/layout/bloat.c $S/layout/match.c $S/layout/hotset.c $S/layout/hotset_perf.c $S/layout/findings.c $S/layout/expect.c $S/layout/branch_stats.c
-      $S/util/strbuf.c $S/util/utf8.c $S/util/xalloc.c $S/util/error.c"
+      $S/util/strbuf.c $S/util/utf8.c $S/util/xalloc.c $S/util/error.c $S/util/parse_num.c"
 cat > hot.ld <<'LD'
 SECTIONS
 {
