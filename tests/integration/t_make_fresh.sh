@@ -52,6 +52,6 @@ printf '#!/bin/sh\nexit 0\n' > "$tree/scripts/setup-deps.sh"
 PATH=$T/bin:$PATH make -C "$tree" ${san:+SANITIZE=1} >"$T/make2.log" 2>&1 \
   && fail "make succeeded without the libraries"
 grep -q 'undefined reference' "$T/make2.log" && fail "link was attempted without the libraries"
-expect_match "lace: pkg-config does not know libdw libelf gsl jansson inih \(run 'make setup' as root\)" \
+expect_match "lace: pkg-config does not know libdw libelf gsl jansson inih libzstd \(run 'make setup' as root\)" \
   "$(cat "$T/make2.log")"
 exit 0
