@@ -35,6 +35,7 @@ void run_pool_clear(struct run_pool *p)
 	}
 	free(p->jobs);
 	memset(p, 0, sizeof(*p));
+	p->last = -1;
 }
 
 static pid_t job_start(const struct run_job *j)
@@ -105,8 +106,10 @@ long run_pool_run(struct run_pool *p, int max, run_progress_fn *progress, void *
 				failed = (long)i;
 			running--;
 			done++;
+			p->last = (long)i;
 			if (progress)
 				progress(data, done, p->nr, 0);
+			p->last = -1;
 		}
 	}
 	if (progress)
