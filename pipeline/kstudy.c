@@ -342,7 +342,7 @@ static struct kjob *kstat(struct ks *s, json_t *dest, const char *phase, const c
 	if (paths)
 		strvec_pushv(&j->argv, (const char *[]){ "--path-length", paths, NULL });
 	strvec_push(&j->argv, "--");
-	kjob_input(j, cmd[0]);
+	kjob_guest_input(j, cmd[0]);
 	strvec_pushv(&j->argv, (const char **)cmd + 1);
 	return j;
 }

@@ -33,6 +33,7 @@ struct kjob *kjobs_add(struct kjobs *q, int stage, const char *phase, const char
 	j->exit = -1;
 	strvec_init(&j->argv);
 	strvec_init(&j->inputs);
+	strvec_init(&j->guest);
 	strbuf_init(&j->out, 0);
 	strbuf_init(&j->err, 0);
 	return j;
@@ -42,6 +43,12 @@ void kjob_input(struct kjob *j, const char *path)
 {
 	strvec_push(&j->argv, path);
 	strvec_push(&j->inputs, path);
+}
+
+void kjob_guest_input(struct kjob *j, const char *path)
+{
+	kjob_input(j, path);
+	strvec_push(&j->guest, path);
 }
 
 void kjobs_clear(struct kjobs *q)
@@ -54,6 +61,7 @@ void kjobs_clear(struct kjobs *q)
 		free(j->arg);
 		strvec_clear(&j->argv);
 		strvec_clear(&j->inputs);
+		strvec_clear(&j->guest);
 		strbuf_release(&j->out);
 		strbuf_release(&j->err);
 	}
@@ -186,37 +194,72 @@ static json_t *strvec_json(const struct strvec *v)
 	return a;
 }
 
+/* The folder a guest's program is staged in, the same on every machine:
+ * the qemu backend puts the program into the guest at its host path, and
+ * the path's length moves what the guest executes (argv, the stack), so a
+ * program read from wherever the plan or checkout happens to sit would
+ * give other counts on each machine. */
+#define GUEST_STAGE "/tmp/lace-in"
+
+/* the path the job passes for arg, with the shell line staging it first
+ * (guest programs) added to pre */
+static char *job_path(const char *dir, const struct kjob *j, const char *arg, bool hash_inputs,
+		      struct strbuf *pre, json_t *inputs)
+{
+	bool input = false, guest = false;
+	char *h = NULL, hex[65];
+
+	for (size_t k = 0; k < j->inputs.nr; k++)
+		input |= !strcmp(arg, j->inputs.v[k]);
+	for (size_t k = 0; k < j->guest.nr; k++)
+		guest |= !strcmp(arg, j->guest.v[k]);
+	if (!input)
+		return xstrdup(arg);
+	if (hash_inputs)
+		h = hashed_input(dir, arg);
+	json_array_append_new(inputs, json_string(h ? h : arg));
+	if (!guest || sha256_file_hex(arg, hex) < 0)
+		return h ? h : xstrdup(arg);
+
+	const char *base = strrchr(arg, '/');
+	struct strbuf st = STRBUF_INIT, src = STRBUF_INIT;
+
+	base = base ? base + 1 : arg;
+	strbuf_addf(&st, GUEST_STAGE "/%s/%s", hex, base);
+	add_sq(&src, h ? h : arg);
+	/* content-named: any copy is the right one; the rename makes a
+	 * half-written one invisible to a job beside it */
+	strbuf_addf(pre, "[ -x '%s' ] || { mkdir -p '" GUEST_STAGE "/%s' && cp %s '%s.'$$ && "
+		    "mv -f '%s.'$$ '%s'; }\n", st.buf, hex, src.buf, st.buf, st.buf, st.buf);
+	strbuf_release(&src);
+	free(h);
+	return strbuf_detach(&st, NULL);
+}
+
 static int write_script(const char *dir, const struct kjob *j, bool hash_inputs, json_t *inputs)
 {
-	struct strbuf sh = STRBUF_INIT, path = STRBUF_INIT;
+	struct strbuf sh = STRBUF_INIT, cmd = STRBUF_INIT, pre = STRBUF_INIT, path = STRBUF_INIT;
 	int rc;
 
-	strbuf_addf(&sh, "#!/bin/sh\n# %s: %s\n# run in the plan folder; out/%s.rc is written last\n"
-		    "mkdir -p out\nt0=$(date +%%s.%%N)\n", j->phase, j->what, j->id);
 	if (j->self)
-		strbuf_addstr(&sh, "\"${LACE:-lace}\"");
+		strbuf_addstr(&cmd, "\"${LACE:-lace}\"");
 	for (size_t a = 0; a < j->argv.nr; a++) {
-		const char *arg = j->argv.v[a];
-		char *h = NULL;
+		char *arg = job_path(dir, j, j->argv.v[a], hash_inputs, &pre, inputs);
 
-		for (size_t k = 0; hash_inputs && k < j->inputs.nr && !h; k++)
-			if (!strcmp(arg, j->inputs.v[k]))
-				h = hashed_input(dir, arg);
 		if (j->self || a)
-			strbuf_addch(&sh, ' ');
-		add_sq(&sh, h ? h : arg);
-		for (size_t k = 0; k < j->inputs.nr; k++)
-			if (!strcmp(arg, j->inputs.v[k])) {
-				json_array_append_new(inputs, json_string(h ? h : arg));
-				break;
-			}
-		free(h);
+			strbuf_addch(&cmd, ' ');
+		add_sq(&cmd, arg);
+		free(arg);
 	}
-	strbuf_addf(&sh, " >out/%s.out 2>out/%s.err\necho $? \"$t0\" \"$(date +%%s.%%N)\" >out/%s.rc\n",
-		    j->id, j->id, j->id);
+	strbuf_addf(&sh, "#!/bin/sh\n# %s: %s\n# run in the plan folder; out/%s.rc is written last\n"
+		    "mkdir -p out\nt0=$(date +%%s.%%N)\n%s%s >out/%s.out 2>out/%s.err\n"
+		    "echo $? \"$t0\" \"$(date +%%s.%%N)\" >out/%s.rc\n", j->phase, j->what, j->id,
+		    pre.buf, cmd.buf, j->id, j->id, j->id);
 	strbuf_addf(&path, "%s/jobs/%s.sh", dir, j->id);
 	rc = fs_write_file(path.buf, sh.buf, sh.len);
 	strbuf_release(&sh);
+	strbuf_release(&cmd);
+	strbuf_release(&pre);
 	strbuf_release(&path);
 	return rc;
 }

@@ -15,7 +15,9 @@
  *                      needs every job of the stages before it, and none
  *                      of its own
  *   inputs/SHA256/NAME the files the jobs read, named by content (with
- *                      --plan; a local run reads them where they are) */
+ *                      --plan; a local run reads them where they are)
+ * A job writes nothing outside the plan folder but the guest programs it
+ * stages under /tmp/lace-in (kjob_guest_input). */
 #ifndef LACE_PIPELINE_KSTUDY_JOBS_H
 #define LACE_PIPELINE_KSTUDY_JOBS_H
 
@@ -35,6 +37,7 @@ struct kjob {
 	bool self;             /* argv is lace's arguments; else a program's */
 	struct strvec argv;
 	struct strvec inputs;  /* the arguments that are files the job reads */
+	struct strvec guest;   /* those the guest runs (staged; see kjob_guest_input) */
 	/* the caller's: what the result is for */
 	int fill;
 	json_t *dest;          /* borrowed from the results tree */
@@ -56,6 +59,11 @@ struct kjob *kjobs_add(struct kjobs *q, int stage, const char *phase, const char
 		       bool self);
 /* Push path onto j's argv as a file the job reads. */
 void kjob_input(struct kjob *j, const char *path);
+/* The same for a program the guest runs: the job copies it first to
+ * /tmp/lace-in/SHA256/NAME and passes that path, the same on every
+ * machine and in every checkout, because the guest sees the host's path
+ * and its length changes what the guest executes. */
+void kjob_guest_input(struct kjob *j, const char *path);
 
 /* Write jobs/ID.sh for every job, the stage lists and plan.json (with
  * results, the skeleton the jobs' results go into) into dir.  With

@@ -3,7 +3,9 @@
  * there; stages are listed in order; the pool runs a stage and the
  * outcome (exit status, stdout, stderr) is read back; plan.json gives the
  * jobs back with their result places resolved in a fresh results tree,
- * keys holding '/' and '~' included. */
+ * keys holding '/' and '~' included.  A program the guest runs is staged
+ * at /tmp/lace-in/SHA256/NAME, a path that is the same wherever the plan
+ * sits. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -51,6 +53,9 @@ static void test_plan_round_trip(void **state)
 	j->dest = json_array_get(pts, 1);
 	j->enabled = true;
 	j->arg = strdup("__hash_page_64K");
+	j = kjobs_add(&q, 0, "guest", "a guest's program", false);
+	strvec_push(&j->argv, "cat");
+	kjob_guest_input(j, path("kernel"));
 	j = kjobs_add(&q, 1, "fail", "a failing job", false);
 	strvec_pushv(&j->argv, (const char *[]){ "sh", "-c", "echo oops >&2; exit 3", NULL });
 	j->dest = json_array_get(pts, 0);
@@ -64,42 +69,47 @@ static void test_plan_round_trip(void **state)
 	assert_null(strstr(sb.buf, dir));
 	strbuf_reset(&sb);
 	assert_true(strbuf_read_file(&sb, path("stage-1.txt")) >= 0);
-	assert_string_equal(sb.buf, "j0001\n");
+	assert_string_equal(sb.buf, "j0002\n");
+	strbuf_reset(&sb);
+	assert_true(strbuf_read_file(&sb, path("jobs/j0001.sh")) >= 0);
+	snprintf(rel, sizeof(rel), "'/tmp/lace-in/%s/kernel'", hex);
+	assert_non_null(strstr(sb.buf, rel));
 
 	/* run in the plan folder by the pool, the status kept, not fatal */
 	for (int st = 0; st < 2; st++)
 		assert_int_equal(kjobs_run_stage(&q, dir, st, "test", 2, 0, NULL, NULL), 0);
 	assert_int_equal(q.v[0].exit, 0);
 	assert_string_equal(q.v[0].out.buf, "vmlinux\n");
-	assert_int_equal(q.v[1].exit, 3);
-	assert_string_equal(q.v[1].err.buf, "oops\n");
+	assert_string_equal(q.v[1].out.buf, "vmlinux\n");
+	assert_int_equal(q.v[2].exit, 3);
+	assert_string_equal(q.v[2].err.buf, "oops\n");
 
 	/* plan.json back: same jobs, result places in the new tree */
 	assert_int_equal(kjobs_read_plan(&back, dir, &res2), 0);
-	assert_int_equal(back.nr, 2);
+	assert_int_equal(back.nr, 3);
 	json_t *pts2 = json_object_get(json_object_get(res2, "a/b~c"), "pts");
 	assert_ptr_equal(back.v[0].dest, json_array_get(pts2, 1));
-	assert_ptr_equal(back.v[1].dest, json_array_get(pts2, 0));
+	assert_ptr_equal(back.v[2].dest, json_array_get(pts2, 0));
 	assert_int_equal(back.v[0].fill, 4);
 	assert_true(back.v[0].enabled);
 	assert_string_equal(back.v[0].arg, "__hash_page_64K");
 	assert_string_equal(back.v[0].argv.v[1], path("kernel"));
 	kjobs_load(&back, dir);
 	assert_string_equal(back.v[0].out.buf, "vmlinux\n");
-	assert_int_equal(back.v[1].exit, 3);
+	assert_int_equal(back.v[2].exit, 3);
 
 	/* a job whose outcome is missing has not finished */
-	unlink(path("out/j0001.rc"));
+	unlink(path("out/j0002.rc"));
 	kjobs_load(&back, dir);
-	assert_int_equal(back.v[1].exit, -1);
+	assert_int_equal(back.v[2].exit, -1);
 
 	strbuf_release(&sb);
 	kjobs_clear(&q);
 	kjobs_clear(&back);
 	json_decref(res);
 	json_decref(res2);
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '/tmp/lace-in/%s'", dir, hex);
 	assert_int_equal(system(cmd), 0);
 }
 
