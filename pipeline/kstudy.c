@@ -650,8 +650,12 @@ static int run_stages(struct ks *s, int from, int max, const char *name)
 		const char *ph = name;
 
 		for (size_t i = 0; !ph && i < s->q.nr; i++)
-			if (s->q.v[i].stage == st)
+			if (s->q.v[i].stage == st) {
 				ph = s->q.v[i].phase;
+				/* a build takes minutes: say it began, not only
+				 * that it ended */
+				note(s, ph, "%s: started", s->q.v[i].what);
+			}
 		int rc = kjobs_run_stage(&s->q, s->o->plan_dir, st, ph ? ph : "", max, s->t0,
 					 s->o->progress, s->o->progress_data);
 		if (rc < 0)
