@@ -39,6 +39,7 @@ struct ks {
 	char bin[PATH_MAX];          /* the folder of the lace binary (build/) */
 	char faultbench[PATH_MAX];   /* static ppc64le, build/ppc64le/bench/ */
 	char hackbench[PATH_MAX];    /* the host's, build/bench/ */
+	char kernels[PATH_MAX];      /* o->kernels, absolute: jobs run in the plan folder */
 	struct kjobs q;
 	int stage;                   /* the stage the next job goes into */
 	bool unbuilt;                /* a plan with builds: kernels are not there yet */
@@ -178,7 +179,7 @@ static double num(const json_t *o, const char *k)
 
 static void kernel_path(struct ks *s, char *out, size_t len, const char *name, const char *file)
 {
-	snprintf(out, len, "%s/%s/%s", s->o->kernels, name, file);
+	snprintf(out, len, "%.3000s/%.500s/%.500s", s->kernels, name, file);
 }
 
 static void step_build(struct ks *s)
@@ -206,7 +207,7 @@ static void step_build(struct ks *s)
 		s->stage++;
 		json_object_set_new(b, "what", json_string(builds[i].what));
 		strvec_pushv(&j->argv, (const char *[]){ "build", "--kernel", builds[i].arch, "-o",
-							  s->o->kernels, NULL });
+							  s->kernels, NULL });
 		if (builds[i].variant)
 			strvec_pushv(&j->argv, (const char *[]){ "--variant", builds[i].variant, NULL });
 		if (builds[i].shuffle)
@@ -617,6 +618,11 @@ static void begin(struct ks *s, const struct kstudy_opts *o, json_t **results)
 	json_object_set_new(s->res, "shuffle", json_integer(o->shuffle));
 	json_object_set_new(s->res, "phases", s->phases);
 	find_tools(s);
+	char cwd[PATH_MAX];
+	if (o->kernels[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+		snprintf(s->kernels, sizeof(s->kernels), "%s", o->kernels);
+	else
+		snprintf(s->kernels, sizeof(s->kernels), "%.2000s/%.2000s", cwd, o->kernels);
 	if (!is_file(s->faultbench))
 		note(s, "setup", "note: %s missing (make builds it with powerpc64le-linux-gnu-gcc): "
 		     "the ppc64le readings will say not measured", s->faultbench);
