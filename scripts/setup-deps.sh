@@ -12,9 +12,13 @@ libdw-dev libelf-dev zlib1g-dev libgsl-dev libjansson-dev libinih-dev
 libpfm4-dev systemtap-sdt-dev valgrind qemu-system-x86"
 # test: what the test suite runs or compares against (the ppc64le cross
 # compiler also builds the guest workloads build/ppc64le/bench/*: static,
-# so it needs the cross libc, which the compiler only recommends)
+# so it needs the cross libc, which the compiler only recommends); GNU
+# parallel (with rsync for its transfers), slurm-wlm and munge run the
+# kernel study's plan as doc/scale.md's recipes say (t_study_kernel_parallel,
+# t_study_kernel_slurm)
 PKGS_TEST="libcmocka-dev gcc-powerpc64le-linux-gnu binutils-powerpc64le-linux-gnu
-libc6-dev-ppc64el-cross rt-tests linux-perf python3 clang jq"
+libc6-dev-ppc64el-cross rt-tests linux-perf python3 clang jq parallel rsync
+slurm-wlm munge"
 
 # kernel: what `lace build --kernel` and `make check-kernel` need to build
 # Debian's linux-source (and, for the qemu backend, boot it)
