@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli/command.h"
+#include "cli/progress.h"
 #include "pipeline/kstudy.h"
 #include "pipeline/study.h"
 #include "pipeline/study_analysis.h"
@@ -14,9 +15,9 @@
 #include "variants/config.h"
 
 static struct study_opts o;
-static long shuffle;
-static bool report_only, shuffle_seen, kernel;
-static const char *kernels_dir;
+static long shuffle, jobs;
+static bool report_only, shuffle_seen, kernel, quiet;
+static const char *kernels_dir, *plan_dir, *merge_dir;
 
 static int backend_cb(const struct lace_option *opt, const char *arg)
 {
@@ -44,6 +45,15 @@ static const struct lace_option study_options[] = {
 		    "build/study-kernel, --shuffle default 3"),
 	OPT_STRING(0, "kernels", &kernels_dir, "DIR", "with --kernel: where the kernels are built\n"
 		   "(default build/kernels)"),
+	OPT_INTEGER('j', "jobs", &jobs, 1, 1024, "N", "measurements at once (default: the number of\n"
+		    "CPUs; each boot or simulator run is one host thread,\n"
+		    "and the counts do not depend on N)"),
+	OPT_STRING(0, "plan", &plan_dir, "DIR", "with --kernel: write every build, boot and read as\n"
+		   "a job into DIR and run none (doc/scale.md: GNU\n"
+		   "parallel, Slurm)"),
+	OPT_STRING(0, "merge", &merge_dir, "DIR", "with --kernel: the report from the finished jobs\n"
+		   "of a --plan DIR (into DIR, or --out)"),
+	OPT_BOOLEAN('q', "quiet", &quiet, "no progress lines on stderr"),
 	OPT_END(),
 };
 
@@ -99,24 +109,50 @@ static int finish(json_t *res, const char *dir, void (*summary)(const json_t *, 
 /* lace study --kernel: its own steps and report (pipeline/kstudy.c) */
 static int study_kernel(void)
 {
+	bool out_given = strcmp(o.out_dir, "build/study");
 	struct kstudy_opts ko = {
-		.out_dir = strcmp(o.out_dir, "build/study") ? o.out_dir : "build/study-kernel",
+		.out_dir = out_given ? o.out_dir : merge_dir ? merge_dir : "build/study-kernel",
 		.kernels = kernels_dir ? kernels_dir : "build/kernels",
 		.shuffle = shuffle_seen ? (unsigned)shuffle : 3,
 		.quick = o.quick, .no_build = o.keep_variants, .progress = o.progress,
+		.progress_data = o.progress_data, .jobs = o.jobs,
 	};
 	json_t *res = NULL;
-	char *src = NULL;
+	char *src = NULL, jobdir[4096];
 
+	/* for the guest fetch scripts; without them the readings say why */
+	if (!report_only && !merge_dir && !variants_find_srcdir(&src))
+		ko.src = src;
+	if (plan_dir) {
+		size_t n = 0;
+
+		ko.plan_dir = plan_dir;
+		int rc = kstudy_plan(&ko, &n);
+		free(src);
+		if (rc < 0) {
+			lace_err("study", "%s", lace_error_msg());
+			return LACE_EXIT_FAIL;
+		}
+		printf("%zu jobs in %s: run them in stage order (doc/scale.md), then\n"
+		       "lace study --kernel --merge %s\n", n, plan_dir, plan_dir);
+		return 0;
+	}
 	if (report_only) {
 		if (!(res = load_results(ko.out_dir)))
 			return LACE_EXIT_USAGE;
+	} else if (merge_dir) {
+		ko.plan_dir = merge_dir;
+		if (kstudy_merge(&ko, &res) < 0) {
+			lace_err("study", "%s", lace_error_msg());
+			return LACE_EXIT_USAGE;
+		}
 	} else {
-		/* for the guest fetch scripts; without them the readings say why */
-		if (!variants_find_srcdir(&src))
-			ko.src = src;
+		/* the local run is a plan too, run by lace's pool */
+		snprintf(jobdir, sizeof(jobdir), "%s/jobs", ko.out_dir);
+		ko.plan_dir = jobdir;
 		if (kstudy_run(&ko, &res) < 0)
 			lace_err("study", "%s", lace_error_msg());
+		cli_progress_end();
 	}
 	if (kstudy_write_reports(res, ko.out_dir) < 0) {
 		lace_err("study", "%s", lace_error_msg());
@@ -130,15 +166,25 @@ static int study_kernel(void)
 
 static int cmd_study(int argc, char **argv)
 {
-	o = (struct study_opts){ .out_dir = "build/study", .backend = "auto", .seed = 1,
-				 .progress = isatty(2) };
-	report_only = shuffle_seen = kernel = false;
-	kernels_dir = NULL;
+	o = (struct study_opts){ .out_dir = "build/study", .backend = "auto", .seed = 1 };
+	report_only = shuffle_seen = kernel = quiet = false;
+	kernels_dir = plan_dir = merge_dir = NULL;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	jobs = cpus > 0 ? cpus : 1;
 	int first = lace_parse_options("study", argc, argv, study_options, 0);
 	if (first < 0)
 		return LACE_EXIT_USAGE;
 	if (first < argc)
 		return lace_usage_error("study", "unexpected argument '%s'", argv[first]);
+	if ((plan_dir || merge_dir) && !kernel)
+		return lace_usage_error("study", "--plan and --merge go with --kernel");
+	if (!!plan_dir + !!merge_dir + report_only > 1)
+		return lace_usage_error("study", "--plan, --merge and --report-only exclude each other");
+	o.jobs = (int)jobs;
+	if (!quiet) {
+		o.progress = cli_progress;
+		o.progress_data = "study";
+	}
 	o.shuffle = shuffle_seen ? (unsigned)shuffle : o.quick ? 4 : 19;
 	if (kernel)
 		return study_kernel();
@@ -153,6 +199,7 @@ static int cmd_study(int argc, char **argv)
 		 * recompute them, so a re-render follows the current analysis */
 		study_analyse(res);
 	} else if (study_run(&o, &res) < 0) {
+		cli_progress_end();
 		lace_err("study", "%s", lace_error_msg());
 		/* keep whatever was measured */
 		if (res)
@@ -160,6 +207,7 @@ static int cmd_study(int argc, char **argv)
 		json_decref(res);
 		return LACE_EXIT_USAGE;
 	}
+	cli_progress_end();
 	if (study_write_reports(res, o.out_dir) < 0) {
 		lace_err("study", "%s", lace_error_msg());
 		json_decref(res);
@@ -172,7 +220,8 @@ LACE_COMMAND(study, .name = "study", .summary = "the built-in case study end to 
 	     .usage = "usage: lace study [--backend auto|hw|sim] [--quick] [--out DIR] [--shuffle K]\n"
 		      "                  [--seed S] [--no-build] [--report-only]\n"
 		      "       lace study --kernel [--quick] [--out DIR] [--kernels DIR] [--shuffle K]\n"
-		      "                  [--no-build] [--report-only]\n"
+		      "                  [--no-build] [--report-only] [-j N]\n"
+		      "       lace study --kernel [options] --plan DIR | --merge DIR\n"
 		      "\n"
 		      "Builds every placement variant of the built-in study code (lace build --all)\n"
 		      "and K randomized-layout builds of baseline, diffs each against baseline, measures\n"

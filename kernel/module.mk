@@ -16,7 +16,8 @@ install-kernel-files:
 	  done; \
 	done
 
-KERNEL_TESTS ?= t_kernel_build t_study_kernel t_check_kernel
+KERNEL_TESTS ?= t_kernel_build t_study_kernel t_check_kernel t_study_kernel_jobs \
+	t_study_kernel_parallel t_study_kernel_slurm
 check-kernel:
 	$(Q)$(SETUP_DEPS) kernel
 	$(Q)$(MAKE) --no-print-directory all-targets

@@ -4,6 +4,7 @@
 #include "pipeline/kstudy.h"
 
 #include <errno.h>
+#include <libgen.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -13,14 +14,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "measure/qemu/guest.h"
 #include "pipeline/kstudy_code.h"
+#include "pipeline/kstudy_jobs.h"
 #include "pipeline/selfexec.h"
 #include "pipeline/study.h"
 #include "util/array.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/json.h"
-#include "util/paths.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
 #include "util/time.h"
@@ -31,11 +33,16 @@
 #define PATHS_64K "hash_page_mm,__hash_page_64K"
 #define PATHS_4K "hash_page_mm,__hash_page_4K"
 /* reading 2's 4 KiB-page workloads: pages of the file-backed read, and
- * execs of the shell loop */
+ * execs of the shell loop; and the paths it quotes: the hash fault
+ * (hash_page_mm, __hash_page_4K) and faultaround (filemap_map_pages, and
+ * do_set_pte, which maps each page it finds) */
 #define R2_FILE_PAGES 1024L
 #define R2_EXECS 100
+#define PATHS_R2 "hash_page_mm,__hash_page_4K,filemap_map_pages,do_set_pte"
 #define X86_EVENTS "instructions:k,instructions:u,L1-icache-load-misses:k," \
 		   "L1-icache-load-misses:u,iTLB-load-misses:k,iTLB-load-misses:u"
+
+enum { FILL_BUILD = 1, FILL_GUEST, FILL_LAYOUT, FILL_POINT, FILL_R2, FILL_R4, FILL_DIFF };
 
 struct ks {
 	const struct kstudy_opts *o;
@@ -44,18 +51,32 @@ struct ks {
 	char bin[PATH_MAX];          /* the folder of the lace binary (build/) */
 	char faultbench[PATH_MAX];   /* static ppc64le, build/ppc64le/bench/ */
 	char hackbench[PATH_MAX];    /* the host's, build/bench/ */
+	char kernels[PATH_MAX];      /* o->kernels, absolute: jobs run in the plan folder */
+	struct kjobs q;
+	int stage;                   /* the stage the next job goes into */
+	bool unbuilt;                /* a plan with builds: kernels are not there yet */
 };
 
-static void progress(struct ks *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void progress(struct ks *s, const char *fmt, ...)
+static void note(struct ks *s, const char *phase, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void note(struct ks *s, const char *phase, const char *fmt, ...)
 {
+	char buf[512];
 	va_list ap;
 
 	if (!s->o->progress)
 		return;
 	va_start(ap, fmt);
-	study_vprogress(s->t0, fmt, ap);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	s->o->progress(s->o->progress_data, &(struct study_progress){
+		.phase = phase, .what = buf, .elapsed = time_now_s() - s->t0, .left = -1 });
+}
+
+/* a kernel file the plan's builds will make, or one that is there */
+static bool have(struct ks *s, const char *p)
+{
+	return s->unbuilt || fs_is_file(p);
 }
 
 static void not_measured(json_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -70,56 +91,60 @@ static void not_measured(json_t *o, const char *fmt, ...)
 	json_object_set_new(o, "not_measured", json_string(buf));
 }
 
-/* Run `lace argv...` (self) or the program argv[0], keep the command, its
- * exit status, time and whole output in results.json's "commands"; the
- * parsed JSON output (borrowed from the record) or NULL with *why set. */
-static json_t *run_recorded(struct ks *s, const char *what, const struct strvec *argv, bool self,
-			    bool want_json, char *why, size_t whylen)
+static struct kjob *job(struct ks *s, const char *phase, const char *what, bool self, int fill,
+			json_t *dest)
 {
-	struct selfexec_result r;
-	json_t *rec = json_object(), *args = json_array(), *j = NULL;
-	double t = time_now_s();
-	json_error_t je;
-	int rc;
+	struct kjob *j = kjobs_add(&s->q, s->stage, phase, what, self);
 
-	for (size_t i = 0; i < argv->nr; i++)
-		json_array_append_new(args, json_string(argv->v[i]));
-	json_object_set_new(rec, "what", json_string(what));
-	json_object_set_new(rec, "argv", args);
-	json_array_append_new(s->commands, rec);
-	why[0] = '\0';
-	rc = self ? selfexec_run(argv->v, NULL, false, &r)
-		  : selfexec_run_prog(argv->v, NULL, false, &r);
-	if (rc < 0) {
-		snprintf(why, whylen, "%s", lace_error_msg());
-		json_object_set_new(rec, "error", json_string(why));
-		return NULL;
-	}
-	json_object_set_new(rec, "exit", json_integer(r.exit_code));
-	json_object_set_new(rec, "seconds", json_real(time_now_s() - t));
-	json_object_set_new(rec, "stderr", json_string(r.err.buf));
-	if (want_json && r.out.len && (j = json_loads(r.out.buf, 0, &je)))
-		json_object_set_new(rec, "output", j);
-	else
-		json_object_set_new(rec, "output", json_string(r.out.buf));
-	if (r.exit_code != 0 || (want_json && !j)) {
-		struct strbuf name = STRBUF_INIT, w = STRBUF_INIT;
-
-		strbuf_addf(&name, "%s%s", self ? "lace " : "", argv->v[0]);
-		selfexec_explain(&r, name.buf, &w);
-		snprintf(why, whylen, "%.*s", w.len > 340 ? 340 : (int)w.len, w.buf);
-		strbuf_release(&name);
-		strbuf_release(&w);
-		j = NULL;
-	}
-	selfexec_result_release(&r);
+	j->fill = fill;
+	j->dest = dest;
 	return j;
 }
 
-static json_t *run_lace(struct ks *s, const char *what, const struct strvec *argv, bool want_json,
-			char *why, size_t whylen)
+/* A finished job into results.json's "commands": its command, exit
+ * status, time and whole output; the parsed JSON output (borrowed from
+ * the record) or NULL with *why set. */
+static json_t *record(struct ks *s, const struct kjob *jb, bool want_json, char *why, size_t whylen)
 {
-	return run_recorded(s, what, argv, true, want_json, why, whylen);
+	json_t *rec = json_object(), *args = json_array(), *j = NULL;
+	json_error_t je;
+
+	for (size_t i = 0; i < jb->argv.nr; i++)
+		json_array_append_new(args, json_string(jb->argv.v[i]));
+	json_object_set_new(rec, "what", json_string(jb->what));
+	json_object_set_new(rec, "argv", args);
+	json_array_append_new(s->commands, rec);
+	why[0] = '\0';
+	if (jb->exit < 0) {
+		snprintf(why, whylen, "%s%s did not finish (no out/%s.rc)", jb->self ? "lace " : "",
+			 jb->argv.nr ? jb->argv.v[0] : "?", jb->id);
+		json_object_set_new(rec, "error", json_string(why));
+		return NULL;
+	}
+	json_object_set_new(rec, "exit", json_integer(jb->exit));
+	json_object_set_new(rec, "seconds", json_real(jb->seconds));
+	json_object_set_new(rec, "stderr", json_string(jb->err.buf));
+	if (want_json && jb->out.len && (j = json_loads(jb->out.buf, 0, &je)))
+		json_object_set_new(rec, "output", j);
+	else
+		json_object_set_new(rec, "output", json_string(jb->out.buf));
+	if (jb->exit != 0 || (want_json && !j)) {
+		struct strbuf e = STRBUF_INIT;
+
+		strbuf_addstr(&e, jb->err.buf);
+		strbuf_rtrim(&e);
+		const char *last = strrchr(e.buf, '\n');
+		snprintf(why, whylen, "%s%s exited %d: %.300s", jb->self ? "lace " : "",
+			 jb->argv.v[0], jb->exit, last ? last + 1 : e.len ? e.buf : "no output");
+		strbuf_release(&e);
+		j = NULL;
+	}
+	return j;
+}
+
+static json_int_t last_command(struct ks *s)
+{
+	return (json_int_t)json_array_size(s->commands) - 1;
 }
 
 /* ---- reading a lace stat --json report ---------------------------------- */
@@ -152,7 +177,7 @@ static json_t *stat_path(const json_t *stat, const char *fn)
 
 static void kernel_path(struct ks *s, char *out, size_t len, const char *name, const char *file)
 {
-	snprintf(out, len, "%s/%s/%s", s->o->kernels, name, file);
+	snprintf(out, len, "%.3000s/%.500s/%.500s", s->kernels, name, file);
 }
 
 static void step_build(struct ks *s)
@@ -171,35 +196,36 @@ static void step_build(struct ks *s)
 
 	json_object_set_new(s->res, "builds", out);
 	for (size_t i = 0; i < ARRAY_SIZE(builds); i++) {
-		struct strvec argv = STRVEC_INIT;
-		json_t *b = json_object();
-		char why[512];
-		double t = time_now_s();
-
-		if (builds[i].shuffle && !s->o->shuffle) {
-			json_decref(b);
+		if (builds[i].shuffle && !s->o->shuffle)
 			continue;
-		}
-		progress(s, "build: %s", builds[i].what);
-		strvec_pushv(&argv, (const char *[]){ "build", "--kernel", builds[i].arch, "-o",
-						      s->o->kernels, NULL });
-		for (size_t v = 0; builds[i].variants[v]; v++)
-			strvec_pushv(&argv, (const char *[]){ "--variant", builds[i].variants[v], NULL });
-		if (builds[i].shuffle)
-			strvec_pushf(&argv, "--shuffle=%u", s->o->shuffle);
-		run_lace(s, builds[i].what, &argv, false, why, sizeof(why));
+		json_t *b = json_object();
+		/* one at a time: the builds share lace's build cache, and each
+		 * uses every CPU itself */
+		struct kjob *j = job(s, "build", builds[i].what, true, FILL_BUILD, b);
+
+		s->stage++;
 		json_object_set_new(b, "what", json_string(builds[i].what));
-		json_object_set_new(b, "seconds", json_real(time_now_s() - t));
-		json_t *rec = json_array_get(s->commands, json_array_size(s->commands) - 1);
-		const char *err = json_string_value(json_object_get(rec, "stderr")) ?: "";
-		const char *sum = strstr(err, "lace build: ");
-		if (sum)
-			json_object_set_new(b, "summary", json_stringn(sum, strcspn(sum, "\n")));
-		if (why[0])
-			not_measured(b, "%s", why);
+		strvec_pushv(&j->argv, (const char *[]){ "build", "--kernel", builds[i].arch, "-o",
+							  s->kernels, NULL });
+		for (size_t v = 0; builds[i].variants[v]; v++)
+			strvec_pushv(&j->argv, (const char *[]){ "--variant", builds[i].variants[v], NULL });
+		if (builds[i].shuffle)
+			strvec_pushf(&j->argv, "--shuffle=%u", s->o->shuffle);
 		json_array_append_new(out, b);
-		strvec_clear(&argv);
 	}
+}
+
+static void fill_build(struct ks *s, const struct kjob *j)
+{
+	char why[512];
+
+	record(s, j, false, why, sizeof(why));
+	json_object_set_new(j->dest, "seconds", json_real(j->seconds));
+	const char *sum = strstr(j->err.buf, "lace build: ");
+	if (sum)
+		json_object_set_new(j->dest, "summary", json_stringn(sum, strcspn(sum, "\n")));
+	if (why[0])
+		not_measured(j->dest, "%s", why);
 }
 
 /* The guests the readings boot, fetched into lace's cache when missing
@@ -214,23 +240,19 @@ static void step_guests(struct ks *s)
 
 	json_object_set_new(s->res, "guests", out);
 	for (size_t i = 0; i < ARRAY_SIZE(arch); i++) {
-		struct strvec argv = STRVEC_INIT;
 		json_t *g = json_object();
-		char why[512];
 
 		json_object_set_new(out, arch[i], g);
 		if (!s->o->src) {
 			not_measured(g, "lace's sources not found (scripts/fetch-guest.sh; set LACE_SRCDIR)");
 			continue;
 		}
-		progress(s, "guest: %s (fetched into lace's cache when missing)", arch[i]);
-		strvec_pushf(&argv, "%s/scripts/fetch-guest.sh", s->o->src);
+		/* one at a time: both download into lace's cache */
+		struct kjob *j = job(s, "guests", "guest fetch", false, FILL_GUEST, g);
+		s->stage++;
+		strvec_pushf(&j->argv, "%s/scripts/fetch-guest.sh", s->o->src);
 		if (!strcmp(arch[i], "ppc64le"))
-			strvec_pushv(&argv, (const char *[]){ "--arch", "ppc64le", STOCK_PPC64LE, NULL });
-		run_recorded(s, "guest fetch", &argv, false, false, why, sizeof(why));
-		strvec_clear(&argv);
-		if (why[0])
-			not_measured(g, "%s", why);
+			strvec_pushv(&j->argv, (const char *[]){ "--arch", "ppc64le", STOCK_PPC64LE, NULL });
 	}
 }
 
@@ -245,107 +267,134 @@ static void step_layout(struct ks *s)
 
 	json_object_set_new(s->res, "layout", lay);
 	for (size_t i = 0; i < ARRAY_SIZE(ppc); i++) {
-		struct strvec argv = STRVEC_INIT;
-		char vm[PATH_MAX], why[512];
-		json_t *sites = json_array(), *k = json_object();
+		char vm[PATH_MAX];
+		json_t *k = json_object();
 
 		json_object_set_new(lay, ppc[i], k);
 		kernel_path(s, vm, sizeof(vm), ppc[i], "vmlinux");
-		if (!fs_is_file(vm)) {
+		if (!have(s, vm)) {
 			not_measured(k, "%s: not built", vm);
-			json_decref(sites);
 			continue;
 		}
-		strvec_pushv(&argv, (const char *[]){ "layout", "--jumps", "--json", "--no-dwarf", vm, NULL });
-		/* borrowed: results.json's record of the command keeps it */
-		json_t *lj = run_lace(s, "jump sites", &argv, true, why, sizeof(why));
-		strvec_clear(&argv);
-		size_t ji;
-		json_t *site;
-
-		json_array_foreach(json_object_get(lj, "jumps"), ji, site) {
-			const char *key = json_string_value(json_object_get(site, "key_symbol"));
-
-			if (!key || strncmp(key, "__tracepoint_hash_fault", 23))
-				continue;
-			json_array_append_new(sites, json_pack("{s:O,s:O,s:O,s:O,s:O}",
-				"function", json_object_get(site, "func_name"),
-				"region", json_object_get(site, "region_name"),
-				"target_function", json_object_get(site, "target_func_name"),
-				"target_region", json_object_get(site, "target_region_name"),
-				"distance", json_object_get(site, "distance")));
-		}
-		if (why[0])
-			not_measured(k, "%s", why);
-		json_object_set_new(k, "hash_fault_sites", sites);
-		/* the code at each site, for reading 1's explanation */
-		json_t *code;
-
-		if (!kstudy_site_code(vm, "__tracepoint_hash_fault", &code))
-			json_object_set_new(k, "hash_fault_code", code);
-		else
-			json_object_set_new(k, "hash_fault_code_error", json_string(lace_error_msg()));
+		json_object_set_new(k, "hash_fault_sites", json_array());
+		struct kjob *j = job(s, "layout", "jump sites", true, FILL_LAYOUT, k);
+		strvec_pushv(&j->argv, (const char *[]){ "layout", "--jumps", "--json", "--no-dwarf", NULL });
+		kjob_input(j, vm);
 	}
 }
 
-/* lace stat --backend qemu of one kernel: kernel is a build folder name,
- * or a Debian kernel name (stock) */
-static json_t *kstat(struct ks *s, json_t *dest, const char *what, const char *kernel,
-		     const char *events, const char *paths, const char *const *cmd)
+static void fill_layout(struct ks *s, const struct kjob *jb)
 {
-	struct strvec argv = STRVEC_INIT;
-	char vm[PATH_MAX], map[PATH_MAX], why[512];
+	char why[512];
+	/* borrowed: results.json's record of the command keeps it */
+	json_t *lj = record(s, jb, true, why, sizeof(why));
+	json_t *sites = json_object_get(jb->dest, "hash_fault_sites"), *site;
+	size_t ji;
+
+	json_array_foreach(json_object_get(lj, "jumps"), ji, site) {
+		const char *key = json_string_value(json_object_get(site, "key_symbol"));
+
+		if (!key || strncmp(key, "__tracepoint_hash_fault", 23))
+			continue;
+		json_array_append_new(sites, json_pack("{s:O,s:O,s:O,s:O,s:O}",
+			"function", json_object_get(site, "func_name"),
+			"region", json_object_get(site, "region_name"),
+			"target_function", json_object_get(site, "target_func_name"),
+			"target_region", json_object_get(site, "target_region_name"),
+			"distance", json_object_get(site, "distance")));
+	}
+	if (why[0])
+		not_measured(jb->dest, "%s", why);
+	/* the code at each site, for reading 1's explanation: read here, once
+	 * the job ran, since a plan's kernels exist only then */
+	json_t *code;
+
+	if (jb->inputs.nr && !kstudy_site_code(jb->inputs.v[0], "__tracepoint_hash_fault", &code))
+		json_object_set_new(jb->dest, "hash_fault_code", code);
+	else
+		json_object_set_new(jb->dest, "hash_fault_code_error",
+				    json_string(jb->inputs.nr ? lace_error_msg() : "no vmlinux"));
+}
+
+/* lace stat --backend qemu of one kernel: kernel is a build folder name,
+ * or a Debian kernel name (stock); the job, or NULL when not built */
+static struct kjob *kstat(struct ks *s, json_t *dest, const char *phase, const char *what,
+			  const char *kernel, const char *events, const char *paths,
+			  const char *const *cmd, int fill)
+{
+	char vm[PATH_MAX], map[PATH_MAX];
 	bool stock = !strncmp(kernel, "linux-image-", 12);
-	json_t *j;
+	struct kjob *j;
 
 	if (!stock) {
 		kernel_path(s, vm, sizeof(vm), kernel, "vmlinux");
 		kernel_path(s, map, sizeof(map), kernel, "System.map");
 		if (strstr(kernel, "x86_64"))
 			kernel_path(s, vm, sizeof(vm), kernel, "bzImage");
-		if (!fs_is_file(vm) || !fs_is_file(map)) {
+		if (!have(s, vm) || !have(s, map)) {
 			not_measured(dest, "%s: not built (lace build --kernel)", vm);
 			return NULL;
 		}
 	}
-	progress(s, "measure: %s", what);
-	strvec_pushv(&argv, (const char *[]){ "stat", "--backend", "qemu", "--kernel",
-					      stock ? kernel : vm, "-e", events, "-r", "1", "--json",
-					      "--no-results", "--output", "null", NULL });
-	if (!stock)
-		strvec_pushv(&argv, (const char *[]){ "--system-map", map, NULL });
+	j = job(s, phase, what, true, fill, dest);
+	strvec_pushv(&j->argv, (const char *[]){ "stat", "--backend", "qemu", "--kernel", NULL });
+	if (stock)
+		strvec_push(&j->argv, kernel);
+	else
+		kjob_input(j, vm);
+	strvec_pushv(&j->argv, (const char *[]){ "-e", events, "-r", "1", "--json",
+						  "--no-results", "--output", "null", NULL });
+	if (!stock) {
+		strvec_push(&j->argv, "--system-map");
+		kjob_input(j, map);
+	}
 	if (paths)
-		strvec_pushv(&argv, (const char *[]){ "--path-length", paths, NULL });
-	strvec_push(&argv, "--");
-	strvec_pushv(&argv, (const char **)cmd);
-	j = run_lace(s, what, &argv, true, why, sizeof(why));
-	strvec_clear(&argv);
-	if (!j)
-		not_measured(dest, "%s", why);
+		strvec_pushv(&j->argv, (const char *[]){ "--path-length", paths, NULL });
+	strvec_push(&j->argv, "--");
+	if (guest_is_applet(cmd[0]))
+		strvec_push(&j->argv, cmd[0]);   /* the guest's own busybox: nothing to stage */
+	else
+		kjob_guest_input(j, cmd[0]);
+	strvec_pushv(&j->argv, (const char **)cmd + 1);
 	return j;
 }
 
 /* one ppc64le point: faultbench --real touching n pages */
-static json_t *fault_point(struct ks *s, const char *kernel, bool enabled, long n, const char *paths,
-			   const char *path_fn)
+static json_t *fault_point(struct ks *s, const char *phase, const char *kernel, bool enabled,
+			   long n, const char *paths, const char *path_fn)
 {
-	json_t *pt = json_object(), *j, *p;
+	json_t *pt = json_object();
 	char pages[32], what[160];
+	struct kjob *j;
 
 	snprintf(pages, sizeof(pages), "%ld", n);
 	snprintf(what, sizeof(what), "%s%s: faultbench --real --pages %ld", kernel,
 		 enabled ? " (tracepoint enabled)" : "", n);
 	json_object_set_new(pt, "pages", json_integer(n));
-	j = kstat(s, pt, what, kernel,
+	j = kstat(s, pt, phase, what, kernel,
 		  enabled ? "instructions:k,instructions:u,powerpc:hash_fault"
 			  : "instructions:k,instructions:u", paths,
-		  (const char *[]){ s->faultbench, "--real", "--pages", pages, NULL });
-	if (!j)
-		return pt;
-	json_object_set_new(pt, "command", json_integer((json_int_t)json_array_size(s->commands) - 1));
+		  (const char *[]){ s->faultbench, "--real", "--pages", pages, NULL }, FILL_POINT);
+	if (j) {
+		j->enabled = enabled;
+		j->arg = xstrdup(path_fn);
+	}
+	return pt;
+}
+
+static void fill_point(struct ks *s, const struct kjob *jb)
+{
+	json_t *pt = jb->dest, *j, *p;
+	char why[512];
+
+	if (!(j = record(s, jb, true, why, sizeof(why)))) {
+		not_measured(pt, "%s", why);
+		return;
+	}
+	json_object_set_new(pt, "command", json_integer(last_command(s)));
 	json_object_set_new(pt, "instructions_k", json_real(stat_event(j, "instructions:k")));
 	json_object_set_new(pt, "instructions_u", json_real(stat_event(j, "instructions:u")));
-	if (enabled)
+	if (jb->enabled)
 		json_object_set_new(pt, "hash_fault_events", json_real(stat_event(j, "powerpc:hash_fault")));
 	/* every hash fault enters hash_page_mm once: its calls count them,
 	 * tracepoint or not */
@@ -358,11 +407,10 @@ static json_t *fault_point(struct ks *s, const char *kernel, bool enabled, long 
 	json_object_set_new(pt, "hash_page_mm_path_length", json_real(lace_json_get_num(p, "path_length")));
 	json_object_set_new(pt, "hash_page_mm_l1i_misses", json_real(lace_json_get_num(p, "l1i_misses")));
 	json_object_set_new(pt, "hash_page_mm_itlb_misses", json_real(lace_json_get_num(p, "itlb_misses")));
-	p = stat_path(j, path_fn);
-	json_object_set_new(pt, "insert_fn", json_string(path_fn));
+	p = stat_path(j, jb->arg);
+	json_object_set_new(pt, "insert_fn", json_string(jb->arg));
 	json_object_set_new(pt, "insert_calls", json_real(lace_json_get_num(p, "calls")));
 	json_object_set_new(pt, "insert_per_call", json_real(lace_json_get_num(p, "per_call")));
-	return pt;
 }
 
 /* least-squares slope of y over x across the points (NaN if < 2) */
@@ -412,50 +460,72 @@ static void reading1(struct ks *s, const long *sizes, size_t nsizes)
 		json_object_set_new(o, "name", json_string(cfg[c].name));
 		json_object_set_new(o, "kernel", json_string(cfg[c].kernel));
 		json_object_set_new(o, "points", pts);
-		for (size_t i = 0; i < nsizes; i++) {
-			json_t *pt = fault_point(s, cfg[c].kernel, cfg[c].enabled, sizes[i], PATHS_64K,
-						 "__hash_page_64K");
-			json_array_append_new(pts, pt);
-			if (json_object_get(pt, "not_measured") && !json_object_get(o, "not_measured"))
-				not_measured(o, "%s", json_string_value(json_object_get(pt, "not_measured")));
-		}
-		json_object_set_new(o, "instructions_per_hash_fault",
-				    json_real(slope(pts, "hash_faults", "instructions_k")));
+		for (size_t i = 0; i < nsizes; i++)
+			json_array_append_new(pts, fault_point(s, "r1_tracepoint", cfg[c].kernel,
+							       cfg[c].enabled, sizes[i], PATHS_64K,
+							       "__hash_page_64K"));
 		json_array_append_new(cs, o);
 	}
 }
 
-/* One run of cmd on a 4 KiB-page kernel, with the path lengths reading 2
- * quotes: the hash fault (hash_page_mm, __hash_page_4K) and faultaround
- * (filemap_map_pages, and do_set_pte, which maps each page it finds) */
-#define PATHS_R2 "hash_page_mm,__hash_page_4K,filemap_map_pages,do_set_pte"
+/* reading 1 once its points are measured: each configuration's slope,
+ * and the first point's reason when one could not be */
+static void reading1_finish(struct ks *s)
+{
+	size_t c, i;
+	json_t *o, *pt;
+
+	json_array_foreach(json_object_get(json_object_get(s->res, "r1_tracepoint"), "configs"), c, o) {
+		json_t *pts = json_object_get(o, "points");
+
+		json_array_foreach(pts, i, pt)
+			if (json_object_get(pt, "not_measured") && !json_object_get(o, "not_measured"))
+				json_object_set(o, "not_measured", json_object_get(pt, "not_measured"));
+		json_object_set_new(o, "instructions_per_hash_fault",
+				    json_real(slope(pts, "hash_faults", "instructions_k")));
+	}
+}
+
+/* One run of cmd on a 4 KiB-page kernel for reading 2 (fill_r2) */
 static json_t *r2_point(struct ks *s, const char *kernel, const char *label, const char *const *cmd,
 			long pages)
 {
-	static const char *const fns[] = { "hash_page_mm", "__hash_page_4K", "filemap_map_pages",
-					   "do_set_pte" };
-	json_t *pt = json_object(), *j, *paths = json_object();
+	json_t *pt = json_object();
 	char what[200];
 
 	snprintf(what, sizeof(what), "%s: %s", kernel, label);
 	json_object_set_new(pt, "kernel", json_string(kernel));
 	if (pages)
 		json_object_set_new(pt, "pages", json_integer(pages));
-	j = kstat(s, pt, what, kernel, "instructions:k,instructions:u", PATHS_R2, cmd);
-	if (!j)
-		return pt;
-	json_object_set_new(pt, "command", json_integer((json_int_t)json_array_size(s->commands) - 1));
+	kstat(s, pt, "r2_old_ptes", what, kernel, "instructions:k,instructions:u", PATHS_R2, cmd, FILL_R2);
+	return pt;
+}
+
+static void fill_r2(struct ks *s, const struct kjob *jb)
+{
+	static const char *const fns[] = { "hash_page_mm", "__hash_page_4K", "filemap_map_pages",
+					   "do_set_pte" };
+	json_t *pt = jb->dest, *j, *paths = json_object();
+	char why[512];
+
+	if (!(j = record(s, jb, true, why, sizeof(why)))) {
+		json_decref(paths);
+		not_measured(pt, "%s", why);
+		return;
+	}
+	json_object_set_new(pt, "command", json_integer(last_command(s)));
 	json_object_set_new(pt, "instructions_k", json_real(stat_event(j, "instructions:k")));
 	json_object_set_new(pt, "instructions_u", json_real(stat_event(j, "instructions:u")));
 	for (size_t i = 0; i < ARRAY_SIZE(fns); i++) {
 		json_t *p = stat_path(j, fns[i]);
-		json_object_set_new(paths, fns[i], json_pack("{s:o, s:o}", "calls", json_real(lace_json_get_num(p, "calls")),
-							     "per_call", json_real(lace_json_get_num(p, "per_call"))));
+		json_object_set_new(paths, fns[i],
+				    json_pack("{s:o, s:o}", "calls", json_real(lace_json_get_num(p, "calls")),
+					      "per_call", json_real(lace_json_get_num(p, "per_call"))));
 	}
 	json_object_set_new(pt, "paths", paths);
 	/* every hash fault enters hash_page_mm once */
-	json_object_set_new(pt, "hash_faults", json_real(lace_json_get_num(stat_path(j, "hash_page_mm"), "calls")));
-	return pt;
+	json_object_set_new(pt, "hash_faults",
+			    json_real(lace_json_get_num(stat_path(j, "hash_page_mm"), "calls")));
 }
 
 /* 2: old vs young PTEs on the hash MMU.  On the 64 KiB-page kernel
@@ -465,28 +535,27 @@ static json_t *r2_point(struct ks *s, const char *kernel, const char *label, con
  * regression was unixbench's shell8) */
 static void reading2(struct ks *s, long n)
 {
-	json_t *r = json_object(), *w = json_object();
 	static const char *const kernels[] = { "ppc64le-4k-baseline", "ppc64le-4k-old-ptes" };
 	static const char *const ptes[] = { "young", "old" };
+	json_t *r = json_object(), *w = json_object(), *file = json_object(), *shell = json_object();
 	char pages[32], loop[200];
 
 	json_object_set_new(s->res, "r2_old_ptes", r);
-	json_object_set_new(r, "young", fault_point(s, "ppc64le-baseline", false, n, PATHS_64K,
-						    "__hash_page_64K"));
-	json_object_set_new(r, "old", fault_point(s, "ppc64le-old-ptes", false, n, PATHS_64K,
-						  "__hash_page_64K"));
+	json_object_set_new(r, "young", fault_point(s, "r2_old_ptes", "ppc64le-baseline", false, n,
+						    PATHS_64K, "__hash_page_64K"));
+	json_object_set_new(r, "old", fault_point(s, "r2_old_ptes", "ppc64le-old-ptes", false, n,
+						  PATHS_64K, "__hash_page_64K"));
 	json_object_set_new(r, "workloads_4k", w);
 	snprintf(pages, sizeof(pages), "%ld", R2_FILE_PAGES);
-	snprintf(loop, sizeof(loop), "i=0; while [ $i -lt %d ]; do /lace/bin/true; i=$((i+1)); done",
-		 R2_EXECS);
-	json_t *file = json_object(), *shell = json_object();
+	snprintf(loop, sizeof(loop), "i=0; while [ $i -lt %d ]; do %s/true; i=$((i+1)); done", R2_EXECS,
+		 GUEST_APPLET_DIR);
 	json_object_set_new(w, "file", file);
 	json_object_set_new(w, "shell", shell);
 	json_object_set_new(file, "workload", json_pack("[s,s,s,s,s,s]", "faultbench", "--real", "--file",
 							"/tmp/faultbench.map", "--pages", pages));
-	json_object_set_new(shell, "workload", json_pack("[s,s,s]", "/lace/bin/sh", "-c", loop));
+	json_object_set_new(shell, "workload", json_pack("[s,s,s]", GUEST_APPLET_DIR "/sh", "-c", loop));
 	json_object_set_new(shell, "execs", json_integer(R2_EXECS));
-	for (size_t i = 0; i < 2; i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(kernels); i++) {
 		json_object_set_new(file, ptes[i],
 				    r2_point(s, kernels[i], "faultbench --real --file (file-backed reads)",
 					     (const char *[]){ s->faultbench, "--real", "--file",
@@ -494,7 +563,7 @@ static void reading2(struct ks *s, long n)
 					     R2_FILE_PAGES));
 		json_object_set_new(shell, ptes[i],
 				    r2_point(s, kernels[i], "busybox sh loop of /lace/bin/true (exec-heavy)",
-					     (const char *[]){ "/lace/bin/sh", "-c", loop, NULL }, 0));
+					     (const char *[]){ GUEST_APPLET_DIR "/sh", "-c", loop, NULL }, 0));
 	}
 }
 
@@ -505,12 +574,12 @@ static void reading3(struct ks *s, long n)
 
 	json_object_set_new(s->res, "r3_insert_path", r);
 	json_object_set_new(r, "reference_instructions", json_integer(196));
-	json_object_set_new(r, "64k", fault_point(s, "ppc64le-baseline", false, n, PATHS_64K,
-						  "__hash_page_64K"));
-	json_object_set_new(r, "4k", fault_point(s, "ppc64le-4k-baseline", false, n, PATHS_4K,
-						 "__hash_page_4K"));
-	json_object_set_new(r, "64k_stock", fault_point(s, STOCK_PPC64LE, false, n, PATHS_64K,
-							"__hash_page_64K"));
+	json_object_set_new(r, "64k", fault_point(s, "r3_insert_path", "ppc64le-baseline", false, n,
+						  PATHS_64K, "__hash_page_64K"));
+	json_object_set_new(r, "4k", fault_point(s, "r3_insert_path", "ppc64le-4k-baseline", false,
+						 n, PATHS_4K, "__hash_page_4K"));
+	json_object_set_new(r, "64k_stock", fault_point(s, "r3_insert_path", STOCK_PPC64LE, false,
+							n, PATHS_64K, "__hash_page_64K"));
 }
 
 /* 4: x86 hackbench, baseline vs entry-in-text (and the alignment
@@ -532,98 +601,230 @@ static void reading4(struct ks *s)
 	for (unsigned k = 1; k <= s->o->shuffle; k++)
 		strvec_pushf(&names, "x86_64-baseline-shuffle-%u", k);
 	for (size_t i = 0; i < names.nr; i++) {
-		json_t *o = json_object(), *j, *ev = json_object();
+		json_t *o = json_object();
 		char what[160];
 
 		snprintf(what, sizeof(what), "%s: hackbench -g %s -f 5 -l %s", names.v[i], groups, loops);
 		json_object_set_new(o, "kernel", json_string(names.v[i]));
 		json_object_set_new(o, "shuffle", json_boolean(strstr(names.v[i], "shuffle") != NULL));
-		j = kstat(s, o, what, names.v[i], X86_EVENTS, NULL,
-			  (const char *[]){ s->hackbench, "-g", groups, "-f", "5", "-l", loops, NULL });
-		if (j) {
-			char evs[] = X86_EVENTS;
-
-			json_object_set_new(o, "command",
-					    json_integer((json_int_t)json_array_size(s->commands) - 1));
-			for (char *e = strtok(evs, ","); e; e = strtok(NULL, ","))
-				json_object_set_new(ev, e, json_real(stat_event(j, e)));
-		}
-		json_object_set_new(o, "events", ev);
+		json_object_set_new(o, "events", json_object());
+		kstat(s, o, "r4_entry_text", what, names.v[i], X86_EVENTS, NULL,
+		      (const char *[]){ s->hackbench, "-g", groups, "-f", "5", "-l", loops, NULL }, FILL_R4);
 		json_array_append_new(ks, o);
 	}
 	strvec_clear(&names);
 
 	/* what moved between the two builds, as lace diff says it */
-	struct strvec argv = STRVEC_INIT;
-	char a[PATH_MAX], b[PATH_MAX], why[512];
+	char a[PATH_MAX], b[PATH_MAX];
 
 	kernel_path(s, a, sizeof(a), "x86_64-baseline", "vmlinux");
 	kernel_path(s, b, sizeof(b), "x86_64-entry-in-text", "vmlinux");
 	json_t *d = json_object();
 	json_object_set_new(r, "diff", d);
-	if (!fs_is_file(a) || !fs_is_file(b)) {
+	if (!have(s, a) || !have(s, b)) {
 		not_measured(d, "x86_64 baseline or entry-in-text not built");
 		return;
 	}
-	progress(s, "diff: x86_64 baseline -> entry-in-text");
-	strvec_pushv(&argv, (const char *[]){ "diff", a, b, NULL });
-	run_lace(s, "lace diff baseline entry-in-text", &argv, false, why, sizeof(why));
-	json_object_set_new(d, "command", json_integer((json_int_t)json_array_size(s->commands) - 1));
-	strvec_clear(&argv);
+	struct kjob *j = job(s, "r4_entry_text", "lace diff baseline entry-in-text", true, FILL_DIFF, d);
+	strvec_push(&j->argv, "diff");
+	kjob_input(j, a);
+	kjob_input(j, b);
+}
+
+static void fill_r4(struct ks *s, const struct kjob *jb)
+{
+	json_t *o = jb->dest, *ev = json_object_get(o, "events"), *j;
+	char why[512], evs[] = X86_EVENTS;
+
+	if (!(j = record(s, jb, true, why, sizeof(why)))) {
+		not_measured(o, "%s", why);
+		return;
+	}
+	json_object_set_new(o, "command", json_integer(last_command(s)));
+	for (char *e = strtok(evs, ","); e; e = strtok(NULL, ","))
+		json_object_set_new(ev, e, json_real(stat_event(j, e)));
+}
+
+/* The finished jobs into the results, in the order they were queued, so
+ * "commands" reads the same however many ran at once. */
+static void fill(struct ks *s, int stage_from, int stage_to)
+{
+	char why[512];
+
+	for (size_t i = 0; i < s->q.nr; i++) {
+		const struct kjob *j = &s->q.v[i];
+		json_t *ph = json_object_get(s->phases, j->phase);
+
+		if (j->stage < stage_from || j->stage > stage_to)
+			continue;
+		/* a phase's seconds: the time its jobs took, summed (they
+		 * may have run side by side) */
+		json_object_set_new(s->phases, j->phase,
+				    json_real((ph ? json_number_value(ph) : 0) + j->seconds));
+		switch (j->fill) {
+		case FILL_BUILD: fill_build(s, j); break;
+		case FILL_LAYOUT: fill_layout(s, j); break;
+		case FILL_POINT: fill_point(s, j); break;
+		case FILL_R2: fill_r2(s, j); break;
+		case FILL_R4: fill_r4(s, j); break;
+		case FILL_GUEST:
+			record(s, j, false, why, sizeof(why));
+			if (why[0])
+				not_measured(j->dest, "%s", why);
+			break;
+		case FILL_DIFF:
+			record(s, j, false, why, sizeof(why));
+			json_object_set_new(j->dest, "command", json_integer(last_command(s)));
+			break;
+		}
+	}
 }
 
 static void find_tools(struct ks *s)
 {
-	const char *bin = paths_exe_dir();
+	char exe[PATH_MAX];
 
-	snprintf(s->bin, sizeof(s->bin), "%s", bin ? bin : ".");
+	snprintf(exe, sizeof(exe), "%s", selfexec_path());
+	snprintf(s->bin, sizeof(s->bin), "%s", dirname(exe));
 	snprintf(s->faultbench, sizeof(s->faultbench), "%.4000s/ppc64le/bench/faultbench", s->bin);
 	snprintf(s->hackbench, sizeof(s->hackbench), "%.4000s/bench/hackbench", s->bin);
 }
 
+static void begin(struct ks *s, const struct kstudy_opts *o, json_t **results)
+{
+	memset(s, 0, sizeof(*s));
+	s->o = o;
+	s->t0 = time_now_s();
+	s->res = json_object();
+	s->commands = json_array();
+	s->phases = json_object();
+	*results = s->res;
+	json_object_set_new(s->res, "schema", json_string("lace-study-kernel"));
+	json_object_set_new(s->res, "schema_version", json_integer(1));
+	json_object_set_new(s->res, "quick", json_boolean(o->quick));
+	json_object_set_new(s->res, "shuffle", json_integer(o->shuffle));
+	json_object_set_new(s->res, "phases", s->phases);
+	find_tools(s);
+	char cwd[PATH_MAX];
+	if (o->kernels[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+		snprintf(s->kernels, sizeof(s->kernels), "%s", o->kernels);
+	else
+		snprintf(s->kernels, sizeof(s->kernels), "%.2000s/%.2000s", cwd, o->kernels);
+	if (!fs_is_file(s->faultbench))
+		note(s, "setup", "note: %s missing (make builds it with powerpc64le-linux-gnu-gcc): "
+		     "the ppc64le readings will say not measured", s->faultbench);
+}
+
+/* every boot and read of the kernels, into one stage: each depends only on
+ * the builds and guests before it */
+static void queue_measurements(struct ks *s)
+{
+	long sizes_full[] = { 256, 512, 1024 }, sizes_quick[] = { 256, 512 };
+
+	step_layout(s);
+	reading1(s, s->o->quick ? sizes_quick : sizes_full, s->o->quick ? 2 : 3);
+	reading2(s, 512);
+	reading3(s, 512);
+	reading4(s);
+	s->stage++;
+}
+
+static void end(struct ks *s, double total)
+{
+	reading1_finish(s);
+	json_object_set_new(s->phases, "total", json_real(total));
+	json_object_set_new(s->res, "commands", s->commands);
+	kjobs_clear(&s->q);
+}
+
+static int run_stages(struct ks *s, int from, int max, const char *name)
+{
+	for (int st = from; st < s->stage; st++) {
+		const char *ph = name;
+
+		for (size_t i = 0; !ph && i < s->q.nr; i++)
+			if (s->q.v[i].stage == st) {
+				ph = s->q.v[i].phase;
+				/* a build takes minutes: say it began, not only
+				 * that it ended */
+				note(s, ph, "%s: started", s->q.v[i].what);
+			}
+		int rc = kjobs_run_stage(&s->q, s->o->plan_dir, st, ph ? ph : "", max, s->t0,
+					 s->o->progress, s->o->progress_data);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
 int kstudy_run(const struct kstudy_opts *o, json_t **results)
 {
-	struct ks s = { .o = o, .t0 = time_now_s() };
-	long sizes_full[] = { 256, 512, 1024 }, sizes_quick[] = { 256, 512 };
-	double t;
+	struct ks s;
+	int rc, max = o->jobs > 0 ? o->jobs : 1, measure;
 
-	s.res = json_object();
-	s.commands = json_array();
-	s.phases = json_object();
-	*results = s.res;
-	json_object_set_new(s.res, "schema", json_string("lace-study-kernel"));
-	json_object_set_new(s.res, "schema_version", json_integer(1));
-	json_object_set_new(s.res, "quick", json_boolean(o->quick));
-	json_object_set_new(s.res, "shuffle", json_integer(o->shuffle));
-	json_object_set_new(s.res, "phases", s.phases);
-	find_tools(&s);
-	if (!fs_is_file(s.faultbench))
-		progress(&s, "note: %s missing (make builds it with powerpc64le-linux-gnu-gcc): "
-			 "the ppc64le readings will say not measured", s.faultbench);
-	if (!o->no_build) {
-		t = time_now_s();
+	begin(&s, o, results);
+	json_object_set_new(s.res, "jobs", json_integer(max));
+	/* builds and guests first: which kernels there are decides the boots */
+	if (!o->no_build)
 		step_build(&s);
-		json_object_set_new(s.phases, "build", json_real(time_now_s() - t));
-	}
-	t = time_now_s();
 	step_guests(&s);
-	json_object_set_new(s.phases, "guests", json_real(time_now_s() - t));
-	t = time_now_s();
-	step_layout(&s);
-	json_object_set_new(s.phases, "layout", json_real(time_now_s() - t));
-	t = time_now_s();
-	reading1(&s, o->quick ? sizes_quick : sizes_full, o->quick ? 2 : 3);
-	json_object_set_new(s.phases, "r1_tracepoint", json_real(time_now_s() - t));
-	t = time_now_s();
-	reading2(&s, 512);
-	json_object_set_new(s.phases, "r2_old_ptes", json_real(time_now_s() - t));
-	t = time_now_s();
-	reading3(&s, 512);
-	json_object_set_new(s.phases, "r3_insert_path", json_real(time_now_s() - t));
-	t = time_now_s();
-	reading4(&s);
-	json_object_set_new(s.phases, "r4_entry_text", json_real(time_now_s() - t));
-	json_object_set_new(s.phases, "total", json_real(time_now_s() - s.t0));
-	json_object_set_new(s.res, "commands", s.commands);
+	if ((rc = kjobs_write(&s.q, o->plan_dir, s.res, false)) < 0 || (rc = run_stages(&s, 0, 1, NULL)) < 0)
+		goto out;
+	measure = s.stage;
+	queue_measurements(&s);
+	if ((rc = kjobs_write(&s.q, o->plan_dir, s.res, false)) < 0 ||
+	    (rc = run_stages(&s, measure, max, "measure")) < 0)
+		goto out;
+	fill(&s, 0, s.stage);
+out:
+	end(&s, time_now_s() - s.t0);
+	return rc;
+}
+
+int kstudy_plan(const struct kstudy_opts *o, size_t *njobs)
+{
+	struct ks s;
+	json_t *res;
+	int rc;
+
+	begin(&s, o, &res);
+	s.unbuilt = !o->no_build;
+	if (!o->no_build)
+		step_build(&s);
+	step_guests(&s);
+	queue_measurements(&s);
+	*njobs = s.q.nr;
+	rc = kjobs_write(&s.q, o->plan_dir, s.res, true);
+	kjobs_clear(&s.q);
+	json_decref(s.commands);
+	json_decref(res);
+	return rc;
+}
+
+int kstudy_merge(const struct kstudy_opts *o, json_t **results)
+{
+	struct ks s;
+	json_t *res;
+	int rc;
+
+	begin(&s, o, results);
+	json_decref(s.res);
+	if ((rc = kjobs_read_plan(&s.q, o->plan_dir, &res)) < 0) {
+		*results = NULL;
+		kjobs_clear(&s.q);
+		json_decref(s.commands);
+		return rc;
+	}
+	*results = s.res = res;
+	s.phases = json_object_get(res, "phases");
+	kjobs_load(&s.q, o->plan_dir);
+	for (size_t i = 0; i < s.q.nr; i++)
+		if (s.q.v[i].stage + 1 > s.stage)
+			s.stage = s.q.v[i].stage + 1;
+	fill(&s, 0, s.stage);
+	double total = 0;
+	for (size_t i = 0; i < s.q.nr; i++)
+		total += s.q.v[i].seconds;
+	end(&s, total);
 	return 0;
 }

@@ -20,20 +20,34 @@
 
 #include <jansson.h>
 
+#include "pipeline/progress.h"
+
 struct kstudy_opts {
 	const char *out_dir;    /* build/study-kernel */
 	const char *kernels;    /* where lace build --kernel puts them: build/kernels */
 	unsigned shuffle;       /* randomized relinks of x86_64 baseline */
 	bool quick;             /* fewer sizes, smaller hackbench */
 	bool no_build;          /* use the kernels already in `kernels` */
-	bool progress;          /* step lines on stderr */
 	const char *src;        /* lace's sources (scripts/fetch-guest.sh); NULL: unknown */
+	int jobs;               /* boots and reads at once (each is one host thread) */
+	const char *plan_dir;   /* the plan folder (kstudy_jobs.h): a local run
+				 * writes and runs its jobs there too */
+	study_progress_fn *progress;  /* NULL: quiet */
+	void *progress_data;
 };
 
 /* Run it; *results gets what was measured (also on failure, with
  * "not_measured" where a step could not be).  0, or -errno when nothing
  * useful could be done (message set). */
 int kstudy_run(const struct kstudy_opts *o, json_t **results);
+/* kstudy_run(), builds and guests aside, is: kstudy_plan(), the jobs of
+ * each stage run, kstudy_merge(). */
+/* Write every job into o->plan_dir without running any (inputs copied
+ * there by content); *njobs gets their number.  0 or -errno. */
+int kstudy_plan(const struct kstudy_opts *o, size_t *njobs);
+/* The results of a plan whose jobs have run (those that did not say
+ * "not measured").  0 or -errno with the message set. */
+int kstudy_merge(const struct kstudy_opts *o, json_t **results);
 /* report.md and report.html from results, into dir. */
 int kstudy_write_reports(const json_t *results, const char *dir);
 void kstudy_print_summary(const json_t *results, FILE *f);

@@ -45,23 +45,21 @@ struct study {
 	double t0;
 };
 
-void study_vprogress(double t0, const char *fmt, va_list ap)
+/* a step that begins: its phase and what it is */
+static void progress(struct study *s, const char *phase, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void progress(struct study *s, const char *phase, const char *fmt, ...)
 {
-	fprintf(stderr, "[%6.1fs] ", time_now_s() - t0);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-}
-
-static void progress(struct study *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void progress(struct study *s, const char *fmt, ...)
-{
+	char buf[512];
 	va_list ap;
 
 	if (!s->o->progress)
 		return;
 	va_start(ap, fmt);
-	study_vprogress(s->t0, fmt, ap);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	s->o->progress(s->o->progress_data, &(struct study_progress){
+		.phase = phase, .what = buf, .elapsed = time_now_s() - s->t0, .left = -1 });
 }
 
 static char *path_join(const char *a, const char *b)
@@ -206,13 +204,13 @@ static int step_build(struct study *s)
 	snprintf(shuffle, sizeof(shuffle), "%u", s->o->shuffle);
 	snprintf(seed, sizeof(seed), "%lu", s->o->seed);
 	if (!s->o->keep_variants || access(s->variants_dir, F_OK) != 0) {
-		progress(s, "building every variant and %u randomized baseline builds", s->o->shuffle);
+		progress(s, "build", "building every variant and %u randomized baseline builds", s->o->shuffle);
 		/* the workloads only: hashmmu-driver is never measured here */
 		const char *argv[] = { "build", "--all", "--shuffle", shuffle, "--seed", seed, "--out",
 				       s->variants_dir, "--program", "hackbench,faultbench,randaccess",
 				       NULL };
 		struct selfexec_result r;
-		int rc = selfexec_run(argv, NULL, s->o->progress, &r);
+		int rc = selfexec_run(argv, NULL, false, &r);
 		if (rc < 0 || r.exit_code != 0) {
 			lace_error_set(EIO, "lace build failed: %s",
 				       rc < 0 ? lace_error_msg() : selfexec_why(&r));
@@ -275,7 +273,7 @@ static void step_layout(struct study *s)
 		const char *name = json_string_value(v);
 		if (!strcmp(name, "baseline"))
 			continue;
-		progress(s, "lace diff baseline %s", name);
+		progress(s, "diff", "lace diff baseline %s", name);
 		char *head = variant_bin(s, name, "hackbench");
 		struct strbuf svg = STRBUF_INIT;
 		strbuf_addf(&svg, "%s/map-%s.svg", s->o->out_dir, name);
@@ -572,7 +570,7 @@ static void q3_path_length(struct study *s, const struct sizes *z)
 						      res.buf, "--json", "--output=null", "--", NULL });
 		split_args(&argv, bin, a.buf);
 		unlink(res.buf);
-		progress(s, "path length: faultbench %s pages, per function (sim)", sizes[k]);
+		progress(s, "path length", "faultbench %s pages, per function (sim)", sizes[k]);
 		char *why = NULL;
 		json_t *j = lace_json(argv.v, NULL, &why);
 		json_decref(j);
@@ -638,11 +636,6 @@ static void q4_placement(struct study *s, const struct sizes *z)
 	free(cfg);
 }
 
-static void jobs_progress(void *data, const char *what)
-{
-	progress(data, "measured %s", what);
-}
-
 int study_run(const struct study_opts *o, json_t **results)
 {
 	struct study s = { .o = o, .t0 = time_now_s() };
@@ -690,11 +683,11 @@ int study_run(const struct study_opts *o, json_t **results)
 	q1_tracepoint(&s, &z);
 	q2_old_ptes(&s, &z);
 	q4_placement(&s, &z);
-	/* simulated counts do not depend on what runs beside them: one job
-	 * per CPU; hardware counts and times one at a time */
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	study_jobs_run(&s.jobs, s.backend[0] == 's' && cpus > 1 ? (int)cpus : 1, jobs_progress, &s);
-	study_jobs_run(&s.timed, 1, jobs_progress, &s);
+	/* simulated counts do not depend on what runs beside them: -j at
+	 * once; hardware counts and times one at a time */
+	int max = s.backend[0] == 's' && o->jobs > 1 ? o->jobs : 1;
+	study_jobs_run(&s.jobs, max, s.t0, o->progress, o->progress_data);
+	study_jobs_run(&s.timed, 1, s.t0, o->progress, o->progress_data);
 	study_jobs_release(&s.jobs);
 	study_jobs_release(&s.timed);
 	q3_path_length(&s, &z);

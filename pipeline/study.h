@@ -15,13 +15,17 @@
 #include <jansson.h>
 #include <stdbool.h>
 
+#include "pipeline/progress.h"
+
 struct study_opts {
 	const char *out_dir;   /* build/study */
 	const char *backend;   /* auto | hw | sim */
 	bool quick;
 	unsigned shuffle;      /* randomized builds of baseline (K) */
 	unsigned long seed;
-	bool progress;         /* print step lines on stderr */
+	study_progress_fn *progress;  /* each step as it ends; NULL: quiet */
+	void *progress_data;
+	int jobs;              /* simulator runs at once (its counts do not depend on it) */
 	bool keep_variants;    /* reuse OUT/variants when present (--no-build) */
 };
 
@@ -37,8 +41,6 @@ int study_write_reports(const json_t *results, const char *dir);
  * out; lace study --kernel's report uses it too (study_html.c). */
 struct strbuf;
 void study_md_to_html(struct strbuf *out, const char *md);
-/* A step line on stderr: "[  12.3s] what", seconds since t0. */
-void study_vprogress(double t0, const char *fmt, va_list ap);
 /* The reports' HTML head (title, the shared style), up to <body>. */
 void study_html_head(struct strbuf *html, const char *title);
 /* DIR/report.md, DIR/report.html (html is the body after the head, the

@@ -9,6 +9,7 @@
 #include "pipeline/selfexec.h"
 #include "util/run.h"
 #include "util/strbuf.h"
+#include "util/time.h"
 #include "util/xalloc.h"
 
 struct study_job {
@@ -124,7 +125,30 @@ static void collect(struct study_job *j)
 	json_decref(rep);
 }
 
-void study_jobs_run(struct study_jobs *q, int max, void (*progress)(void *, const char *),
+struct jobs_progress {
+	struct study_jobs *q;
+	const size_t *idx;
+	const struct run_pool *pool;
+	double t0, start;
+	study_progress_fn *fn;
+	void *data;
+};
+
+/* each job as it ends, so a long pool is not silent until its end */
+static void pool_progress(void *data, size_t done, size_t total, int end)
+{
+	struct jobs_progress *jp = data;
+	double now = time_now_s();
+
+	if (end || jp->pool->last < 0)
+		return;
+	jp->fn(jp->data, &(struct study_progress){
+		.phase = "measure", .what = jp->q->v[jp->idx[jp->pool->last]].what,
+		.done = done, .total = total, .elapsed = now - jp->t0,
+		.left = (now - jp->start) / done * (total - done) });
+}
+
+void study_jobs_run(struct study_jobs *q, int max, double t0, study_progress_fn *progress,
 		    void *data)
 {
 	/* run_pool stops starting jobs after a failure; a study keeps going,
@@ -146,13 +170,12 @@ void study_jobs_run(struct study_jobs *q, int max, void (*progress)(void *, cons
 			free(idx);
 			break;
 		}
-		run_pool_run(&pool, max, NULL, NULL);
+		struct jobs_progress jp = { q, idx, &pool, t0, time_now_s(), progress, data };
+		run_pool_run(&pool, max, progress ? pool_progress : NULL, &jp);
 		for (size_t k = 0; k < n; k++) {
 			if (pool.jobs[k].state != RUN_DONE)
 				continue;
 			struct study_job *j = &q->v[idx[k]];
-			if (progress)
-				progress(data, j->what);
 			collect(j);
 			j->done = 1;
 		}
@@ -174,7 +197,7 @@ void study_jobs_run(struct study_jobs *q, int max, void (*progress)(void *, cons
 
 void study_jobs_release(struct study_jobs *q)
 {
-	study_jobs_run(q, 1, NULL, NULL);
+	study_jobs_run(q, 1, 0, NULL, NULL);
 	free(q->v);
 	free(q->dir);
 	memset(q, 0, sizeof(*q));

@@ -12,6 +12,8 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "pipeline/progress.h"
+
 struct study_job;
 struct study_jobs {
 	char *dir;              /* where reports and logs go */
@@ -28,9 +30,9 @@ void study_jobs_add_stat(struct study_jobs *q, json_t *dest, const char *key, co
 			 const char *backend, const char *events, int repeat,
 			 const char *const *cmd, const char *env, const char *what);
 /* Run what is queued, at most max at once (a failed job does not stop the
- * others), store the results and empty the queue.  progress(what) is
- * called as each job starts being collected, may be NULL. */
-void study_jobs_run(struct study_jobs *q, int max, void (*progress)(void *, const char *),
+ * others), store the results and empty the queue.  progress (may be NULL)
+ * is called as each job ends; t0 is when the study began. */
+void study_jobs_run(struct study_jobs *q, int max, double t0, study_progress_fn *progress,
 		    void *data);
 void study_jobs_release(struct study_jobs *q);
 

@@ -21,10 +21,14 @@ libpfm4-dev systemtap-sdt-dev valgrind qemu-system-x86"
 # measures their text; universal-ctags measures functions for
 # scripts/check-function-length.sh).  A test skips only for a missing
 # package named here or a fetched kernel: the CI gate
-# (scripts/check-skips.sh) fails on any other skip.
+# (scripts/check-skips.sh) fails on any other skip.  GNU parallel (with
+# rsync for its transfers), slurm-wlm and munge run the kernel study's plan
+# as doc/scale.md's recipes say (t_study_kernel_parallel,
+# t_study_kernel_slurm).
 PKGS_TEST="libcmocka-dev gcc-powerpc64le-linux-gnu binutils-powerpc64le-linux-gnu
 libc6-dev-ppc64el-cross rt-tests linux-perf python3 clang jq qemu-system-ppc
-groff-base util-linux chromium fonts-liberation universal-ctags gdb-multiarch"
+groff-base util-linux chromium fonts-liberation universal-ctags gdb-multiarch
+parallel rsync slurm-wlm munge"
 
 # kernel: what `lace build --kernel` and `make check-kernel` need to build
 # Debian's linux-source (and, for the qemu backend, boot it)

@@ -34,6 +34,7 @@ void run_pool_clear(struct run_pool *p)
 	}
 	free(p->jobs);
 	memset(p, 0, sizeof(*p));
+	p->last = -1;
 }
 
 /* One job started the one way (util/run_command.h); the pool waits for
@@ -101,8 +102,10 @@ long run_pool_run(struct run_pool *p, int max, run_progress_fn *progress, void *
 				failed = (long)i;
 			running--;
 			done++;
+			p->last = (long)i;
 			if (progress)
 				progress(data, done, p->nr, 0);
+			p->last = -1;
 		}
 	}
 	if (progress)

@@ -27,11 +27,12 @@ struct run_job {
 struct run_pool {
 	struct run_job *jobs;
 	size_t nr, alloc;
+	long last;            /* while progress runs: the job that just ended */
 };
-#define RUN_POOL_INIT { NULL, 0, 0 }
+#define RUN_POOL_INIT { NULL, 0, 0, -1 }
 
-/* Called after each job ends (done of total) and once more with end set
- * when the run is over, whatever the outcome. */
+/* Called after each job ends (done of total; pool->last is that job) and
+ * once more with end set when the run is over, whatever the outcome. */
 typedef void run_progress_fn(void *data, size_t done, size_t total, int end);
 
 /* A new pending job with an empty argv; the strings are copied. */

@@ -1,0 +1,87 @@
+/* lace study --kernel's jobs: every build, guest fetch, layout read and
+ * boot is an independent job, one shell script each, written into a plan
+ * folder and run from there, by lace's own pool (util/run.c) or by an
+ * engine that spreads them over machines (GNU parallel, Slurm; see
+ * doc/scale.md).  lace writes the plan and reads the outputs back; it
+ * never schedules machines.
+ *
+ * A plan folder:
+ *   plan.json          the jobs (what, argv, stage, inputs, where each
+ *                      result goes) and the results skeleton --merge fills
+ *   jobs/ID.sh         one job: `sh jobs/ID.sh` run in the plan folder
+ *                      writes out/ID.out (stdout), out/ID.err (stderr) and,
+ *                      last, out/ID.rc ("exit start end")
+ *   stage-N.txt        the IDs of stage N, one a line: a job of stage N
+ *                      needs every job of the stages before it, and none
+ *                      of its own
+ *   inputs/SHA256/NAME the files the jobs read, named by content (with
+ *                      --plan; a local run reads them where they are)
+ * A job writes nothing outside the plan folder but the guest programs it
+ * stages under /tmp/lace-in (kjob_guest_input). */
+#ifndef LACE_PIPELINE_KSTUDY_JOBS_H
+#define LACE_PIPELINE_KSTUDY_JOBS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "pipeline/progress.h"
+#include "util/strbuf.h"
+#include "util/strvec.h"
+
+struct kjob {
+	char id[16];
+	int stage;
+	char *phase, *what;
+	bool self;             /* argv is lace's arguments; else a program's */
+	struct strvec argv;
+	struct strvec inputs;  /* the arguments that are files the job reads */
+	struct strvec guest;   /* those the guest runs (staged; see kjob_guest_input) */
+	/* the caller's: what the result is for */
+	int fill;
+	json_t *dest;          /* borrowed from the results tree */
+	bool enabled;
+	char *arg;
+	/* the outcome, once run or loaded: exit -1 when it did not run */
+	int exit;
+	double seconds;
+	struct strbuf out, err;
+};
+
+struct kjobs {
+	struct kjob *v;
+	size_t nr, alloc;
+};
+
+/* A new job (its id is its index) with an empty argv. */
+struct kjob *kjobs_add(struct kjobs *q, int stage, const char *phase, const char *what,
+		       bool self);
+/* Push path onto j's argv as a file the job reads. */
+void kjob_input(struct kjob *j, const char *path);
+/* The same for a program the guest runs: the job copies it first to
+ * /tmp/lace-in/SHA256/NAME and passes that path, the same on every
+ * machine and in every checkout, because the guest sees the host's path
+ * and its length changes what the guest executes. */
+void kjob_guest_input(struct kjob *j, const char *path);
+
+/* Write jobs/ID.sh for every job, the stage lists and plan.json (with
+ * results, the skeleton the jobs' results go into) into dir.  With
+ * hash_inputs, each input is copied (hard-linked when it can be) to
+ * inputs/SHA256/NAME and the scripts read it there, so the folder is all
+ * a machine needs besides lace and its guests. */
+int kjobs_write(struct kjobs *q, const char *dir, const json_t *results, bool hash_inputs);
+/* Run stage's jobs of a written plan, at most max at once, with lace's
+ * pool, then load their outcome.  progress (may be NULL) hears of each
+ * job as it ends, as a step of the phase name. */
+int kjobs_run_stage(struct kjobs *q, const char *dir, int stage, const char *name, int max,
+		    double t0, study_progress_fn *progress, void *data);
+/* Load every job's outcome from dir/out (exit -1 where a job has not
+ * finished: out/ID.rc is written last). */
+void kjobs_load(struct kjobs *q, const char *dir);
+/* Read dir/plan.json back: the jobs, and *results, the skeleton their
+ * dest pointers point into.  0 or -errno with the message set. */
+int kjobs_read_plan(struct kjobs *q, const char *dir, json_t **results);
+void kjobs_clear(struct kjobs *q);
+
+#endif

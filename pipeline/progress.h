@@ -1,0 +1,18 @@
+/* The studies' progress: pipeline/ says what it did, cli/ decides how
+ * (or whether) to show it, since library code does not print. */
+#ifndef LACE_PIPELINE_PROGRESS_H
+#define LACE_PIPELINE_PROGRESS_H
+
+#include <stddef.h>
+
+struct study_progress {
+	const char *phase;   /* "build", "measure", ... */
+	const char *what;    /* the step that just ended (or, with total 0, began) */
+	size_t done, total;  /* steps of the phase; total 0: a single step */
+	double elapsed;      /* seconds since the study began */
+	double left;         /* estimated seconds left in the phase; < 0: unknown */
+};
+
+typedef void study_progress_fn(void *data, const struct study_progress *p);
+
+#endif
