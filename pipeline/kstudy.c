@@ -17,6 +17,7 @@
 #include "measure/qemu/guest.h"
 #include "pipeline/kstudy_code.h"
 #include "pipeline/kstudy_jobs.h"
+#include "pipeline/kstudy_stat.h"
 #include "pipeline/selfexec.h"
 #include "pipeline/study.h"
 #include "util/array.h"
@@ -145,32 +146,6 @@ static json_t *record(struct ks *s, const struct kjob *jb, bool want_json, char 
 static json_int_t last_command(struct ks *s)
 {
 	return (json_int_t)json_array_size(s->commands) - 1;
-}
-
-/* ---- reading a lace stat --json report ---------------------------------- */
-
-static double stat_event(const json_t *stat, const char *name)
-{
-	size_t i;
-	json_t *e;
-
-	json_array_foreach(json_object_get(stat, "events"), i, e)
-		if (!strcmp(json_string_value(json_object_get(e, "name")) ?: "", name) &&
-		    !strcmp(json_string_value(json_object_get(e, "status")) ?: "", "counted"))
-			return json_number_value(json_object_get(e, "mean"));
-	return NAN;
-}
-
-/* the first run's path of fn: calls and inclusive instructions */
-static json_t *stat_path(const json_t *stat, const char *fn)
-{
-	json_t *bd = json_array_get(json_object_get(stat, "backend_data"), 0), *p;
-	size_t i;
-
-	json_array_foreach(json_object_get(bd, "paths"), i, p)
-		if (!strcmp(json_string_value(json_object_get(p, "name")) ?: "", fn))
-			return p;
-	return NULL;
 }
 
 /* ---- steps ------------------------------------------------------------- */
@@ -392,13 +367,13 @@ static void fill_point(struct ks *s, const struct kjob *jb)
 		return;
 	}
 	json_object_set_new(pt, "command", json_integer(last_command(s)));
-	json_object_set_new(pt, "instructions_k", json_real(stat_event(j, "instructions:k")));
-	json_object_set_new(pt, "instructions_u", json_real(stat_event(j, "instructions:u")));
+	json_object_set_new(pt, "instructions_k", json_real(kstudy_stat_event(j, "instructions:k")));
+	json_object_set_new(pt, "instructions_u", json_real(kstudy_stat_event(j, "instructions:u")));
 	if (jb->enabled)
-		json_object_set_new(pt, "hash_fault_events", json_real(stat_event(j, "powerpc:hash_fault")));
+		json_object_set_new(pt, "hash_fault_events", json_real(kstudy_stat_event(j, "powerpc:hash_fault")));
 	/* every hash fault enters hash_page_mm once: its calls count them,
 	 * tracepoint or not */
-	p = stat_path(j, "hash_page_mm");
+	p = kstudy_stat_path(j, "hash_page_mm");
 	json_object_set_new(pt, "hash_faults", json_real(lace_json_get_num(p, "calls")));
 	json_object_set_new(pt, "hash_page_mm_per_call", json_real(lace_json_get_num(p, "per_call")));
 	/* the path a reviewer can quote (the uninterrupted calls' mode), and
@@ -407,32 +382,10 @@ static void fill_point(struct ks *s, const struct kjob *jb)
 	json_object_set_new(pt, "hash_page_mm_path_length", json_real(lace_json_get_num(p, "path_length")));
 	json_object_set_new(pt, "hash_page_mm_l1i_misses", json_real(lace_json_get_num(p, "l1i_misses")));
 	json_object_set_new(pt, "hash_page_mm_itlb_misses", json_real(lace_json_get_num(p, "itlb_misses")));
-	p = stat_path(j, jb->arg);
+	p = kstudy_stat_path(j, jb->arg);
 	json_object_set_new(pt, "insert_fn", json_string(jb->arg));
 	json_object_set_new(pt, "insert_calls", json_real(lace_json_get_num(p, "calls")));
 	json_object_set_new(pt, "insert_per_call", json_real(lace_json_get_num(p, "per_call")));
-}
-
-/* least-squares slope of y over x across the points (NaN if < 2) */
-static double slope(json_t *pts, const char *xk, const char *yk)
-{
-	double sx = 0, sy = 0, sxx = 0, sxy = 0;
-	size_t i, n = 0;
-	json_t *p;
-
-	json_array_foreach(pts, i, p) {
-		double x = lace_json_get_num(p, xk), y = lace_json_get_num(p, yk);
-		if (isnan(x) || isnan(y))
-			continue;
-		sx += x;
-		sy += y;
-		sxx += x * x;
-		sxy += x * y;
-		n++;
-	}
-	if (n < 2 || n * sxx - sx * sx == 0)
-		return NAN;
-	return (n * sxy - sx * sy) / (n * sxx - sx * sx);
 }
 
 /* 1: the disabled hash_fault tracepoint: absent vs disabled vs enabled,
@@ -482,7 +435,7 @@ static void reading1_finish(struct ks *s)
 			if (json_object_get(pt, "not_measured") && !json_object_get(o, "not_measured"))
 				json_object_set(o, "not_measured", json_object_get(pt, "not_measured"));
 		json_object_set_new(o, "instructions_per_hash_fault",
-				    json_real(slope(pts, "hash_faults", "instructions_k")));
+				    json_real(kstudy_slope(pts, "hash_faults", "instructions_k")));
 	}
 }
 
@@ -514,10 +467,10 @@ static void fill_r2(struct ks *s, const struct kjob *jb)
 		return;
 	}
 	json_object_set_new(pt, "command", json_integer(last_command(s)));
-	json_object_set_new(pt, "instructions_k", json_real(stat_event(j, "instructions:k")));
-	json_object_set_new(pt, "instructions_u", json_real(stat_event(j, "instructions:u")));
+	json_object_set_new(pt, "instructions_k", json_real(kstudy_stat_event(j, "instructions:k")));
+	json_object_set_new(pt, "instructions_u", json_real(kstudy_stat_event(j, "instructions:u")));
 	for (size_t i = 0; i < ARRAY_SIZE(fns); i++) {
-		json_t *p = stat_path(j, fns[i]);
+		json_t *p = kstudy_stat_path(j, fns[i]);
 		json_object_set_new(paths, fns[i],
 				    json_pack("{s:o, s:o}", "calls", json_real(lace_json_get_num(p, "calls")),
 					      "per_call", json_real(lace_json_get_num(p, "per_call"))));
@@ -525,7 +478,7 @@ static void fill_r2(struct ks *s, const struct kjob *jb)
 	json_object_set_new(pt, "paths", paths);
 	/* every hash fault enters hash_page_mm once */
 	json_object_set_new(pt, "hash_faults",
-			    json_real(lace_json_get_num(stat_path(j, "hash_page_mm"), "calls")));
+			    json_real(lace_json_get_num(kstudy_stat_path(j, "hash_page_mm"), "calls")));
 }
 
 /* 2: old vs young PTEs on the hash MMU.  On the 64 KiB-page kernel
@@ -642,7 +595,7 @@ static void fill_r4(struct ks *s, const struct kjob *jb)
 	}
 	json_object_set_new(o, "command", json_integer(last_command(s)));
 	for (char *e = strtok(evs, ","); e; e = strtok(NULL, ","))
-		json_object_set_new(ev, e, json_real(stat_event(j, e)));
+		json_object_set_new(ev, e, json_real(kstudy_stat_event(j, e)));
 }
 
 /* The finished jobs into the results, in the order they were queued, so

@@ -133,18 +133,6 @@ static json_t *ptr_get(json_t *root, const char *ptr)
 
 /* ---- writing the plan --------------------------------------------------- */
 
-static void add_sq(struct strbuf *sb, const char *s)
-{
-	strbuf_addch(sb, '\'');
-	for (; *s; s++) {
-		if (*s == '\'')
-			strbuf_addstr(sb, "'\\''");
-		else
-			strbuf_addch(sb, *s);
-	}
-	strbuf_addch(sb, '\'');
-}
-
 static int copy_file(const char *from, const char *to)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -226,7 +214,7 @@ static char *job_path(const char *dir, const struct kjob *j, const char *arg, bo
 
 	base = base ? base + 1 : arg;
 	strbuf_addf(&st, GUEST_STAGE "/%s/%s", hex, base);
-	add_sq(&src, h ? h : arg);
+	strbuf_add_sq(&src, h ? h : arg);
 	/* content-named: any copy is the right one; the rename makes a
 	 * half-written one invisible to a job beside it */
 	strbuf_addf(pre, "[ -x '%s' ] || { mkdir -p '" GUEST_STAGE "/%s' && cp %s '%s.'$$ && "
@@ -248,7 +236,7 @@ static int write_script(const char *dir, const struct kjob *j, bool hash_inputs,
 
 		if (j->self || a)
 			strbuf_addch(&cmd, ' ');
-		add_sq(&cmd, arg);
+		strbuf_add_sq(&cmd, arg);
 		free(arg);
 	}
 	strbuf_addf(&sh, "#!/bin/sh\n# %s: %s\n# run in the plan folder; out/%s.rc is written last\n"

@@ -58,6 +58,8 @@ NOT_OURS = {
     # table), QEMU's plugin header
     "disassemble_bytes", "format.c", "cg_sim.c", "git.c", "main.c", "qemu-plugin.h",
     "run-command.h", "run-command.c", "strvec.h",
+    # Slurm's configuration file, and a plan folder's stage lists (doc/scale.md)
+    "slurm.conf", "stage-N.txt",
     # a naming pattern, not a name
     "object__method",
 }
