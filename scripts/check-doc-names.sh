@@ -48,7 +48,7 @@ NOT_OURS = {
     "interrupt_exit_user_prepare", "jump_label_type", "ALIGN_FUNCTION",
     "arch_wants_old_prefaulted_pte", "linux-source-6.1", "vmlinux.lds.S",
     "do_fault_around", "filemap_map_pages", "should_fault_around", "do_set_pte",
-    "check_pte_access", "__hash_page_4K",
+    "check_pte_access", "__hash_page_4K", "__update_mmu_cache", "update_mmu_cache",
     "kernel/jump_label.c", "scripts/bloat-o-meter", "mmu-hash.h", "hash-64k.h",
     # perf's (tools/perf/util/), whose formats lace reads
     "util/stat.c", "util/stat-display.c",
