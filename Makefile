@@ -62,7 +62,8 @@ endif
 
 # Modules linked into lace, in link order (users before what they use).
 # pipeline/ drives the other commands (lace check, lace study) through their
-# JSON output, as a user script would.
+# JSON output, as a user script would; pipeline/kstudy is the kernel study
+# (lace study --kernel): its jobs, plan, readings and report.
 # measure/ is the perf-stat engine; its rooms: measure/stats (statistics
 # and rendering: pure, runs no program), measure/model (the freestanding
 # front-end models), measure/vg (the Valgrind host: the backend and, built
@@ -70,7 +71,7 @@ endif
 # the TCG plugin, the guest) and measure/replay (recordings and their
 # replay through other layouts: runs no program).  The engine and the statistics use each other's
 # types both ways, so the archives are linked as one group.
-MODULES := pipeline variants layout measure measure/qemu measure/vg measure/replay \
+MODULES := pipeline pipeline/kstudy variants layout measure measure/qemu measure/vg measure/replay \
            measure/stats measure/model util
 
 LACE      := $(BUILD)/lace

@@ -9,7 +9,7 @@
 /* argv[0] is "kernel"; an exit status, errors already printed. */
 int build_kernel_run(int argc, char **argv);
 /* `lace build --kernel ARCH ...`, the older spelling that kernel/module.mk
- * and pipeline/kstudy.c use: when argv has --kernel (or -K), run it as
+ * and pipeline/kstudy/kstudy.c use: when argv has --kernel (or -K), run it as
  * `lace build kernel ARCH ...` and return true with the status in *rc. */
 bool build_kernel_alias(int argc, char **argv, int *rc);
 

@@ -7,7 +7,7 @@
 
 #include "cli/command.h"
 #include "cli/progress.h"
-#include "pipeline/kstudy.h"
+#include "pipeline/kstudy/kstudy.h"
 #include "pipeline/study.h"
 #include "pipeline/study_analysis.h"
 #include "util/error.h"
@@ -106,7 +106,7 @@ static int finish(json_t *res, const char *dir, void (*summary)(const json_t *, 
 	return 0;
 }
 
-/* lace study --kernel: its own steps and report (pipeline/kstudy.c) */
+/* lace study --kernel: its own steps and report (pipeline/kstudy/kstudy.c) */
 static int study_kernel(void)
 {
 	bool out_given = strcmp(o.out_dir, "build/study");

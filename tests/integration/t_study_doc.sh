@@ -67,9 +67,12 @@ sys.exit(1 if bad else 0)
 PY
 
 # the check bites: one hash-fault count changed by hand
-sed 's/^| young | 536 |/| young | 535 |/' "$doc" > planted.md
+# one number of reading 1's table changed: the no-tracepoint kernel's
+# hash faults at the first size
+sed 's/^\(| `ppc64le-no-tracepoint` | absent | [^|]*| [^|]*| [0-9]*: \)[0-9]*/\1999999/' "$doc" > planted.md
 cmp -s "$doc" planted.md && fail "the planted change did not apply (reading 2's table changed?)"
 STUDY_DOC=$T/planted.md LACE=$LACE "$SRC/scripts/study-doc.sh" --check > /dev/null 2> planted.err &&
-  fail "a doc with 535 hash faults for 536 passed the check"
-grep -q "^-| young | 535 |" planted.err || fail "the check did not show the changed number: $(head -5 planted.err)"
+  fail "a doc with 999999 hash faults planted passed the check"
+grep -q "^-| .ppc64le-no-tracepoint. | absent | .*999999" planted.err ||
+  fail "the check did not show the changed number: $(head -5 planted.err)"
 exit 0

@@ -1,4 +1,4 @@
-/* pipeline/kstudy_jobs: the plan folder of lace study --kernel.  A job's
+/* pipeline/kstudy/kstudy_jobs: the plan folder of lace study --kernel.  A job's
  * inputs are copied in under their content hash and its script reads them
  * there; stages are listed in order; the pool runs a stage and the
  * outcome (exit status, stdout, stderr) is read back; plan.json gives the
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pipeline/kstudy_jobs.h"
+#include "pipeline/kstudy/kstudy_jobs.h"
 #include "util/fs.h"
 #include "util/sha256.h"
 

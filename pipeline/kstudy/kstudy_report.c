@@ -2,7 +2,7 @@
  * HTML plus SVG figures) and results.json, from what kstudy.c recorded.
  * Every figure is read from results.json; a step that could not run says
  * "not measured" and why, never a number. */
-#include "pipeline/kstudy.h"
+#include "pipeline/kstudy/kstudy.h"
 
 #include <errno.h>
 #include <math.h>
@@ -148,6 +148,7 @@ static void section_layout(struct strbuf *sb, const json_t *res)
 static void section_r1_misses(struct strbuf *sb, const json_t *r1)
 {
 	static const char *const names[] = { "absent", "disabled", "disabled, slow path cold" };
+	struct strbuf rates = STRBUF_INIT;   /* derived: in prose, not the table (t_study_doc) */
 	bool any = false;
 
 	for (size_t i = 0; i < 3; i++) {
@@ -161,19 +162,21 @@ static void section_r1_misses(struct strbuf *sb, const json_t *r1)
 					  "misses inside `hash_page_mm`'s calls, callees included, "
 					  "512 pages; each kernel is its own boot, so the cache holds what "
 					  "that execution ran before each fault):\n\n| kernel | calls | "
-					  "path length | L1i misses | per 1,000 calls | iTLB misses |\n"
-					  "|---|---:|---:|---:|---:|---:|\n");
+					  "path length | L1i misses | iTLB misses |\n"
+					  "|---|---:|---:|---:|---:|\n");
 		any = true;
 		strbuf_addf(sb, "| `%s` | %.0f | ", js(c, "kernel"), calls);
 		addnum(sb, lace_json_get_num(p, "hash_page_mm_path_length"), 0);
 		strbuf_addf(sb, " | %.0f | ", l1);
-		addnum(sb, calls > 0 ? 1000.0 * l1 / calls : NAN, 1);
-		strbuf_addstr(sb, " | ");
 		addnum(sb, lace_json_get_num(p, "hash_page_mm_itlb_misses"), 0);
 		strbuf_addstr(sb, " |\n");
+		if (calls > 0)
+			strbuf_addf(&rates, "%s`%s` %.1f", rates.len ? ", " : "", js(c, "kernel"),
+				    1000.0 * l1 / calls);
 	}
 	if (any)
-		strbuf_addstr(sb, "\n");
+		strbuf_addf(sb, "\nL1i misses per 1,000 calls: %s.\n\n", rates.buf);
+	strbuf_release(&rates);
 }
 
 static void section_r1(struct strbuf *sb, const json_t *res)
@@ -345,29 +348,26 @@ static void section_r2_4k(struct strbuf *sb, const json_t *w)
 	strbuf_addstr(sb, "**4 KiB pages, where faultaround runs** (16 pages a fault): "
 			  "`ppc64le-4k-baseline` (young) and `ppc64le-4k-old-ptes` (faultaround maps its "
 			  "pages old).\n\n| workload | PTEs | `filemap_map_pages` calls | pages mapped "
-			  "(`do_set_pte` calls) | hash faults | per 1,000 pages | kernel instructions | "
+			  "(`do_set_pte` calls) | hash faults | kernel instructions | "
 			  "`hash_page_mm` per call | `__hash_page_4K` per call |\n"
-			  "|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+			  "|---|---|---:|---:|---:|---:|---:|---:|\n");
 	for (size_t k = 0; k < 2; k++) {
 		const json_t *wk = json_object_get(w, keys[k]);
 		const json_t *pt[2] = { json_object_get(wk, "young"), json_object_get(wk, "old") };
 		for (size_t i = 0; i < 2; i++) {
 			strbuf_addf(sb, "| %s | %s | ", labels[k], i ? "old" : "young");
 			if (!pt[i] || json_object_get(pt[i], "not_measured")) {
-				strbuf_addf(sb, "not measured: %s | | | | | | |\n",
+				strbuf_addf(sb, "not measured: %s | | | | | |\n",
 					    pt[i] ? js(pt[i], "not_measured") : "no result");
 				continue;
 			}
 			measured = true;
-			double pages = lace_json_get_num(pt[i], "pages"), faults = lace_json_get_num(pt[i], "hash_faults");
+			double faults = lace_json_get_num(pt[i], "hash_faults");
 			addnum(sb, r2_path(pt[i], "filemap_map_pages", "calls"), 0);
 			strbuf_addstr(sb, " | ");
 			addnum(sb, r2_path(pt[i], "do_set_pte", "calls"), 0);
 			strbuf_addstr(sb, " | ");
 			addnum(sb, faults, 0);
-			strbuf_addstr(sb, " | ");
-			if (pages > 0)
-				addnum(sb, 1000 * faults / pages, 1);
 			strbuf_addstr(sb, " | ");
 			addnum(sb, lace_json_get_num(pt[i], "instructions_k"), 0);
 			strbuf_addstr(sb, " | ");
@@ -381,9 +381,16 @@ static void section_r2_4k(struct strbuf *sb, const json_t *w)
 			double df = lace_json_get_num(pt[1], "hash_faults") - lace_json_get_num(pt[0], "hash_faults");
 			double di = lace_json_get_num(pt[1], "instructions_k") - lace_json_get_num(pt[0], "instructions_k");
 			double iy = lace_json_get_num(pt[0], "instructions_k");
-			strbuf_addf(sb, "| %s | old - young | | | %+.0f | | %+.0f | | |\n", labels[k], df, di);
-			strbuf_addf(&why, " %s: %+.0f hash faults and %+.0f kernel instructions (%+.1f%%) with "
-					  "old PTEs.", labels[k], df, di, iy > 0 ? 100 * di / iy : NAN);
+			double fy = lace_json_get_num(pt[0], "hash_faults"), fo = lace_json_get_num(pt[1], "hash_faults");
+			double pages = lace_json_get_num(pt[0], "pages");
+			/* derived numbers in the prose, not the table: every number of
+			 * a table is one of results.json's (t_study_doc) */
+			strbuf_addf(&why, " %s: %.0f -> %.0f hash faults (%+.0f", labels[k], fy, fo, df);
+			if (pages > 0)
+				strbuf_addf(&why, "; %.1f -> %.1f per 1,000 pages", 1000 * fy / pages,
+					    1000 * fo / pages);
+			strbuf_addf(&why, ") and %+.0f kernel instructions (%+.1f%%) with old PTEs.", di,
+				    iy > 0 ? 100 * di / iy : NAN);
 		}
 	}
 	strbuf_addstr(sb, "\n");

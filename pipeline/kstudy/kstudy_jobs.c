@@ -1,5 +1,5 @@
 /* lace study --kernel's jobs as a plan folder; see kstudy_jobs.h. */
-#include "pipeline/kstudy_jobs.h"
+#include "pipeline/kstudy/kstudy_jobs.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 /* Reading what the kernel study's lace stat runs printed; see
  * kstudy_stat.h. */
-#include "pipeline/kstudy_stat.h"
+#include "pipeline/kstudy/kstudy_stat.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* lace study --kernel; see kstudy.h.  This file runs the steps: builds,
  * layout, the measurements of the four readings; kstudy_report.c writes
  * the reports from what they recorded. */
-#include "pipeline/kstudy.h"
+#include "pipeline/kstudy/kstudy.h"
 
 #include <errno.h>
 #include <libgen.h>
@@ -15,9 +15,9 @@
 #include <unistd.h>
 
 #include "measure/qemu/guest.h"
-#include "pipeline/kstudy_code.h"
-#include "pipeline/kstudy_jobs.h"
-#include "pipeline/kstudy_stat.h"
+#include "pipeline/kstudy/kstudy_code.h"
+#include "pipeline/kstudy/kstudy_jobs.h"
+#include "pipeline/kstudy/kstudy_stat.h"
 #include "pipeline/selfexec.h"
 #include "pipeline/study.h"
 #include "util/array.h"

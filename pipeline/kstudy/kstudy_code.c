@@ -1,5 +1,5 @@
 /* Reading 1's code facts; see kstudy_code.h. */
-#include "pipeline/kstudy_code.h"
+#include "pipeline/kstudy/kstudy_code.h"
 
 #include <errno.h>
 #include <stdbool.h>
