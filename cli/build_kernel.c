@@ -256,8 +256,10 @@ static int alias_run(int argc, char **argv)
 		const char *a = argv[i];
 
 		if (!arch && (!strcmp(a, "--kernel") || !strcmp(a, "-K"))) {
-			if (i + 1 == argc)
+			if (i + 1 == argc) {
+				strvec_clear(&v);
 				return lace_usage_error(CMD, "option '%s' needs a value", a);
+			}
 			arch = argv[++i];
 		} else if (!arch && !strncmp(a, "--kernel=", 9)) {
 			arch = a + 9;
