@@ -11,6 +11,11 @@ command -v hackbench >/dev/null || skip "hackbench (rt-tests) is not installed"
 perf stat -e syscalls:sys_enter_write true >/dev/null 2>&1 || skip "perf cannot count syscalls:sys_enter_write here"
 
 ev=page-faults,context-switches,syscalls:sys_enter_write,syscalls:sys_enter_read
+# hackbench -T's threads free() into new glibc arenas; past 8 of them glibc
+# reads /sys/devices/system/cpu/online once, on a loaded machine now and
+# then: an extra read(2) in one run of one side (2022 vs 2023 seen).  One
+# arena (glibc's MALLOC_ARENA_MAX) leaves only the protocol's reads.
+export MALLOC_ARENA_MAX=1
 work="hackbench -T -g 2 -f 5 -l 40"
 # both with the workload's output in a pipe/file (same stdio buffering, same writes)
 perf stat -r 10 -x, -e $ev $work >/dev/null 2>perf.csv || fail "perf stat failed"
