@@ -59,15 +59,34 @@ read -r s e <<<"$(region "$K/x86_64-entry-align-4k/vmlinux" entry)"
 s=$(hex2dec "$s")
 [ $((s % 4096)) -eq 0 ] && [ $((s % 0x200000)) -ne 0 ] || fail "entry-align-4k: entry region at $s"
 
-# shuffled relinks: the main text moves by the padding
+# shuffled relinks move what the variants move, each by its padding
+# (kernel.conf's shuffle_pad points, in the manifest): the main text by
+# the first point, the entry text by the second (it stays on the 2 MiB
+# boundary before it), .rodata by the third, .data by the third and fourth
+sym() { # SYSTEM.MAP NAME -> address as a bash integer
+  local a
+  a=$(awk -v n="$2" '$3 == n { print $1; exit }' "$1")
+  [ -n "$a" ] || fail "$2 not in $1"
+  echo $((0x$a))
+}
+bmap=$K/x86_64-baseline/System.map
 n=0
 for d in "$K"/x86_64-baseline-shuffle-*; do
   [ -d "$d" ] || continue
-  pad=$(jq -r .padding.bytes "$d/manifest.json")
+  read -r p0 p1 p2 p3 <<<"$(jq -r '[.padding.points[].bytes] | map(tostring) | join(" ")' "$d/manifest.json")"
+  [ -n "$p3" ] || fail "$(basename "$d"): the manifest has not 4 pad points: $(jq -c .padding "$d/manifest.json")"
+  [ "$p0" -gt 0 ] || fail "$(basename "$d"): no padding after the head code"
   wr=$(addr "$d/vmlinux" ksys_write)
-  expect_eq "$((wr - b_wr))" "$pad" "$(basename "$d"): ksys_write moved by"
+  expect_eq "$((wr - b_wr))" "$p0" "$(basename "$d"): ksys_write moved by"
+  for s_p in "__entry_text_start $p1" "__start_rodata $p2" "_sdata $((p2 + p3))"; do
+    set -- $s_p
+    expect_eq "$(( $(sym "$d/System.map" "$1") - $(sym "$bmap" "$1") ))" "$2" "$(basename "$d"): $1 moved by"
+  done
   n=$((n + 1))
 done
+# no two relinks alike
+[ "$(for d in "$K"/x86_64-baseline-shuffle-*; do jq -c '[.padding.points[].bytes]' "$d/manifest.json"; done |
+   sort | uniq -d)" = "" ] || fail "two relinks have the same paddings"
 [ "$n" -ge 1 ] || fail "no shuffled relinks in $K (make check-kernel builds 3)"
 
 # ppc64le (when built): where the hash_fault tracepoint's jump site and its
