@@ -284,11 +284,18 @@ static void fill_layout(struct ks *s, const struct kjob *jb)
 	 * the job ran, since a plan's kernels exist only then */
 	json_t *code;
 
-	if (jb->inputs.nr && !kstudy_site_code(jb->inputs.v[0], "__tracepoint_hash_fault", &code))
+	struct strbuf vm = STRBUF_INIT;
+
+	/* a plan's inputs are named relative to its folder (inputs/SHA256/NAME) */
+	if (jb->inputs.nr)
+		strbuf_addf(&vm, "%s%s%s", jb->inputs.v[0][0] == '/' ? "" : s->o->plan_dir,
+			    jb->inputs.v[0][0] == '/' ? "" : "/", jb->inputs.v[0]);
+	if (jb->inputs.nr && !kstudy_site_code(vm.buf, "__tracepoint_hash_fault", &code))
 		json_object_set_new(jb->dest, "hash_fault_code", code);
 	else
 		json_object_set_new(jb->dest, "hash_fault_code_error",
 				    json_string(jb->inputs.nr ? lace_error_msg() : "no vmlinux"));
+	strbuf_release(&vm);
 }
 
 /* lace stat --backend qemu of one kernel: kernel is a build folder name,
