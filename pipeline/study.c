@@ -176,11 +176,9 @@ static void scan_variants(struct study *s)
 			continue;
 		json_array_append_new(strstr(names[i], "shuffle") ? s->shuffles : s->variants,
 				      json_string(names[i]));
-		free(names[i]);
 	}
 	for (size_t i = 0; i < n; i++)
-		if (names[i] && !strcmp(names[i], "baseline"))
-			free(names[i]);
+		free(names[i]);
 	free(names);
 }
 

@@ -534,7 +534,8 @@ int replay_run(const struct lace_record *rec, const struct replay_layout *lay,
 				out->approx_fns[out->napprox_fns++] =
 					(struct replay_fn){ lay->old[i].name, c.afn_count[i] };
 			}
-		qsort(out->approx_fns, out->napprox_fns, sizeof(*out->approx_fns), fn_cmp);
+		if (out->napprox_fns)   /* qsort wants a non-NULL base even for 0 */
+			qsort(out->approx_fns, out->napprox_fns, sizeof(*out->approx_fns), fn_cmp);
 	}
 	arena_free(&c);
 	free(c.blocks);

@@ -333,6 +333,10 @@ int kjobs_read_plan(struct kjobs *q, const char *dir, json_t **results)
 
 		json_array_foreach(json_object_get(jo, "argv"), a, v)
 			strvec_push(&j->argv, json_string_value(v) ?: "");
+		/* the files it read, as the plan names them (inputs/SHA256/NAME
+		 * with --plan): a fill step may read them again */
+		json_array_foreach(json_object_get(jo, "inputs"), a, v)
+			strvec_push(&j->inputs, json_string_value(v) ?: "");
 		j->fill = (int)json_integer_value(json_object_get(jo, "fill"));
 		j->enabled = json_is_true(json_object_get(jo, "enabled"));
 		if (json_string_value(json_object_get(jo, "arg")))
