@@ -26,6 +26,9 @@ const struct lace_backend_option qemu_backend_options[] = {
 	{ "system-map-b", 1, "FILE", "lace ab: B's System.map" },
 	{ "qemu-loops", 1, "N", "runs of the workload per boot, in one window\n"
 				"(default 1)" },
+	{ "qemu-perturb", 1, "N", "boot k of the batch with timing perturbation N+k-1\n"
+				  "(a padded kernel command line): the same code,\n"
+				  "another execution; 0, the default, is none" },
 	{ "qemu-no-plugin", 0, NULL, "boot without lace's TCG plugin: guest tracepoints\n"
 				     "and elapsed only (its cost)" },
 	{ "guest-arch", 1, "ARCH", "without --kernel: boot Debian's x86_64 (default)\n"
@@ -71,6 +74,14 @@ int qemu_set_option(struct lace_backend *be, const char *name, const char *value
 
 		if (!err)
 			p->loops = (unsigned)v;
+		return err;
+	}
+	if (!strcmp(name, "qemu-perturb")) {
+		long v;
+		int err = backend_option_long(name, value, 0, QEMU_PERTURB_MAX, &v);
+
+		if (!err)
+			p->perturb = (unsigned)v;
 		return err;
 	}
 	if (!strcmp(name, "cpu-profile")) {

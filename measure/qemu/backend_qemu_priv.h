@@ -44,6 +44,7 @@ struct qemu_priv {
 	unsigned trace_warned;         /* bit t: said why t was not counted */
 	unsigned console_kept;         /* failed runs whose console was kept */
 	unsigned loops;                /* --qemu-loops */
+	unsigned perturb;              /* --qemu-perturb: the first boot's, 0 for none */
 	bool per_function;
 	bool no_plugin;                /* --qemu-no-plugin: QEMU alone (make bench) */
 	char *record;                  /* --record FILE */
@@ -60,6 +61,11 @@ struct qemu_priv {
 	char describe[320];
 	char qemu_version[128];        /* for the results file */
 };
+
+/* The largest --qemu-perturb: perturbation k pads the kernel command
+ * line with k characters, and the line has room for about 2 KiB (x86's
+ * COMMAND_LINE_SIZE is 2048, ppc64's 2048 too). */
+#define QEMU_PERTURB_MAX 1024
 
 /* by enum guest_arch */
 extern const struct qemu_arch qemu_arches[];

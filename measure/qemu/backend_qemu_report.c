@@ -206,7 +206,11 @@ static void print_determinism(FILE *out, json_t *const *extra, size_t nruns)
 	    !backend_extra_last(extra, nruns, "kernel_counts", "kernel_counts", &nk, &same_k) ||
 	    nu < 2)
 		return;
-	if (same_u && same_k)
+	if (json_integer_value(json_object_get(last, "perturbation")))
+		fprintf(out, "\n Execution spread: the %zu boots were perturbed (--qemu-perturb), each "
+			"another execution of the same code; the spread above is the execution's "
+			"own.\n", nu);
+	else if (same_u && same_k)
 		fprintf(out, "\n Deterministic: one vCPU under -icount; the %zu boots counted exactly the "
 			"same (several vCPUs would not).\n", nu);
 	else

@@ -22,7 +22,11 @@ printf '%s\n' "$OUT" > once.json
 expect_exit 0 "$LACE" stat --backend qemu --qemu-loops 2 -r 1 --json --no-results -e "$EV" -- ./spin
 printf '%s\n' "$OUT" > twice.json
 
-python3 - once.json twice.json <<'PY' || fail "window semantics"
+# --qemu-perturb: the same kernel and program, other executions
+expect_exit 0 "$LACE" stat --backend qemu -r 2 --qemu-perturb 1 --json --no-results -e "$EV" -- ./spin
+printf '%s\n' "$OUT" > perturbed.json
+
+python3 - once.json twice.json perturbed.json <<'PY' || fail "window semantics"
 import json, sys
 once = {e["name"]: e for e in json.load(open(sys.argv[1]))["events"]}
 twice = {e["name"]: e for e in json.load(open(sys.argv[2]))["events"]}
@@ -41,5 +45,14 @@ check(1.95 <= u2 / u1 <= 2.05, "user instructions twice/once = %d/%d = %.3f" % (
 check(k1 > 0 and 1.3 <= k2 / k1 <= 2.7, "kernel instructions twice/once = %d/%d = %.3f" % (k2, k1, k2 / k1))
 check(u1 + k1 < 50e6, "window of one run holds %d instructions, not a boot's ~1.5 G" % (u1 + k1))
 check(once["L1-icache-load-misses:k"]["values"][0] > 0, "kernel L1i misses counted")
+pj = json.load(open(sys.argv[3]))
+pert = {e["name"]: e for e in pj["events"]}
+pk = pert["instructions:k"]["values"]
+check(len(pk) == 2 and pk[0] != pk[1] and k1 not in pk,
+      "perturbed boots run other executions: instructions:k %s, unperturbed %d" % (pk, k1))
+check(pert["instructions:u"]["values"] == once["instructions:u"]["values"],
+      "the program's own instructions do not move: %s" % pert["instructions:u"]["values"])
+check([x["perturbation"] for x in pj["backend_data"]] == [1, 2],
+      "the runs say their perturbation: %s" % [x.get("perturbation") for x in pj["backend_data"]])
 sys.exit(bad)
 PY
