@@ -19,12 +19,15 @@
 #include "util/xalloc.h"
 
 static struct strvec layouts;
-static const char *events_arg, *max_approx_arg;
+static const char *events_arg, *max_approx_arg, *base_arg;
 static bool json, csv, window_only;
 
 static const struct lace_option replay_options[] = {
 	OPT_STRING_LIST(0, "layout", &layouts, "ELF",
 			"replay through this build of the same code too\n(repeatable)"),
+	OPT_STRING(0, "base", &base_arg, "ELF",
+		   "the recorded build, when it is not where the\n"
+		   "recording says (its build-id must be the recorded one)"),
 	OPT_STRING('e', "events", &events_arg, "EVENTS",
 		   "comma-separated simulator events (default:\n"
 		   "instructions, L1-icache-load-misses, iTLB-load-misses,\n"
@@ -90,7 +93,7 @@ static int cmd_replay(int argc, char **argv)
 	double limit = 1.0;
 
 	strvec_clear(&layouts);
-	events_arg = max_approx_arg = NULL;
+	events_arg = max_approx_arg = base_arg = NULL;
 	json = csv = window_only = false;
 	i = lace_parse_options("replay", argc, argv, replay_options, 0);
 	if (i < 0)
@@ -123,10 +126,10 @@ static int cmd_replay(int argc, char **argv)
 			rc = LACE_EXIT_USAGE;
 			goto out;
 		}
-		int lerr = symkeys_load(b->path, &own);
+		int lerr = symkeys_load(base_arg ? base_arg : b->path, &own);
 		if (!lerr && !own.n)
 			symkeys_free(&own);
-		if ((lerr || !own.n) && !strcmp(b->role, "kernel")) {
+		if ((lerr || !own.n) && !base_arg && !strcmp(b->role, "kernel")) {
 			/* a boot image (bzImage): its vmlinux beside it */
 			char *vml = xmalloc(strlen(b->path) + 16), *slash;
 			strcpy(vml, b->path);
@@ -141,8 +144,13 @@ static int cmd_replay(int argc, char **argv)
 			goto out;
 		}
 		if (b->build_id[0] && strcmp(b->build_id, own.build_id)) {
-			lace_err(b->path, "not the recorded build any more (build-id %s, recorded %s)",
-				 own.build_id[0] ? own.build_id : "none", b->build_id);
+			if (base_arg)
+				lace_err(base_arg, "not the recorded build (build-id %s; %s recorded "
+					 "build-id %s of %s)", own.build_id[0] ? own.build_id : "none",
+					 argv[i], b->build_id, b->path);
+			else
+				lace_err(b->path, "not the recorded build any more (build-id %s, recorded %s)",
+					 own.build_id[0] ? own.build_id : "none", b->build_id);
 			rc = LACE_EXIT_USAGE;
 			goto out;
 		}

@@ -42,6 +42,17 @@ check_own() { # KERNEL-ARGS...: record $W into $REC, replay, compare
   expect_eq "$(replayed replay.csv recorded)" "$(live live.csv)" "replay of $W differs from the live run"
 }
 
+check_base() { # a recording replayed with --base naming another build than
+  # the recorded one (another kernel than the layouts' base): one line, exit 2,
+  # nothing replayed
+  "$LACE" replay --base "$1" --layout "$1" "$REC" > base.out 2> base.err
+  expect_eq "$?" 2 "replay --base of another build: exit status"
+  [ "$(wc -l < base.err)" -eq 1 ] && grep -q "not the recorded build" base.err ||
+    fail "replay --base of another build: $(cat base.err)"
+  [ -s base.out ] && fail "replay --base of another build printed counts: $(head -3 base.out)"
+  echo "another build as --base: $(cat base.err)"
+}
+
 check_faults() { # KERNEL-ARGS...: the faulting program, own layout
   W="./faults 1000" REC=faults.rec check_own "$@"
   u=$(awk -F, '$3 == "instructions:u" { print $1 }' live.csv)
@@ -65,12 +76,17 @@ if [ -f "$K/x86_64-baseline/vmlinux" ] && [ -f "$K/x86_64-entry-align-4k/vmlinux
     and $l[2].counts.instructions == $l[0].counts.instructions
     and $l[2].carried.approximate == 0 and $l[2].carried.exact > 1000000' >/dev/null ||
     fail "negative control: $(printf '%s' "$OUT" | jq -c '[.layouts[] | {layout, counts, carried}]')"
+  # --base: the recorded build named where it is, then another kernel
+  expect_exit 0 "$LACE" replay --json --base "$K/x86_64-baseline/vmlinux" \
+    --layout "$K/x86_64-entry-align-4k/vmlinux" hb.rec
+  check_base "$K/x86_64-entry-in-text/vmlinux"
   check_faults --kernel "$K/x86_64-baseline/bzImage" --system-map "$K/x86_64-baseline/System.map"
   # and Debian's kernel (lace's cache: scripts/fetch-guest.sh)
   if "$SRC/scripts/fetch-guest.sh" >/dev/null 2>&1; then check_own; check_faults; fi
 else
   qemu_guest
   check_own
+  REC=hb.rec check_base "$LACE"
   check_faults
 fi
 exit 0
