@@ -51,6 +51,15 @@ void kjob_guest_input(struct kjob *j, const char *path)
 	strvec_push(&j->guest, path);
 }
 
+char *kjob_output(struct kjob *j, const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	j->files = true;
+	strbuf_addf(&sb, "out/%s.files/%s", j->id, name);
+	return strbuf_detach(&sb, NULL);
+}
+
 void kjobs_clear(struct kjobs *q)
 {
 	for (size_t i = 0; i < q->nr; i++) {
@@ -239,10 +248,13 @@ static int write_script(const char *dir, const struct kjob *j, bool hash_inputs,
 		strbuf_add_sq(&cmd, arg);
 		free(arg);
 	}
+	/* out/ID.files always: an engine that copies each job's outputs back
+	 * (GNU parallel's --return) finds one folder whether the job wrote a
+	 * file there or not */
 	strbuf_addf(&sh, "#!/bin/sh\n# %s: %s\n# run in the plan folder; out/%s.rc is written last\n"
-		    "mkdir -p out\nt0=$(date +%%s.%%N)\n%s%s >out/%s.out 2>out/%s.err\n"
+		    "mkdir -p out/%s.files\nt0=$(date +%%s.%%N)\n%s%s >out/%s.out 2>out/%s.err\n"
 		    "echo $? \"$t0\" \"$(date +%%s.%%N)\" >out/%s.rc\n", j->phase, j->what, j->id,
-		    pre.buf, cmd.buf, j->id, j->id, j->id);
+		    j->id, pre.buf, cmd.buf, j->id, j->id, j->id);
 	strbuf_addf(&path, "%s/jobs/%s.sh", dir, j->id);
 	rc = fs_write_file(path.buf, sh.buf, sh.len);
 	strbuf_release(&sh);
@@ -280,6 +292,8 @@ int kjobs_write(struct kjobs *q, const char *dir, const json_t *results, bool ha
 			"id", j->id, "stage", j->stage, "phase", j->phase, "what", j->what, "self", j->self,
 			"argv", strvec_json(&j->argv), "inputs", inputs, "fill", j->fill,
 			"dest", ptr.buf, "enabled", j->enabled, "arg", j->arg));
+		json_object_set_new(json_array_get(jobs, json_array_size(jobs) - 1), "files",
+				    json_boolean(j->files));
 		strbuf_release(&ptr);
 		if (j->stage + 1 > nstages)
 			nstages = j->stage + 1;
@@ -339,6 +353,7 @@ int kjobs_read_plan(struct kjobs *q, const char *dir, json_t **results)
 			strvec_push(&j->inputs, json_string_value(v) ?: "");
 		j->fill = (int)json_integer_value(json_object_get(jo, "fill"));
 		j->enabled = json_is_true(json_object_get(jo, "enabled"));
+		j->files = json_is_true(json_object_get(jo, "files"));
 		if (json_string_value(json_object_get(jo, "arg")))
 			j->arg = xstrdup(json_string_value(json_object_get(jo, "arg")));
 		j->dest = ptr_get(*results, json_string_value(json_object_get(jo, "dest")) ?: "");
@@ -385,10 +400,8 @@ void kjobs_load(struct kjobs *q, const char *dir)
 struct stage_progress {
 	const struct kjobs *q;
 	const size_t *idx;
-	const char *name;
-	double t0, start;
-	study_progress_fn *fn;
-	void *data;
+	const struct kjobs_progress *pr;
+	double start;
 	const struct run_pool *pool;
 };
 
@@ -402,22 +415,25 @@ static void pool_progress(void *data, size_t done, size_t total, int end)
 	const struct kjob *j = &sp->q->v[sp->idx[sp->pool->last]];
 	char what[512];
 
-	/* the stage's count; the reading a boot is for, with it */
-	snprintf(what, sizeof(what), "%s%s%s", strcmp(j->phase, sp->name) ? j->phase : "",
-		 strcmp(j->phase, sp->name) ? ": " : "", j->what);
-	sp->fn(sp->data, &(struct study_progress){
-		.phase = sp->name, .what = what, .done = done, .total = total,
-		.elapsed = now - sp->t0,
-		.left = done ? (now - sp->start) / done * (total - done) : -1 });
+	const struct kjobs_progress *pr = sp->pr;
+	size_t all = pr->total ? pr->total : total;
+
+	/* the phase's count; the reading a boot is for, with it.  The
+	 * estimate is this stage's pace over what is left of the phase. */
+	snprintf(what, sizeof(what), "%s%s%s", strcmp(j->phase, pr->name) ? j->phase : "",
+		 strcmp(j->phase, pr->name) ? ": " : "", j->what);
+	pr->fn(pr->data, &(struct study_progress){
+		.phase = pr->name, .what = what, .done = pr->done + done, .total = all,
+		.elapsed = now - pr->t0,
+		.left = done ? (now - sp->start) / done * (double)(all - pr->done - done) : -1 });
 }
 
-int kjobs_run_stage(struct kjobs *q, const char *dir, int stage, const char *name, int max,
-		    double t0, study_progress_fn *progress, void *data)
+int kjobs_run_stage(struct kjobs *q, const char *dir, int stage, int max, struct kjobs_progress *pr)
 {
 	struct run_pool pool = RUN_POOL_INIT;
 	size_t *idx = xcalloc(q->nr + 1, sizeof(*idx)), n = 0;
 	struct strbuf lace = STRBUF_INIT, p = STRBUF_INIT;
-	struct stage_progress sp = { q, idx, name, t0, time_now_s(), progress, data, &pool };
+	struct stage_progress sp = { q, idx, pr, time_now_s(), &pool };
 
 	strbuf_addf(&lace, "LACE=%s", selfexec_path());
 	for (size_t i = 0; i < q->nr; i++) {
@@ -435,7 +451,8 @@ int kjobs_run_stage(struct kjobs *q, const char *dir, int stage, const char *nam
 	/* a job's failure is its own result (the study says "not measured"
 	 * where it was needed): the pool stops starting jobs after one, so
 	 * the scripts always exit 0 and keep the status in out/ID.rc */
-	run_pool_run(&pool, max, progress ? pool_progress : NULL, &sp);
+	run_pool_run(&pool, max, pr->fn ? pool_progress : NULL, &sp);
+	pr->done += n;
 	for (size_t k = 0; k < n; k++)
 		load_one(&q->v[idx[k]], dir);
 	run_pool_clear(&pool);

@@ -14,6 +14,9 @@
  *   stage-N.txt        the IDs of stage N, one a line: a job of stage N
  *                      needs every job of the stages before it, and none
  *                      of its own
+ *   out/ID.files/      the files a job writes besides its output (a
+ *                      recording), which jobs of later stages read there;
+ *                      every script makes it, empty or not
  *   inputs/SHA256/NAME the files the jobs read, named by content (with
  *                      --plan; a local run reads them where they are)
  * A job writes nothing outside the plan folder but the guest programs it
@@ -38,6 +41,7 @@ struct kjob {
 	struct strvec argv;
 	struct strvec inputs;  /* the arguments that are files the job reads */
 	struct strvec guest;   /* those the guest runs (staged; see kjob_guest_input) */
+	bool files;            /* it writes into out/ID.files (kjob_output) */
 	/* the caller's: what the result is for */
 	int fill;
 	json_t *dest;          /* borrowed from the results tree */
@@ -65,17 +69,31 @@ void kjob_input(struct kjob *j, const char *path);
  * and its length changes what the guest executes. */
 void kjob_guest_input(struct kjob *j, const char *path);
 
+/* The path, relative to the plan folder, of a file named name that j
+ * writes: out/ID.files/NAME (the script makes the folder).  A job of a
+ * later stage reads it at that path (the caller frees it). */
+char *kjob_output(struct kjob *j, const char *name);
+
 /* Write jobs/ID.sh for every job, the stage lists and plan.json (with
  * results, the skeleton the jobs' results go into) into dir.  With
  * hash_inputs, each input is copied (hard-linked when it can be) to
  * inputs/SHA256/NAME and the scripts read it there, so the folder is all
  * a machine needs besides lace and its guests. */
 int kjobs_write(struct kjobs *q, const char *dir, const json_t *results, bool hash_inputs);
+/* How a stage's jobs are told: each as a step of the phase name, the
+ * steps counted from done (the phase's stages before) of total (all of
+ * them; 0: this stage's alone), its time from t0. */
+struct kjobs_progress {
+	const char *name;
+	double t0;
+	size_t done, total;
+	study_progress_fn *fn;   /* may be NULL */
+	void *data;
+};
 /* Run stage's jobs of a written plan, at most max at once, with lace's
- * pool, then load their outcome.  progress (may be NULL) hears of each
- * job as it ends, as a step of the phase name. */
-int kjobs_run_stage(struct kjobs *q, const char *dir, int stage, const char *name, int max,
-		    double t0, study_progress_fn *progress, void *data);
+ * pool, then load their outcome.  pr->fn hears of each job as it ends;
+ * pr->done grows by the stage's jobs. */
+int kjobs_run_stage(struct kjobs *q, const char *dir, int stage, int max, struct kjobs_progress *pr);
 /* Load every job's outcome from dir/out (exit -1 where a job has not
  * finished: out/ID.rc is written last). */
 void kjobs_load(struct kjobs *q, const char *dir);

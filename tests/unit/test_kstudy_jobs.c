@@ -53,11 +53,19 @@ static void test_plan_round_trip(void **state)
 	j->dest = json_array_get(pts, 1);
 	j->enabled = true;
 	j->arg = strdup("__hash_page_64K");
+	/* a guest's program, copied into a file of the job's own
+	 * (kjob_output), which the next stage's job reads */
 	j = kjobs_add(&q, 0, "guest", "a guest's program", false);
-	strvec_push(&j->argv, "cat");
+	strvec_pushv(&j->argv, (const char *[]){ "sh", "-c", "cat \"$1\"; cat \"$1\" > \"$2\"", "sh",
+						  NULL });
 	kjob_guest_input(j, path("kernel"));
+	char *copy = kjob_output(j, "copy");
+	assert_string_equal(copy, "out/j0001.files/copy");
+	strvec_push(&j->argv, copy);
 	j = kjobs_add(&q, 1, "fail", "a failing job", false);
-	strvec_pushv(&j->argv, (const char *[]){ "sh", "-c", "echo oops >&2; exit 3", NULL });
+	strvec_pushv(&j->argv, (const char *[]){ "sh", "-c", "cat \"$1\"; echo oops >&2; exit 3", "sh",
+						  copy, NULL });
+	free(copy);
 	j->dest = json_array_get(pts, 0);
 
 	assert_int_equal(kjobs_write(&q, dir, res, true), 0);
@@ -76,12 +84,15 @@ static void test_plan_round_trip(void **state)
 	assert_non_null(strstr(sb.buf, rel));
 
 	/* run in the plan folder by the pool, the status kept, not fatal */
+	struct kjobs_progress pr = { "test", 0, 0, 0, NULL, NULL };
 	for (int st = 0; st < 2; st++)
-		assert_int_equal(kjobs_run_stage(&q, dir, st, "test", 2, 0, NULL, NULL), 0);
+		assert_int_equal(kjobs_run_stage(&q, dir, st, 2, &pr), 0);
+	assert_int_equal(pr.done, 3);
 	assert_int_equal(q.v[0].exit, 0);
 	assert_string_equal(q.v[0].out.buf, "vmlinux\n");
 	assert_string_equal(q.v[1].out.buf, "vmlinux\n");
 	assert_int_equal(q.v[2].exit, 3);
+	assert_string_equal(q.v[2].out.buf, "vmlinux\n");
 	assert_string_equal(q.v[2].err.buf, "oops\n");
 
 	/* plan.json back: same jobs, result places in the new tree */
@@ -92,6 +103,7 @@ static void test_plan_round_trip(void **state)
 	assert_ptr_equal(back.v[2].dest, json_array_get(pts2, 0));
 	assert_int_equal(back.v[0].fill, 4);
 	assert_true(back.v[0].enabled);
+	assert_true(back.v[1].files && !back.v[0].files);
 	assert_string_equal(back.v[0].arg, "__hash_page_64K");
 	assert_string_equal(back.v[0].argv.v[1], path("kernel"));
 	kjobs_load(&back, dir);
