@@ -17,6 +17,7 @@
 #include "measure/qemu/guest.h"
 #include "pipeline/kstudy/kstudy_code.h"
 #include "pipeline/kstudy/kstudy_jobs.h"
+#include "pipeline/kstudy/kstudy_priv.h"
 #include "pipeline/kstudy/kstudy_stat.h"
 #include "pipeline/selfexec.h"
 #include "pipeline/study.h"
@@ -40,27 +41,7 @@
 #define R2_FILE_PAGES 1024L
 #define R2_EXECS 100
 #define PATHS_R2 "hash_page_mm,__hash_page_4K,filemap_map_pages,do_set_pte"
-#define X86_EVENTS "instructions:k,instructions:u,L1-icache-load-misses:k," \
-		   "L1-icache-load-misses:u,iTLB-load-misses:k,iTLB-load-misses:u"
-
-enum { FILL_BUILD = 1, FILL_GUEST, FILL_LAYOUT, FILL_POINT, FILL_R2, FILL_R4, FILL_DIFF };
-
-struct ks {
-	const struct kstudy_opts *o;
-	json_t *res, *commands, *phases;
-	double t0;
-	char bin[PATH_MAX];          /* the folder of the lace binary (build/) */
-	char faultbench[PATH_MAX];   /* static ppc64le, build/ppc64le/bench/ */
-	char hackbench[PATH_MAX];    /* the host's, build/bench/ */
-	char kernels[PATH_MAX];      /* o->kernels, absolute: jobs run in the plan folder */
-	struct kjobs q;
-	int stage;                   /* the stage the next job goes into */
-	bool unbuilt;                /* a plan with builds: kernels are not there yet */
-};
-
-static void note(struct ks *s, const char *phase, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void note(struct ks *s, const char *phase, const char *fmt, ...)
+void ks_note(struct ks *s, const char *phase, const char *fmt, ...)
 {
 	char buf[512];
 	va_list ap;
@@ -75,13 +56,12 @@ static void note(struct ks *s, const char *phase, const char *fmt, ...)
 }
 
 /* a kernel file the plan's builds will make, or one that is there */
-static bool have(struct ks *s, const char *p)
+bool ks_have(struct ks *s, const char *p)
 {
 	return s->unbuilt || fs_is_file(p);
 }
 
-static void not_measured(json_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void not_measured(json_t *o, const char *fmt, ...)
+void ks_not_measured(json_t *o, const char *fmt, ...)
 {
 	char buf[512];
 	va_list ap;
@@ -92,7 +72,7 @@ static void not_measured(json_t *o, const char *fmt, ...)
 	json_object_set_new(o, "not_measured", json_string(buf));
 }
 
-static struct kjob *job(struct ks *s, const char *phase, const char *what, bool self, int fill,
+struct kjob *ks_job(struct ks *s, const char *phase, const char *what, bool self, int fill,
 			json_t *dest)
 {
 	struct kjob *j = kjobs_add(&s->q, s->stage, phase, what, self);
@@ -105,7 +85,7 @@ static struct kjob *job(struct ks *s, const char *phase, const char *what, bool 
 /* A finished job into results.json's "commands": its command, exit
  * status, time and whole output; the parsed JSON output (borrowed from
  * the record) or NULL with *why set. */
-static json_t *record(struct ks *s, const struct kjob *jb, bool want_json, char *why, size_t whylen)
+json_t *ks_record(struct ks *s, const struct kjob *jb, bool want_json, char *why, size_t whylen)
 {
 	json_t *rec = json_object(), *args = json_array(), *j = NULL;
 	json_error_t je;
@@ -143,14 +123,14 @@ static json_t *record(struct ks *s, const struct kjob *jb, bool want_json, char 
 	return j;
 }
 
-static json_int_t last_command(struct ks *s)
+json_int_t ks_last_command(struct ks *s)
 {
 	return (json_int_t)json_array_size(s->commands) - 1;
 }
 
 /* ---- steps ------------------------------------------------------------- */
 
-static void kernel_path(struct ks *s, char *out, size_t len, const char *name, const char *file)
+void ks_kernel_path(struct ks *s, char *out, size_t len, const char *name, const char *file)
 {
 	snprintf(out, len, "%.3000s/%.500s/%.500s", s->kernels, name, file);
 }
@@ -176,7 +156,7 @@ static void step_build(struct ks *s)
 		json_t *b = json_object();
 		/* one at a time: the builds share lace's build cache, and each
 		 * uses every CPU itself */
-		struct kjob *j = job(s, "build", builds[i].what, true, FILL_BUILD, b);
+		struct kjob *j = ks_job(s, "build", builds[i].what, true, FILL_BUILD, b);
 
 		s->stage++;
 		json_object_set_new(b, "what", json_string(builds[i].what));
@@ -194,13 +174,13 @@ static void fill_build(struct ks *s, const struct kjob *j)
 {
 	char why[512];
 
-	record(s, j, false, why, sizeof(why));
+	ks_record(s, j, false, why, sizeof(why));
 	json_object_set_new(j->dest, "seconds", json_real(j->seconds));
 	const char *sum = strstr(j->err.buf, "lace build: ");
 	if (sum)
 		json_object_set_new(j->dest, "summary", json_stringn(sum, strcspn(sum, "\n")));
 	if (why[0])
-		not_measured(j->dest, "%s", why);
+		ks_not_measured(j->dest, "%s", why);
 }
 
 /* The guests the readings boot, fetched into lace's cache when missing
@@ -219,11 +199,11 @@ static void step_guests(struct ks *s)
 
 		json_object_set_new(out, arch[i], g);
 		if (!s->o->src) {
-			not_measured(g, "lace's sources not found (scripts/fetch-guest.sh; set LACE_SRCDIR)");
+			ks_not_measured(g, "lace's sources not found (scripts/fetch-guest.sh; set LACE_SRCDIR)");
 			continue;
 		}
 		/* one at a time: both download into lace's cache */
-		struct kjob *j = job(s, "guests", "guest fetch", false, FILL_GUEST, g);
+		struct kjob *j = ks_job(s, "guests", "guest fetch", false, FILL_GUEST, g);
 		s->stage++;
 		strvec_pushf(&j->argv, "%s/scripts/fetch-guest.sh", s->o->src);
 		if (!strcmp(arch[i], "ppc64le"))
@@ -246,13 +226,13 @@ static void step_layout(struct ks *s)
 		json_t *k = json_object();
 
 		json_object_set_new(lay, ppc[i], k);
-		kernel_path(s, vm, sizeof(vm), ppc[i], "vmlinux");
-		if (!have(s, vm)) {
-			not_measured(k, "%s: not built", vm);
+		ks_kernel_path(s, vm, sizeof(vm), ppc[i], "vmlinux");
+		if (!ks_have(s, vm)) {
+			ks_not_measured(k, "%s: not built", vm);
 			continue;
 		}
 		json_object_set_new(k, "hash_fault_sites", json_array());
-		struct kjob *j = job(s, "layout", "jump sites", true, FILL_LAYOUT, k);
+		struct kjob *j = ks_job(s, "layout", "jump sites", true, FILL_LAYOUT, k);
 		strvec_pushv(&j->argv, (const char *[]){ "layout", "--jumps", "--json", "--no-dwarf", NULL });
 		kjob_input(j, vm);
 	}
@@ -262,7 +242,7 @@ static void fill_layout(struct ks *s, const struct kjob *jb)
 {
 	char why[512];
 	/* borrowed: results.json's record of the command keeps it */
-	json_t *lj = record(s, jb, true, why, sizeof(why));
+	json_t *lj = ks_record(s, jb, true, why, sizeof(why));
 	json_t *sites = json_object_get(jb->dest, "hash_fault_sites"), *site;
 	size_t ji;
 
@@ -279,7 +259,7 @@ static void fill_layout(struct ks *s, const struct kjob *jb)
 			"distance", json_object_get(site, "distance")));
 	}
 	if (why[0])
-		not_measured(jb->dest, "%s", why);
+		ks_not_measured(jb->dest, "%s", why);
 	/* the code at each site, for reading 1's explanation: read here, once
 	 * the job ran, since a plan's kernels exist only then */
 	json_t *code;
@@ -300,25 +280,25 @@ static void fill_layout(struct ks *s, const struct kjob *jb)
 
 /* lace stat --backend qemu of one kernel: kernel is a build folder name,
  * or a Debian kernel name (stock); the job, or NULL when not built */
-static struct kjob *kstat(struct ks *s, json_t *dest, const char *phase, const char *what,
-			  const char *kernel, const char *events, const char *paths,
-			  const char *const *cmd, int fill)
+struct kjob *ks_stat(struct ks *s, json_t *dest, const char *phase, const char *what,
+		     const char *kernel, const char *events, const char *paths,
+		     const char *const *opts, const char *const *cmd, int fill)
 {
 	char vm[PATH_MAX], map[PATH_MAX];
 	bool stock = !strncmp(kernel, "linux-image-", 12);
 	struct kjob *j;
 
 	if (!stock) {
-		kernel_path(s, vm, sizeof(vm), kernel, "vmlinux");
-		kernel_path(s, map, sizeof(map), kernel, "System.map");
+		ks_kernel_path(s, vm, sizeof(vm), kernel, "vmlinux");
+		ks_kernel_path(s, map, sizeof(map), kernel, "System.map");
 		if (strstr(kernel, "x86_64"))
-			kernel_path(s, vm, sizeof(vm), kernel, "bzImage");
-		if (!have(s, vm) || !have(s, map)) {
-			not_measured(dest, "%s: not built (lace build --kernel)", vm);
+			ks_kernel_path(s, vm, sizeof(vm), kernel, "bzImage");
+		if (!ks_have(s, vm) || !ks_have(s, map)) {
+			ks_not_measured(dest, "%s: not built (lace build --kernel)", vm);
 			return NULL;
 		}
 	}
-	j = job(s, phase, what, true, fill, dest);
+	j = ks_job(s, phase, what, true, fill, dest);
 	strvec_pushv(&j->argv, (const char *[]){ "stat", "--backend", "qemu", "--kernel", NULL });
 	if (stock)
 		strvec_push(&j->argv, kernel);
@@ -332,6 +312,8 @@ static struct kjob *kstat(struct ks *s, json_t *dest, const char *phase, const c
 	}
 	if (paths)
 		strvec_pushv(&j->argv, (const char *[]){ "--path-length", paths, NULL });
+	if (opts)
+		strvec_pushv(&j->argv, (const char **)opts);
 	strvec_push(&j->argv, "--");
 	if (guest_is_applet(cmd[0]))
 		strvec_push(&j->argv, cmd[0]);   /* the guest's own busybox: nothing to stage */
@@ -353,9 +335,9 @@ static json_t *fault_point(struct ks *s, const char *phase, const char *kernel, 
 	snprintf(what, sizeof(what), "%s%s: faultbench --real --pages %ld", kernel,
 		 enabled ? " (tracepoint enabled)" : "", n);
 	json_object_set_new(pt, "pages", json_integer(n));
-	j = kstat(s, pt, phase, what, kernel,
+	j = ks_stat(s, pt, phase, what, kernel,
 		  enabled ? "instructions:k,instructions:u,powerpc:hash_fault"
-			  : "instructions:k,instructions:u", paths,
+			  : "instructions:k,instructions:u", paths, NULL,
 		  (const char *[]){ s->faultbench, "--real", "--pages", pages, NULL }, FILL_POINT);
 	if (j) {
 		j->enabled = enabled;
@@ -369,11 +351,11 @@ static void fill_point(struct ks *s, const struct kjob *jb)
 	json_t *pt = jb->dest, *j, *p;
 	char why[512];
 
-	if (!(j = record(s, jb, true, why, sizeof(why)))) {
-		not_measured(pt, "%s", why);
+	if (!(j = ks_record(s, jb, true, why, sizeof(why)))) {
+		ks_not_measured(pt, "%s", why);
 		return;
 	}
-	json_object_set_new(pt, "command", json_integer(last_command(s)));
+	json_object_set_new(pt, "command", json_integer(ks_last_command(s)));
 	json_object_set_new(pt, "instructions_k", json_real(kstudy_stat_event(j, "instructions:k")));
 	json_object_set_new(pt, "instructions_u", json_real(kstudy_stat_event(j, "instructions:u")));
 	if (jb->enabled)
@@ -457,7 +439,8 @@ static json_t *r2_point(struct ks *s, const char *kernel, const char *label, con
 	json_object_set_new(pt, "kernel", json_string(kernel));
 	if (pages)
 		json_object_set_new(pt, "pages", json_integer(pages));
-	kstat(s, pt, "r2_old_ptes", what, kernel, "instructions:k,instructions:u", PATHS_R2, cmd, FILL_R2);
+	ks_stat(s, pt, "r2_old_ptes", what, kernel, "instructions:k,instructions:u", PATHS_R2, NULL, cmd,
+		FILL_R2);
 	return pt;
 }
 
@@ -468,12 +451,12 @@ static void fill_r2(struct ks *s, const struct kjob *jb)
 	json_t *pt = jb->dest, *j, *paths = json_object();
 	char why[512];
 
-	if (!(j = record(s, jb, true, why, sizeof(why)))) {
+	if (!(j = ks_record(s, jb, true, why, sizeof(why)))) {
 		json_decref(paths);
-		not_measured(pt, "%s", why);
+		ks_not_measured(pt, "%s", why);
 		return;
 	}
-	json_object_set_new(pt, "command", json_integer(last_command(s)));
+	json_object_set_new(pt, "command", json_integer(ks_last_command(s)));
 	json_object_set_new(pt, "instructions_k", json_real(kstudy_stat_event(j, "instructions:k")));
 	json_object_set_new(pt, "instructions_u", json_real(kstudy_stat_event(j, "instructions:u")));
 	for (size_t i = 0; i < ARRAY_SIZE(fns); i++) {
@@ -542,69 +525,6 @@ static void reading3(struct ks *s, long n)
 							n, PATHS_64K, "__hash_page_64K"));
 }
 
-/* 4: x86 hackbench, baseline vs entry-in-text (and the alignment
- * variants) against the randomized relinks of baseline */
-static void reading4(struct ks *s)
-{
-	static const char *const named[] = { "baseline", "entry-in-text", "entry-align-8",
-					     "entry-align-4k" };
-	const char *groups = s->o->quick ? "2" : "4", *loops = s->o->quick ? "10" : "20";
-	json_t *r = json_object(), *ks = json_array();
-	struct strvec names = STRVEC_INIT;
-
-	json_object_set_new(s->res, "r4_entry_text", r);
-	json_object_set_new(r, "workload", json_pack("[s,s,s,s,s,s,s]", "hackbench", "-g", groups,
-						     "-f", "5", "-l", loops));
-	json_object_set_new(r, "kernels", ks);
-	for (size_t i = 0; i < ARRAY_SIZE(named); i++)
-		strvec_pushf(&names, "x86_64-%s", named[i]);
-	for (unsigned k = 1; k <= s->o->shuffle; k++)
-		strvec_pushf(&names, "x86_64-baseline-shuffle-%u", k);
-	for (size_t i = 0; i < names.nr; i++) {
-		json_t *o = json_object();
-		char what[160];
-
-		snprintf(what, sizeof(what), "%s: hackbench -g %s -f 5 -l %s", names.v[i], groups, loops);
-		json_object_set_new(o, "kernel", json_string(names.v[i]));
-		json_object_set_new(o, "shuffle", json_boolean(strstr(names.v[i], "shuffle") != NULL));
-		json_object_set_new(o, "events", json_object());
-		kstat(s, o, "r4_entry_text", what, names.v[i], X86_EVENTS, NULL,
-		      (const char *[]){ s->hackbench, "-g", groups, "-f", "5", "-l", loops, NULL }, FILL_R4);
-		json_array_append_new(ks, o);
-	}
-	strvec_clear(&names);
-
-	/* what moved between the two builds, as lace diff says it */
-	char a[PATH_MAX], b[PATH_MAX];
-
-	kernel_path(s, a, sizeof(a), "x86_64-baseline", "vmlinux");
-	kernel_path(s, b, sizeof(b), "x86_64-entry-in-text", "vmlinux");
-	json_t *d = json_object();
-	json_object_set_new(r, "diff", d);
-	if (!have(s, a) || !have(s, b)) {
-		not_measured(d, "x86_64 baseline or entry-in-text not built");
-		return;
-	}
-	struct kjob *j = job(s, "r4_entry_text", "lace diff baseline entry-in-text", true, FILL_DIFF, d);
-	strvec_push(&j->argv, "diff");
-	kjob_input(j, a);
-	kjob_input(j, b);
-}
-
-static void fill_r4(struct ks *s, const struct kjob *jb)
-{
-	json_t *o = jb->dest, *ev = json_object_get(o, "events"), *j;
-	char why[512], evs[] = X86_EVENTS;
-
-	if (!(j = record(s, jb, true, why, sizeof(why)))) {
-		not_measured(o, "%s", why);
-		return;
-	}
-	json_object_set_new(o, "command", json_integer(last_command(s)));
-	for (char *e = strtok(evs, ","); e; e = strtok(NULL, ","))
-		json_object_set_new(ev, e, json_real(kstudy_stat_event(j, e)));
-}
-
 /* The finished jobs into the results, in the order they were queued, so
  * "commands" reads the same however many ran at once. */
 static void fill(struct ks *s, int stage_from, int stage_to)
@@ -626,15 +546,16 @@ static void fill(struct ks *s, int stage_from, int stage_to)
 		case FILL_LAYOUT: fill_layout(s, j); break;
 		case FILL_POINT: fill_point(s, j); break;
 		case FILL_R2: fill_r2(s, j); break;
-		case FILL_R4: fill_r4(s, j); break;
+		case FILL_R4_LIVE:
+		case FILL_R4_REPLAY: kstudy_r4_fill(s, j); break;
 		case FILL_GUEST:
-			record(s, j, false, why, sizeof(why));
+			ks_record(s, j, false, why, sizeof(why));
 			if (why[0])
-				not_measured(j->dest, "%s", why);
+				ks_not_measured(j->dest, "%s", why);
 			break;
 		case FILL_DIFF:
-			record(s, j, false, why, sizeof(why));
-			json_object_set_new(j->dest, "command", json_integer(last_command(s)));
+			ks_record(s, j, false, why, sizeof(why));
+			json_object_set_new(j->dest, "command", json_integer(ks_last_command(s)));
 			break;
 		}
 	}
@@ -671,7 +592,7 @@ static void begin(struct ks *s, const struct kstudy_opts *o, json_t **results)
 	else
 		snprintf(s->kernels, sizeof(s->kernels), "%.2000s/%.2000s", cwd, o->kernels);
 	if (!fs_is_file(s->faultbench))
-		note(s, "setup", "note: %s missing (make builds it with powerpc64le-linux-gnu-gcc): "
+		ks_note(s, "setup", "note: %s missing (make builds it with powerpc64le-linux-gnu-gcc): "
 		     "the ppc64le readings will say not measured", s->faultbench);
 }
 
@@ -685,13 +606,17 @@ static void queue_measurements(struct ks *s)
 	reading1(s, s->o->quick ? sizes_quick : sizes_full, s->o->quick ? 2 : 3);
 	reading2(s, 512);
 	reading3(s, 512);
-	reading4(s);
+	kstudy_r4_queue_boots(s);
+	s->stage++;
+	/* the replays read the recording a boot of the stage before made */
+	kstudy_r4_queue_replays(s);
 	s->stage++;
 }
 
 static void end(struct ks *s, double total)
 {
 	reading1_finish(s);
+	kstudy_r4_finish(s);
 	json_object_set_new(s->phases, "total", json_real(total));
 	json_object_set_new(s->res, "commands", s->commands);
 	kjobs_clear(&s->q);
@@ -699,6 +624,11 @@ static void end(struct ks *s, double total)
 
 static int run_stages(struct ks *s, int from, int max, const char *name)
 {
+	struct kjobs_progress pr = { name, s->t0, 0, 0, s->o->progress, s->o->progress_data };
+
+	/* a named phase counts its steps over all its stages */
+	for (size_t i = 0; name && i < s->q.nr; i++)
+		pr.total += s->q.v[i].stage >= from;
 	for (int st = from; st < s->stage; st++) {
 		const char *ph = name;
 
@@ -707,10 +637,12 @@ static int run_stages(struct ks *s, int from, int max, const char *name)
 				ph = s->q.v[i].phase;
 				/* a build takes minutes: say it began, not only
 				 * that it ended */
-				note(s, ph, "%s: started", s->q.v[i].what);
+				ks_note(s, ph, "%s: started", s->q.v[i].what);
 			}
-		int rc = kjobs_run_stage(&s->q, s->o->plan_dir, st, ph ? ph : "", max, s->t0,
-					 s->o->progress, s->o->progress_data);
+		pr.name = ph ? ph : "";
+		if (!name)
+			pr.done = pr.total = 0;
+		int rc = kjobs_run_stage(&s->q, s->o->plan_dir, st, max, &pr);
 		if (rc < 0)
 			return rc;
 	}

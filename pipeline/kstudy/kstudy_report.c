@@ -3,6 +3,7 @@
  * Every figure is read from results.json; a step that could not run says
  * "not measured" and why, never a number. */
 #include "pipeline/kstudy/kstudy.h"
+#include "pipeline/kstudy/kstudy_r4.h"
 
 #include <errno.h>
 #include <math.h>
@@ -446,157 +447,6 @@ static void section_r3(struct strbuf *sb, const json_t *res)
 		    (long long)json_integer_value(json_object_get(r3, "reference_instructions")));
 }
 
-static double ev(const json_t *k, const char *name)
-{
-	return lace_json_get_num(json_object_get(k, "events"), name);
-}
-
-/* The reference values of the rank test: baseline and its randomized
- * relinks (NaNs left out); returns how many, in *ref (the caller frees). */
-static size_t rank_refs(const json_t *r4, const char *event, double **ref)
-{
-	const json_t *ks = json_object_get(r4, "kernels");
-	size_t i, n = 0;
-	json_t *k;
-
-	*ref = xcalloc(json_array_size(ks) + 1, sizeof(**ref));
-	json_array_foreach(ks, i, k) {
-		double v = ev(k, event);
-		if ((!json_is_true(json_object_get(k, "shuffle")) &&
-		     strcmp(js(k, "kernel"), "x86_64-baseline")) || isnan(v))
-			continue;
-		(*ref)[n++] = v;
-	}
-	return n;
-}
-
-/* The variants of reading 4 (not baseline, not a relink, measured). */
-static bool r4_variant(const json_t *k)
-{
-	return !json_is_true(json_object_get(k, "shuffle")) && strcmp(js(k, "kernel"), "x86_64-baseline") &&
-	       !json_object_get(k, "not_measured");
-}
-
-static void section_r4(struct strbuf *sb, const json_t *res)
-{
-	static const char *const evs[] = { "instructions:k", "L1-icache-load-misses:k",
-					   "iTLB-load-misses:k", "instructions:u",
-					   "L1-icache-load-misses:u", "iTLB-load-misses:u" };
-	const json_t *r4 = json_object_get(res, "r4_entry_text"), *k, *cmd;
-	size_t i, e;
-
-	strbuf_addstr(sb, "## 4. x86-64 entry code in `.entry.text` or in `.text`: hackbench\n\n`");
-	json_array_foreach(json_object_get(r4, "workload"), i, k)
-		strbuf_addf(sb, "%s%s", i ? " " : "", json_string_value(k));
-	strbuf_addstr(sb, "` (lace's hackbench) on each kernel, one boot each (the counts repeat "
-			  "exactly); `shuffle-K` are relinks of baseline padded where the variants move code "
-			  "and data (the text after the head code, the entry text, the start of rodata and "
-			  "data): how much a layout change that means nothing moves the counts.\n\n"
-			  "| kernel |");
-	for (e = 0; e < 6; e++)
-		strbuf_addf(sb, " %s |", evs[e]);
-	strbuf_addstr(sb, "\n|---|");
-	for (e = 0; e < 6; e++)
-		strbuf_addstr(sb, "---:|");
-	strbuf_addch(sb, '\n');
-	json_array_foreach(json_object_get(r4, "kernels"), i, k) {
-		strbuf_addf(sb, "| `%s` |", js(k, "kernel"));
-		if (json_object_get(k, "not_measured")) {
-			strbuf_addf(sb, " not measured: %s |||||\n", js(k, "not_measured"));
-			continue;
-		}
-		for (e = 0; e < 6; e++) {
-			strbuf_addch(sb, ' ');
-			addnum(sb, ev(k, evs[e]), 0);
-			strbuf_addstr(sb, " |");
-		}
-		strbuf_addch(sb, '\n');
-	}
-	/* the misses, kernel (1, 2) and user (4, 5): the discussion asked for
-	 * both, and the plugin's one front-end model lets kernel placement
-	 * move the user side's misses too.  Each variant x event is one
-	 * two-sided rank test (no direction was declared before measuring),
-	 * and all of them are Holm-adjusted together */
-	static const size_t miss_ev[] = { 1, 2, 4, 5 };
-	enum { NMISS = ARRAY_SIZE(miss_ev) };
-	size_t nk = json_array_size(json_object_get(r4, "kernels")), ntests = 0;
-	struct lace_rank *rk = xcalloc(nk * NMISS + 1, sizeof(*rk));
-	double *p = xcalloc(nk * NMISS + 1, sizeof(*p)), *adj = xcalloc(nk * NMISS + 1, sizeof(*adj));
-	json_array_foreach(json_object_get(r4, "kernels"), i, k) {
-		if (!r4_variant(k))
-			continue;
-		for (size_t m = 0; m < NMISS; m++) {
-			double *ref;
-			size_t n = rank_refs(r4, evs[miss_ev[m]], &ref);
-			p[i * NMISS + m] = stats_rank_p(ev(k, evs[miss_ev[m]]), ref, n, LACE_ALT_TWO_SIDED,
-							&rk[i * NMISS + m]);
-			ntests += !isnan(p[i * NMISS + m]);
-			free(ref);
-		}
-	}
-	stats_holm(p, nk * NMISS, adj);
-	strbuf_addf(sb, "\n**What the numbers show.** Each variant's count is ranked among baseline and its "
-			"relinks, two-sided (no direction was declared): p = min(1, 2 min(P+, P-)) with "
-			"P+ = (1 + #layouts >= x) / (n + 1) and P- = (1 + #layouts <= x) / (n + 1), ties "
-			"counted against the variant; the %zu tests (variants x miss events) are "
-			"Holm-adjusted together. ", ntests);
-	json_array_foreach(json_object_get(r4, "kernels"), i, k) {
-		if (!r4_variant(k))
-			continue;
-		for (size_t m = 0; m < NMISS; m++) {
-			const struct lace_rank *r = &rk[i * NMISS + m];
-			double x = ev(k, evs[miss_ev[m]]);
-			if (isnan(r->p))
-				continue;
-			strbuf_addf(sb, "`%s` %s: %.0f, %s of the %zu baseline layouts (rank p = %.2f, "
-					"Holm-adjusted %.2f; with %zu layouts no p below %.2f is possible%s). ",
-				    js(k, "kernel"), evs[miss_ev[m]], x,
-				    r->above == 0 && r->below == r->n ? "above all"
-				    : r->below == 0 && r->above == r->n ? "below all" : "within the range",
-				    r->n, r->p, adj[i * NMISS + m], r->n, fmin(1.0, 2.0 / ((double)r->n + 1)),
-				    r->n + 1 < 40 ? ", so no 5% verdict: two-sided needs n >= 39 layouts "
-						    "(--shuffle 38), more once adjusted" : "");
-		}
-	}
-	free(rk);
-	free(p);
-	free(adj);
-	strbuf_addstr(sb, "\n\n**What the emulation cannot show.** Time and the front end's real "
-			  "structures: the uop cache, the branch predictor, prefetchers and the hardware "
-			  "page walker are not modelled; the kernel's text is modelled with the profile's "
-			  "4 KiB pages, not the 2 MiB pages Linux maps it with.\n\n");
-	cmd = json_array_get(json_object_get(res, "commands"),
-			     (size_t)json_integer_value(json_object_get(json_object_get(r4, "diff"), "command")));
-	if (json_object_get(json_object_get(r4, "diff"), "not_measured")) {
-		strbuf_addf(sb, "`lace diff`: not measured: %s\n\n",
-			    js(json_object_get(r4, "diff"), "not_measured"));
-	} else if (cmd && json_integer_value(json_object_get(cmd, "exit"))) {
-		/* a failed diff has no excerpt: say so, with its first error line,
-		 * rather than print an empty one */
-		const char *err = js(cmd, "stderr");
-		strbuf_addf(sb, "**`lace diff` of the two vmlinux files** (baseline -> entry-in-text) "
-				"failed (exit %lld): ",
-			    (long long)json_integer_value(json_object_get(cmd, "exit")));
-		strbuf_add(sb, err, strcspn(err, "\n"));
-		strbuf_addstr(sb, "\n\n");
-	} else if (cmd && !*js(cmd, "output")) {
-		strbuf_addstr(sb, "**`lace diff` of the two vmlinux files** (baseline -> entry-in-text): "
-				  "its output is not in this results file.\n\n");
-	} else if (cmd) {
-		const char *out = js(cmd, "output");
-		strbuf_addstr(sb, "**`lace diff` of the two vmlinux files** (baseline -> entry-in-text), "
-				  "its first lines:\n\n");
-		for (int l = 0; *out && l < 25; l++) {
-			size_t n = strcspn(out, "\n");
-			strbuf_addstr(sb, "    ");
-			strbuf_add(sb, out, n);
-			strbuf_addch(sb, '\n');
-			out += n + (out[n] == '\n');
-		}
-		strbuf_addch(sb, '\n');
-	}
-}
-
 static void section_phases(struct strbuf *sb, const json_t *res)
 {
 	const char *k;
@@ -624,7 +474,7 @@ static void render_md(struct strbuf *sb, const json_t *res)
 	section_r1(sb, res);
 	section_r2(sb, res);
 	section_r3(sb, res);
-	section_r4(sb, res);
+	kstudy_r4_section(sb, res);
 	section_phases(sb, res);
 }
 
@@ -632,10 +482,9 @@ static void render_md(struct strbuf *sb, const json_t *res)
  * the rows: a fixed one once cut reading 4 after 16 of its 23 kernels). */
 static void figures(struct strbuf *html, const json_t *res)
 {
-	const json_t *r1 = json_object_get(res, "r1_tracepoint"), *r4 = json_object_get(res, "r4_entry_text");
+	const json_t *r1 = json_object_get(res, "r1_tracepoint");
 	size_t nc = json_array_size(json_object_get(r1, "configs"));
-	size_t nk = json_array_size(json_object_get(r4, "kernels"));
-	struct svgplot_bar *bars = xcalloc((nc > nk ? nc : nk) + 1, sizeof(*bars));
+	struct svgplot_bar *bars = xcalloc(nc + 1, sizeof(*bars));
 	size_t n = 0, i;
 	json_t *c;
 
@@ -647,23 +496,7 @@ static void figures(struct strbuf *html, const json_t *res)
 					      "instructions", bars, n, NAN, NAN, NULL });
 	strbuf_addstr(html, "<figcaption>Reading 1: slope of kernel instructions over hash faults.</figcaption></figure>\n");
 
-	/* reading 4: kernel L1i misses, the relinks' range as the noise band */
-	double lo = INFINITY, hi = -INFINITY;
-	n = 0;
-	json_array_foreach(json_object_get(r4, "kernels"), i, c) {
-		double v = ev(c, "L1-icache-load-misses:k");
-		if (!isnan(v) && (json_is_true(json_object_get(c, "shuffle")) ||
-				  !strcmp(js(c, "kernel"), "x86_64-baseline"))) {
-			lo = v < lo ? v : lo;
-			hi = v > hi ? v : hi;
-		}
-		bars[n++] = (struct svgplot_bar){ js(c, "kernel"), v, NULL };
-	}
-	strbuf_addstr(html, "<figure>\n");
-	svgplot_bars(html, &(struct svgplot){ "hackbench: kernel L1i misses (x86-64)", "misses", bars, n,
-					      isfinite(lo) ? lo : NAN, isfinite(hi) ? hi : NAN,
-					      "baseline and its randomized relinks" });
-	strbuf_addstr(html, "<figcaption>Reading 4: the band is the range of baseline's layouts.</figcaption></figure>\n");
+	kstudy_r4_figure(html, res);
 	free(bars);
 }
 
@@ -696,24 +529,7 @@ void kstudy_print_summary(const json_t *res, FILE *f)
 		else
 			fprintf(f, "    %-26s %8.1f\n", js(c, "name"), lace_json_get_num(c, "instructions_per_hash_fault"));
 	}
-	/* the x86 kernels' counts, so a terminal shows reading 4 too */
-	const json_t *r4 = json_object_get(res, "r4_entry_text");
-	static const char *const ev[] = { "L1-icache-load-misses:k", "iTLB-load-misses:k",
-					  "L1-icache-load-misses:u", "iTLB-load-misses:u" };
-	fprintf(f, "\n  hackbench on x86-64 (%s):\n    %-28s", "L1i and iTLB misses, kernel and user", "");
-	for (size_t e = 0; e < ARRAY_SIZE(ev); e++)
-		fprintf(f, " %24s", ev[e]);
-	fputc('\n', f);
-	json_array_foreach(json_object_get(r4, "kernels"), i, c) {
-		if (json_object_get(c, "not_measured")) {
-			fprintf(f, "    %-28s not measured: %s\n", js(c, "kernel"), js(c, "not_measured"));
-			continue;
-		}
-		fprintf(f, "    %-28s", js(c, "kernel"));
-		for (size_t e = 0; e < ARRAY_SIZE(ev); e++)
-			fprintf(f, " %24.0f", lace_json_get_num(json_object_get(c, "events"), ev[e]));
-		fputc('\n', f);
-	}
+	kstudy_r4_summary(res, f);
 	/* the time of each phase (also in results.json and the report) */
 	const char *k;
 	json_t *v;

@@ -6,7 +6,7 @@
 # the chart with the table's value, bars start at zero (or are dots that
 # say where the axis starts), every <pre> keeps its lines.
 # The kernel study's fixture is a real --quick run with 3 relinks; the
-# test makes it a 23-kernel one as `--shuffle 19` writes (relinks 4-19
+# test makes it a 23-layout one as `--shuffle 19` writes (relinks 4-19
 # repeat the counts of relinks 1-3: what is tested is the drawing, not
 # the numbers), since the chart once stopped after 16 rows; and it puts a
 # real `lace diff` output (of the diff fixture's two builds) where the
@@ -30,15 +30,15 @@ python3 - "$F/kernel-results.json" ks/results.json diff.txt <<'PY' || fail "cann
 import copy, json, sys
 d = json.load(open(sys.argv[1]))
 r4 = d["r4_entry_text"]
-shuf = [k for k in r4["kernels"] if k.get("shuffle")]
+shuf = [k for k in r4["layouts"] if k.get("shuffle")]
 for i in range(len(shuf) + 1, 20):
     k = copy.deepcopy(shuf[(i - 1) % len(shuf)])
     k["kernel"] = "x86_64-baseline-shuffle-%d" % i
-    r4["kernels"].append(k)
+    r4["layouts"].append(k)
 d["shuffle"] = 19
 cmd = d["commands"][r4["diff"]["command"]]
 cmd.update(output=open(sys.argv[3]).read(), exit=0, stderr="")
-assert len(r4["kernels"]) == 23
+assert len(r4["layouts"]) == 23
 json.dump(d, open(sys.argv[2], "w"), indent=1)
 PY
 expect_exit 0 "$LACE" study --kernel --report-only --out ks
