@@ -199,4 +199,10 @@ const uint8_t *image_section_data(struct lace_image *img, int idx, size_t *len);
 int image_func_at(const struct lace_image *img, uint64_t addr);
 int image_region_at(const struct lace_image *img, uint64_t addr);
 
+/* What kind of file path is (util/file_probe.h's facts, read with
+ * libelf; layout/file_probe.c): the probe cli/ registers for the code
+ * that must not read ELF itself (the qemu backend). */
+struct file_facts;
+int layout_file_probe(const char *path, struct file_facts *f);
+
 #endif

@@ -13,6 +13,7 @@
 
 #include "measure/qemu/cpio.h"
 #include "util/error.h"
+#include "util/file_probe.h"
 #include "util/parse_num.h"
 #include "util/paths.h"
 #include "util/run_command.h"
@@ -105,83 +106,27 @@ static int add_busybox(struct cpio *c, const char *busybox)
 	return err ? err : cpio_add(c, "lace/bin/sh", S_IFLNK | 0777, "busybox", 7);
 }
 
-struct elf_facts {
-	unsigned machine;   /* e_machine */
-	unsigned type;      /* e_type */
-	bool is_elf, big_endian, interp;
-	bool elf32;         /* "\177ELF" of class 32: neither guest boots it */
-	bool bzimage;       /* not ELF, and the x86 boot protocol's "HdrS" at 0x202 */
-};
-
-static uint64_t elf_uint(const unsigned char *p, int n, bool be)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < n; i++)
-		v = v << 8 | p[be ? i : n - 1 - i];
-	return v;
-}
-
-/* the ELF header and whether a PT_INTERP program header exists, or for
- * any other file whether it carries the x86 boot header; 0 or -errno.
- * Header bytes only: reading ELF files is layout/'s job, this is the
- * kind of sniff file(1) does, so that a wrong file is refused before
- * QEMU boots it */
-static int elf_facts_read(const char *path, struct elf_facts *ef)
-{
-	unsigned char h[64], ph[56];
-	FILE *f = fopen(path, "rb");
-
-	memset(ef, 0, sizeof(*ef));
-	if (!f)
-		return lace_error_set(errno, "%s: %s", path, strerror(errno));
-	size_t got = fread(h, 1, sizeof(h), f);
-	if (got == sizeof(h) && !memcmp(h, "\177ELF", 4) && h[4] == 2) {
-		bool be = h[5] == 2;
-		uint64_t phoff = elf_uint(h + 32, 8, be);
-		unsigned phentsize = (unsigned)elf_uint(h + 54, 2, be);
-		unsigned phnum = (unsigned)elf_uint(h + 56, 2, be);
-
-		ef->is_elf = true;
-		ef->big_endian = be;
-		ef->type = (unsigned)elf_uint(h + 16, 2, be);
-		ef->machine = (unsigned)elf_uint(h + 18, 2, be);
-		for (unsigned i = 0; i < phnum && phentsize >= sizeof(ph); i++) {
-			if (fseeko(f, (off_t)(phoff + (uint64_t)i * phentsize), SEEK_SET) ||
-			    fread(ph, 1, sizeof(ph), f) != sizeof(ph))
-				break;
-			ef->interp |= elf_uint(ph, 4, be) == 3;   /* PT_INTERP */
-		}
-	} else if (got >= 5 && !memcmp(h, "\177ELF", 4)) {
-		ef->elf32 = true;
-	} else {
-		/* Documentation/x86/boot.rst: the setup header's magic */
-		unsigned char magic[4];
-		ef->bzimage = !fseeko(f, 0x202, SEEK_SET) && fread(magic, 1, 4, f) == 4 &&
-			      !memcmp(magic, "HdrS", 4);
-	}
-	fclose(f);
-	return 0;
-}
-
 #define EM_X86_64_ 62
 #define EM_PPC64_  21
 #define ET_EXEC_   2
 
+/* Whether a file is a kernel image or a program the guest runs is asked
+ * of file_probe() (layout/ reads the ELF; this folder never does), so a
+ * wrong file is refused before QEMU boots it. */
 int guest_kernel_arch(const char *path)
 {
-	struct elf_facts ef;
+	struct file_facts ef;
 
-	if (elf_facts_read(path, &ef))
+	if (file_probe(path, &ef))
 		return -1;
-	if (ef.bzimage)
+	if (ef.kind == FILE_KIND_BZIMAGE)
 		return GUEST_X86_64;
-	if (ef.elf32) {
+	if (ef.kind == FILE_KIND_ELF32) {
 		lace_error_set(ENOEXEC, "%s: a 32-bit ELF: the qemu backend boots x86-64 bzImages and "
 			       "ppc64le vmlinux files", path);
 		return -1;
 	}
-	if (!ef.is_elf) {
+	if (ef.kind != FILE_KIND_ELF64) {
 		lace_error_set(ENOEXEC, "%s: not a kernel image: neither an x86 bzImage (no \"HdrS\" "
 			       "boot header at 0x202) nor an ELF vmlinux", path);
 		return -1;
@@ -211,15 +156,15 @@ const char *guest_arch_name(enum guest_arch arch)
 /* a ppc64le guest runs static ppc64le programs only (no libraries to copy) */
 static int check_program(const struct guest_spec *g, const char *prog)
 {
-	struct elf_facts ef;
+	struct file_facts ef;
 
 	if (g->arch != GUEST_PPC64LE)
 		return 0;
-	int err = elf_facts_read(prog, &ef);
+	int err = file_probe(prog, &ef);
 
 	if (err)
 		return err;
-	if (!ef.is_elf || ef.machine != EM_PPC64_ || ef.big_endian)
+	if (ef.kind != FILE_KIND_ELF64 || ef.machine != EM_PPC64_ || ef.big_endian)
 		return lace_error_set(ENOEXEC, "%s: not a ppc64le program: a ppc64le guest runs "
 				      "ppc64le programs (powerpc64le-linux-gnu-gcc -static)", prog);
 	if (ef.interp)
