@@ -331,3 +331,12 @@ const char *backend_extra_agreement(size_t nvalid, bool same)
 {
 	return nvalid < 2 ? "one run" : same ? "identical in every run" : "runs differ: last run shown";
 }
+
+struct lace_backend *backend_new(const struct lace_backend *ops, void *priv)
+{
+	struct lace_backend *be = xmalloc(sizeof(*be));
+
+	*be = *ops;
+	be->priv = priv;
+	return be;
+}

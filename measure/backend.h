@@ -205,6 +205,10 @@ int backend_option_long(const char *name, const char *value, long min, long max,
  * lace's models in the lace-vg Valgrind tool that `make` builds next to
  * lace.  vg_backend_new() is NULL when the tool or valgrind is missing;
  * vg_backend_unavailable() then says which, and the remedy. */
+/* A backend from its operations (a static const template, priv NULL):
+ * a copy, with priv set; each *_backend_new() says its table once. */
+struct lace_backend *backend_new(const struct lace_backend *ops, void *priv);
+
 struct lace_backend *vg_backend_new(void);
 const char *vg_backend_unavailable(void);
 extern const struct lace_backend_option vg_backend_options[];

@@ -259,16 +259,12 @@ static void hw_free(struct lace_backend *be)
 	free(be);
 }
 
+static const struct lace_backend hw_ops = {
+	.name = "hw", .supports = hw_supports, .prepare = hw_prepare, .run = hw_run,
+	.describe = hw_describe, .free = hw_free,
+};
+
 struct lace_backend *hw_backend_new(void)
 {
-	struct lace_backend *be = xcalloc(1, sizeof(*be));
-
-	be->name = "hw";
-	be->priv = xcalloc(1, sizeof(struct hw_state));
-	be->supports = hw_supports;
-	be->prepare = hw_prepare;
-	be->run = hw_run;
-	be->describe = hw_describe;
-	be->free = hw_free;
-	return be;
+	return backend_new(&hw_ops, xcalloc(1, sizeof(struct hw_state)));
 }

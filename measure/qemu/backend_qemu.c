@@ -505,28 +505,23 @@ static void qemu_free(struct lace_backend *be)
 	free(be);
 }
 
+static const struct lace_backend qemu_ops = {
+	.name = "qemu", .supports = qemu_supports, .prepare = qemu_prepare, .run = qemu_run,
+	.describe = qemu_describe, .set_option = qemu_set_option, .print_extra = qemu_print_extra,
+	.free = qemu_free,
+};
+
 struct lace_backend *qemu_backend_new(void)
 {
-	struct lace_backend *be;
 	struct qemu_priv *p;
 
 	if (qemu_backend_unavailable())
 		return NULL;
-	be = xcalloc(1, sizeof(*be));
 	p = xcalloc(1, sizeof(*p));
 	p->loops = 1;
 	p->top = 20;
 	strvec_init(&p->paths);
 	strvec_init(&p->trace_names);
 	strbuf_init(&p->trace, 0);
-	be->name = "qemu";
-	be->priv = p;
-	be->supports = qemu_supports;
-	be->prepare = qemu_prepare;
-	be->run = qemu_run;
-	be->describe = qemu_describe;
-	be->set_option = qemu_set_option;
-	be->print_extra = qemu_print_extra;
-	be->free = qemu_free;
-	return be;
+	return backend_new(&qemu_ops, p);
 }

@@ -622,24 +622,20 @@ const char *vg_backend_unavailable(void)
 /* NULL when the tool or valgrind is missing (vg_backend_unavailable says
  * which): `--backend auto` then leaves the events it cannot count as
  * <not supported> instead of failing the whole batch. */
+static const struct lace_backend vg_ops = {
+	.name = "sim", .supports = vg_supports, .prepare = vg_prepare, .run = vg_run,
+	.describe = vg_describe, .set_option = vg_set_option, .print_extra = vg_print_extra,
+	.free = vg_free,
+};
+
 struct lace_backend *vg_backend_new(void)
 {
 	if (vg_backend_unavailable())
 		return NULL;
 
-	struct lace_backend *be = xcalloc(1, sizeof(*be));
 	struct vg_priv *p = xcalloc(1, sizeof(*p));
 
 	snprintf(p->profile_name, sizeof(p->profile_name), "%s", SIM_PROFILE_DEFAULT);
 	p->top = 20;
-	be->name = "sim";
-	be->priv = p;
-	be->supports = vg_supports;
-	be->prepare = vg_prepare;
-	be->run = vg_run;
-	be->describe = vg_describe;
-	be->set_option = vg_set_option;
-	be->print_extra = vg_print_extra;
-	be->free = vg_free;
-	return be;
+	return backend_new(&vg_ops, p);
 }
