@@ -63,16 +63,26 @@ void selfexec_result_release(struct selfexec_result *res)
 	strbuf_release(&res->err);
 }
 
-const char *selfexec_why(struct selfexec_result *res)
+static const char *why_of(struct strbuf *err)
 {
-	const char *last = strbuf_last_line(&res->err);
+	const char *last = strbuf_last_line(err);
 
 	return *last ? last : "no output";
 }
 
+const char *selfexec_why(struct selfexec_result *res)
+{
+	return why_of(&res->err);
+}
+
+void selfexec_explain_exit(int exit_code, struct strbuf *err, const char *name, struct strbuf *why)
+{
+	strbuf_addf(why, "%s exited %d: %s", name, exit_code, why_of(err));
+}
+
 void selfexec_explain(struct selfexec_result *res, const char *name, struct strbuf *why)
 {
-	strbuf_addf(why, "%s exited %d: %s", name, res->exit_code, selfexec_why(res));
+	selfexec_explain_exit(res->exit_code, &res->err, name, why);
 }
 
 json_t *selfexec_json(const char *const *argv, const char *const *env, int max_exit,

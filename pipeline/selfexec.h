@@ -39,6 +39,9 @@ const char *selfexec_why(struct selfexec_result *res);
 /* Append "NAME exited N: <selfexec_why()>" to why: how every caller
  * explains a failed run of lace or of a helper program, in one line. */
 void selfexec_explain(struct selfexec_result *res, const char *name, struct strbuf *why);
+/* The same for a run whose status and stderr are known otherwise (a job
+ * of a plan, read back from its files); err's trailing blanks are cut. */
+void selfexec_explain_exit(int exit_code, struct strbuf *err, const char *name, struct strbuf *why);
 /* Run `lace argv...` and parse its stdout as JSON: the document (the
  * caller's to free), or NULL with the reason appended to why ("lace diff
  * exited 2: ...", "lace diff printed unreadable JSON: ...", or why it

@@ -110,14 +110,15 @@ json_t *ks_record(struct ks *s, const struct kjob *jb, bool want_json, char *why
 	else
 		json_object_set_new(rec, "output", json_string(jb->out.buf));
 	if (jb->exit != 0 || (want_json && !j)) {
-		struct strbuf e = STRBUF_INIT;
+		struct strbuf e = STRBUF_INIT, w = STRBUF_INIT, name = STRBUF_INIT;
 
+		strbuf_addf(&name, "%s%s", jb->self ? "lace " : "", jb->argv.nr ? jb->argv.v[0] : "?");
 		strbuf_addstr(&e, jb->err.buf);
-		strbuf_rtrim(&e);
-		const char *last = strrchr(e.buf, '\n');
-		snprintf(why, whylen, "%s%s exited %d: %.300s", jb->self ? "lace " : "",
-			 jb->argv.v[0], jb->exit, last ? last + 1 : e.len ? e.buf : "no output");
+		selfexec_explain_exit(jb->exit, &e, name.buf, &w);
+		snprintf(why, whylen, "%.400s", w.buf);
 		strbuf_release(&e);
+		strbuf_release(&w);
+		strbuf_release(&name);
 		j = NULL;
 	}
 	return j;
