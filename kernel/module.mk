@@ -17,7 +17,7 @@ install-kernel-files:
 	done
 
 KERNEL_TESTS ?= t_kernel_build t_study_kernel t_check_kernel t_study_kernel_jobs \
-	t_study_kernel_parallel t_study_kernel_slurm
+	t_study_kernel_parallel t_study_kernel_slurm t_ab_same_execution
 check-kernel:
 	$(Q)$(SETUP_DEPS) kernel
 	$(Q)$(MAKE) --no-print-directory all-targets
