@@ -30,7 +30,7 @@ static void free_list(char **v, size_t n)
 void check_config_release(struct check_config *c)
 {
 	char **strs[] = { &c->fail_on, &c->gate, &c->backend, &c->min_align, &c->max_hot_growth,
-			  &c->hot, &c->rounds, &c->max_runs, &c->max_time, &c->warmup,
+			  &c->hot, &c->noise_layouts, &c->rounds, &c->max_runs, &c->max_time, &c->warmup,
 			  &c->confidence, &c->seed, &c->timeout, &c->events };
 	for (size_t i = 0; i < ARRAY_SIZE(strs); i++)
 		free(*strs[i]);
@@ -127,6 +127,8 @@ int check_config_set(struct check_config *c, const char *section, const char *ke
 		if (rc < 0)
 			return lace_error_set(EINVAL, "diff.expect: %s", lace_error_msg());
 		push(&c->expects, &c->nexpects, v);
+	} else if (KEY("ab", "noise_layouts")) {
+		set_str(&c->noise_layouts, v);
 	} else if (KEY("ab", "rounds")) {
 		set_str(&c->rounds, v);
 	} else if (KEY("ab", "max_runs")) {
@@ -156,8 +158,11 @@ int check_config_set(struct check_config *c, const char *section, const char *ke
 		c->margins[c->nmargins].event = xstrdup(key);
 		c->margins[c->nmargins++].margin = m;
 	} else if (KEY("workload", "run")) {
-		if (!strstr(v, "{elf}"))
-			return lace_error_set(EINVAL, "workload.run: '%s' has no {elf} placeholder", v);
+		/* a user build runs as the workload's {elf}; under qemu the
+		 * build is the kernel and the workload a guest command */
+		if (!strstr(v, "{elf}") && !(c->backend && !strcmp(c->backend, "qemu")))
+			return lace_error_set(EINVAL, "workload.run: '%s' has no {elf} placeholder "
+					      "(with check.backend=qemu the builds are kernels and it needs none)", v);
 		push(&c->workloads, &c->nworkloads, v);
 	} else {
 		return lace_error_set(EINVAL, "unknown setting %s.%s", section, key);

@@ -37,6 +37,7 @@ struct check_config {
 	char *rounds, *max_runs, *max_time, *warmup, *confidence, *seed, *timeout;
 	double margin;        /* default margin, fraction */
 	char *events;
+	char *noise_layouts;  /* backend qemu: a folder of relinks of base (lace ab --noise-layouts) */
 	struct check_margin *margins; size_t nmargins;
 	/* [workload] */
 	char **workloads; size_t nworkloads;
