@@ -2,8 +2,11 @@
 #include "pipeline/study_analysis.h"
 
 #include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "measure/stats/stats.h"
 #include "pipeline/study_stats.h"
 #include "util/array.h"
 #include "util/json.h"
@@ -118,17 +121,48 @@ static void marginal(json_t *w)
 	free(y);
 }
 
-/* Each variant's exact difference from baseline ranked among the
- * randomized builds' differences from baseline: |v - b| against
+/* Each variant's same-execution difference from baseline (the recorded
+ * run replayed through both builds) ranked among the randomized builds'
+ * differences from baseline on the same execution: |v - b| against
  * {|s_i - b|}.  The magnitude, not the count, because the randomized
  * orders can all sit on one side of baseline's link order (which every
  * variant shares); then ranking the count says "unlike random orders",
- * not "unlike baseline".  Larger than all K has one-sided p = 1/(K+1). */
+ * not "unlike baseline".  Larger than all K has one-sided p = 1/(K+1).
+ * Every variant x event is one test, and the p's are Holm-adjusted
+ * together (stats_holm): a verdict needs the adjusted p at alpha. */
+struct q4_test {
+	json_t *o;
+	double d;
+	struct study_rank rk;
+};
+
+static const char *rank_verdict(const struct q4_test *t, double p_holm, size_t n)
+{
+	static char buf[160];
+
+	if (t->rk.verdict == STUDY_RANK_NONE)
+		return "not compared";
+	if (t->rk.below != t->rk.k)
+		return "within the layout spread";
+	if (t->rk.verdict == STUDY_RANK_TOO_FEW)
+		return "beyond every randomized build's difference, too few builds to decide";
+	if (p_holm > STUDY_ALPHA + 1e-12) {
+		snprintf(buf, sizeof(buf), "beyond every randomized build's difference, "
+			 "not significant after Holm over %zu tests", n);
+		return buf;
+	}
+	return t->d > 0 ? "more than every randomized build differs"
+			: "fewer than every randomized build differs";
+}
+
 static void ranks(json_t *w)
 {
 	const json_t *base = row_by(w, "baseline");
-	size_t i;
+	size_t nrows = json_array_size(json_object_get(w, "rows")), nt = 0, i;
+	struct q4_test *t = xcalloc(nrows * NFRONT + 1, sizeof(*t));
+	double *p = xcalloc(nrows * NFRONT + 1, sizeof(*p)), *adj = xcalloc(nrows * NFRONT + 1, sizeof(*adj));
 	json_t *r;
+
 	json_array_foreach(json_object_get(w, "rows"), i, r) {
 		const char *v = json_string_value(json_object_get(r, "variant"));
 		if (!v || !strcmp(v, "baseline"))
@@ -139,29 +173,69 @@ static void ranks(json_t *w)
 			size_t n = shuffle_values(w, front[e], &x);
 			for (size_t k = 0; k < n; k++)
 				x[k] = fabs(x[k] - b);
-			struct study_rank rk;
-			study_rank_test(fabs(d), x, n, STUDY_ALPHA, &rk);
-			const char *verdict = "not compared";
-			if (rk.verdict == STUDY_RANK_HIGHER)
-				verdict = d > 0 ? "more than every randomized build differs"
-					        : "fewer than every randomized build differs";
-			else if (rk.verdict == STUDY_RANK_TOO_FEW && rk.below == rk.k)
-				verdict = "beyond every randomized build's difference, too few builds to decide";
-			else if (rk.verdict != STUDY_RANK_NONE)
-				verdict = "within the layout spread";
-			json_t *o = json_object();
-			json_object_set_new(o, "builds", json_integer((json_int_t)rk.k));
-			json_object_set_new(o, "smaller", json_integer((json_int_t)rk.below));
-			json_object_set_new(o, "larger", json_integer((json_int_t)rk.above));
-			json_object_set_new(o, "p", lace_json_real(rk.p_higher));
-			json_object_set_new(o, "verdict", json_string(verdict));
-			json_object_set_new(out, front[e], o);
+			struct q4_test *q = &t[nt];
+			study_rank_test(fabs(d), x, n, STUDY_ALPHA, &q->rk);
+			q->d = d;
+			q->o = json_object();
+			json_object_set_new(q->o, "difference", lace_json_real(d));
+			json_object_set_new(q->o, "builds", json_integer((json_int_t)q->rk.k));
+			json_object_set_new(q->o, "smaller", json_integer((json_int_t)q->rk.below));
+			json_object_set_new(q->o, "larger", json_integer((json_int_t)q->rk.above));
+			json_object_set_new(q->o, "p", lace_json_real(q->rk.verdict == STUDY_RANK_NONE
+								      ? NAN : q->rk.p_higher));
+			json_object_set_new(out, front[e], q->o);
 			free(x);
+			nt++;
 		}
 		json_object_set_new(r, "rank", out);
 	}
+	/* Holm over the tests that have a p (a layout not measured has none) */
+	size_t nh = 0;
+	for (size_t k = 0; k < nt; k++)
+		if (t[k].rk.verdict != STUDY_RANK_NONE)
+			p[nh++] = t[k].rk.p_higher;
+	stats_holm(p, nh, adj);
+	for (size_t k = 0, h = 0; k < nt; k++) {
+		double ph = t[k].rk.verdict != STUDY_RANK_NONE ? adj[h++] : NAN;
+		json_object_set_new(t[k].o, "p_holm", lace_json_real(ph));
+		json_object_set_new(t[k].o, "verdict", json_string(rank_verdict(&t[k], ph, nh)));
+	}
+	json_object_set_new(w, "holm_tests", json_integer((json_int_t)nh));
 	json_object_set_new(w, "alpha", json_real(STUDY_ALPHA));
 	json_object_set_new(w, "min_builds", json_integer((json_int_t)study_rank_min_builds(STUDY_ALPHA)));
+	free(t);
+	free(p);
+	free(adj);
+}
+
+/* What two executions would have said: each build's own live run against
+ * its replay of baseline's (equal when the execution does not depend on
+ * the layout); baseline's own replay must give its recorded run exactly. */
+static void live_vs_replay(json_t *w)
+{
+	size_t i, same = 0, n = 0;
+	json_t *r, *differ = json_array();
+
+	json_array_foreach(json_object_get(w, "rows"), i, r) {
+		const json_t *live = json_object_get(r, "live");
+		if (!json_object_get(live, "events") || !json_object_get(r, "events"))
+			continue;
+		bool eq = true;
+		for (size_t e = 0; e < NFRONT; e++)
+			eq &= ev_mean(live, front[e]) == ev_mean(r, front[e]);
+		json_object_set_new(r, "live_equals_replay", json_boolean(eq));
+		if (!strcmp(json_string_value(json_object_get(r, "variant")) ?: "", "baseline")) {
+			json_object_set_new(w, "replay_equals_live", json_boolean(eq));
+			continue;
+		}
+		n++;
+		same += eq;
+		if (!eq)
+			json_array_append(differ, json_object_get(r, "variant"));
+	}
+	json_object_set_new(w, "live_compared", json_integer((json_int_t)n));
+	json_object_set_new(w, "live_equal", json_integer((json_int_t)same));
+	json_object_set_new(w, "live_differ", differ);
 }
 
 static void floor_of(json_t *w, const char *base_config)
@@ -182,5 +256,6 @@ void study_analyse(json_t *res)
 	if (q4) {
 		floor_of(q4, "baseline");
 		ranks(q4);
+		live_vs_replay(q4);
 	}
 }

@@ -1,12 +1,15 @@
-/* lace study: queued lace stat measurements run as a pool (study_jobs.h). */
+/* lace study: queued lace stat and lace replay measurements run as a pool
+ * (study_jobs.h). */
 #include "pipeline/study_jobs.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "pipeline/selfexec.h"
+#include "util/json.h"
 #include "util/run.h"
 #include "util/strbuf.h"
 #include "util/time.h"
@@ -17,6 +20,9 @@ struct study_job {
 	char *key, *pick, *out, *log, *what;
 	struct strvec argv;
 	int done;
+	bool replay;     /* lace replay --json: out holds its stdout */
+	bool failed;     /* ran and gave no report (a replay of it cannot run) */
+	long after;      /* the job that must have run first, or -1 */
 };
 
 void study_jobs_init(struct study_jobs *q, const char *dir)
@@ -25,28 +31,38 @@ void study_jobs_init(struct study_jobs *q, const char *dir)
 	q->dir = xstrdup(dir);
 }
 
-void study_jobs_add_stat(struct study_jobs *q, json_t *dest, const char *key, const char *pick,
-			 const char *backend, const char *events, int repeat,
-			 const char *const *cmd, const char *env, const char *what)
+/* a new job writing DIR/KIND-N.json and logging to DIR/KIND-N.log */
+static struct study_job *job_new(struct study_jobs *q, const char *kind, json_t *dest,
+				 const char *key, const char *what)
 {
 	static unsigned seq;
 	struct study_job *j;
 	struct strbuf p = STRBUF_INIT;
-	char rep[16];
 
 	ALLOC_GROW(q->v, q->nr + 1, q->alloc);
 	j = &q->v[q->nr++];
 	memset(j, 0, sizeof(*j));
+	j->after = -1;
 	j->dest = json_incref(dest);
 	j->key = xstrdup(key);
-	j->pick = pick ? xstrdup(pick) : NULL;
 	j->what = xstrdup(what);
-	strbuf_addf(&p, "%s/stat-%u.json", q->dir, seq);
+	strbuf_addf(&p, "%s/%s-%u.json", q->dir, kind, seq);
 	j->out = strbuf_detach(&p, NULL);
-	strbuf_addf(&p, "%s/stat-%u.log", q->dir, seq++);
+	strbuf_addf(&p, "%s/%s-%u.log", q->dir, kind, seq++);
 	j->log = strbuf_detach(&p, NULL);
-	snprintf(rep, sizeof(rep), "%d", repeat);
 	strvec_init(&j->argv);
+	return j;
+}
+
+size_t study_jobs_add_stat(struct study_jobs *q, json_t *dest, const char *key, const char *pick,
+			   const char *backend, const char *events, int repeat,
+			   const char *const *cmd, const char *env, const char *what)
+{
+	struct study_job *j = job_new(q, "stat", dest, key, what);
+	char rep[16];
+
+	j->pick = pick ? xstrdup(pick) : NULL;
+	snprintf(rep, sizeof(rep), "%d", repeat);
 	/* env(1) execs lace itself, so the measured command is the same
 	 * with or without the variable */
 	if (env) {
@@ -63,6 +79,44 @@ void study_jobs_add_stat(struct study_jobs *q, json_t *dest, const char *key, co
 		strvec_pushv(&j->argv, (const char *[]){ "--window", "--virtual-clock", NULL });
 	strvec_push(&j->argv, "--");
 	strvec_pushv(&j->argv, (const char **)cmd);
+	return q->nr - 1;
+}
+
+void study_jobs_record(struct study_jobs *q, size_t job, const char *path)
+{
+	struct study_job *j = &q->v[job];
+	struct strvec v = STRVEC_INIT;
+	bool done = false;
+
+	/* --record PATH among lace stat's options, before the "--" */
+	for (size_t a = 0; a < j->argv.nr; a++) {
+		if (!done && !strcmp(j->argv.v[a], "--")) {
+			strvec_pushv(&v, (const char *[]){ "--record", path, NULL });
+			done = true;
+		}
+		strvec_push(&v, j->argv.v[a]);
+	}
+	strvec_clear(&j->argv);
+	j->argv = v;
+}
+
+void study_jobs_add_replay(struct study_jobs *q, json_t *dest, const char *recording,
+			   const char *layout, const char *events, double max_approx, size_t after,
+			   const char *what)
+{
+	struct study_job *j = job_new(q, "replay", dest, "events", what);
+	char pct[32];
+
+	j->replay = true;
+	j->after = (long)after;
+	snprintf(pct, sizeof(pct), "%g", max_approx);
+	/* lace replay has no -o: sh only redirects its stdout to the job's
+	 * output (its $0), so the log keeps stderr, the one line that says
+	 * why; the arguments are passed as they are, never parsed by sh */
+	strvec_pushv(&j->argv, (const char *[]){ "sh", "-c", "exec \"$@\" > \"$0\"", j->out,
+						 selfexec_path(), "replay", "--json", "-e", events,
+						 "--max-approx", pct, "--layout", layout, recording,
+						 NULL });
 }
 
 json_t *study_stat_summary(const json_t *j)
@@ -92,12 +146,13 @@ json_t *study_stat_summary(const json_t *j)
 }
 
 /* The last line of a log: why a run gave no report. */
-static char *last_line(const char *log)
+static char *last_line(const char *log, const char *cmd)
 {
 	struct strbuf sb = STRBUF_INIT;
 	if (strbuf_read_file(&sb, log) < 0 || !sb.len) {
 		strbuf_release(&sb);
-		return xstrdup("lace stat gave no report and no message");
+		strbuf_addf(&sb, "%s gave no report and no message", cmd);
+		return strbuf_detach(&sb, NULL);
 	}
 	strbuf_rtrim(&sb);
 	const char *nl = strrchr(sb.buf, '\n');
@@ -106,20 +161,58 @@ static char *last_line(const char *log)
 	return r;
 }
 
+/* A replay's one layout (its second; the first is "recorded") into
+ * dest, as a stat job's events; false when the output has none. */
+static bool collect_replay(struct study_job *j, const json_t *rep)
+{
+	const json_t *lay = json_array_get(json_object_get(rep, "layouts"), 1);
+	const json_t *counts = json_object_get(lay, "counts"), *c = json_object_get(lay, "carried");
+	json_t *ev = json_object();
+	const char *name;
+	json_t *v;
+
+	if (!json_object_size(counts))
+		return json_decref(ev), false;
+	json_object_foreach((json_t *)counts, name, v)
+		json_object_set_new(ev, name, json_pack("{s:f,s:s,s:b}", "mean", json_number_value(v),
+							"status", "counted", "simulated", 1));
+	json_object_set_new(j->dest, j->key, ev);
+	json_object_set(j->dest, "carried", (json_t *)c);
+	double all = lace_json_get_num(c, "exact") + lace_json_get_num(c, "approximate") +
+		     lace_json_get_num(c, "outside");
+	json_object_set_new(j->dest, "approximate_pct",
+			    lace_json_real(100.0 * lace_json_get_num(c, "approximate") / all));
+	return true;
+}
+
 static void collect(struct study_job *j)
 {
 	json_t *rep = json_load_file(j->out, 0, NULL);
-	json_t *sum = rep ? study_stat_summary(rep) : NULL;
+	json_t *sum = rep && !j->replay ? study_stat_summary(rep) : NULL;
+
+	if (j->replay) {
+		if (!rep || !collect_replay(j, rep)) {
+			char *why = last_line(j->log, "lace replay");
+			json_object_set_new(j->dest, "not_measured", json_string(why));
+			free(why);
+			j->failed = true;
+		}
+		json_decref(rep);
+		return;
+	}
 
 	if (sum && json_object_size(sum) > 1) {
 		if (j->pick)
 			json_object_set(j->dest, j->key, json_object_get(sum, j->pick));
 		else
 			json_object_set(j->dest, j->key, sum);
-	} else if (!j->pick) {
-		char *why = last_line(j->log);
-		json_object_set_new(j->dest, "not_measured", json_string(why));
-		free(why);
+	} else {
+		j->failed = true;
+		if (!j->pick) {
+			char *why = last_line(j->log, "lace stat");
+			json_object_set_new(j->dest, "not_measured", json_string(why));
+			free(why);
+		}
 	}
 	json_decref(sum);
 	json_decref(rep);
@@ -132,6 +225,7 @@ struct jobs_progress {
 	double t0, start;
 	study_progress_fn *fn;
 	void *data;
+	size_t before, total;  /* over every round: ended before this pool; all */
 };
 
 /* each job as it ends, so a long pool is not silent until its end */
@@ -142,23 +236,58 @@ static void pool_progress(void *data, size_t done, size_t total, int end)
 
 	if (end || jp->pool->last < 0)
 		return;
+	done += jp->before;
 	jp->fn(jp->data, &(struct study_progress){
 		.phase = "measure", .what = jp->q->v[jp->idx[jp->pool->last]].what,
-		.done = done, .total = total, .elapsed = now - jp->t0,
-		.left = (now - jp->start) / done * (total - done) });
+		.done = done, .total = jp->total, .elapsed = now - jp->t0,
+		.left = (now - jp->start) / done * (jp->total - done) });
+	(void)total;
+}
+
+/* Whether job i may start now: its recording has run.  A job whose
+ * recording failed is done without running, with the recording's why. */
+static bool job_ready(struct study_jobs *q, size_t i)
+{
+	struct study_job *j = &q->v[i];
+
+	if (j->after < 0)
+		return true;
+	struct study_job *a = &q->v[j->after];
+	if (!a->done)
+		return false;
+	if (a->failed) {
+		char *why = last_line(a->log, "lace stat");
+		json_object_set_new(j->dest, "not_measured",
+				    json_sprintf("the recorded run failed: %s", why));
+		free(why);
+		j->failed = true;
+		j->done = 1;
+		return false;
+	}
+	return true;
 }
 
 void study_jobs_run(struct study_jobs *q, int max, double t0, study_progress_fn *progress,
 		    void *data)
 {
+	size_t before = 0, total = 0;
+	double start = time_now_s();
+
+	for (size_t i = 0; i < q->nr; i++)
+		total += !q->v[i].done;
 	/* run_pool stops starting jobs after a failure; a study keeps going,
-	 * so the jobs not yet started go into the next pool */
+	 * so the jobs not yet started go into the next pool, and so do the
+	 * replays whose recording was not yet made */
 	for (;;) {
 		struct run_pool pool = RUN_POOL_INIT;
 		size_t *idx = xcalloc(q->nr + 1, sizeof(*idx)), n = 0;
 		for (size_t i = 0; i < q->nr; i++) {
 			if (q->v[i].done)
 				continue;
+			if (!job_ready(q, i)) {
+				total -= q->v[i].done; /* done without running: no line */
+				continue;
+			}
 			struct run_job *rj = run_pool_add(&pool, NULL, q->v[i].log, q->v[i].what);
 			for (size_t a = 0; a < q->v[i].argv.nr; a++)
 				strvec_push(&rj->argv, q->v[i].argv.v[a]);
@@ -170,7 +299,7 @@ void study_jobs_run(struct study_jobs *q, int max, double t0, study_progress_fn 
 			free(idx);
 			break;
 		}
-		struct jobs_progress jp = { q, idx, &pool, t0, time_now_s(), progress, data };
+		struct jobs_progress jp = { q, idx, &pool, t0, start, progress, data, before, total };
 		run_pool_run(&pool, max, progress ? pool_progress : NULL, &jp);
 		for (size_t k = 0; k < n; k++) {
 			if (pool.jobs[k].state != RUN_DONE)
@@ -178,6 +307,7 @@ void study_jobs_run(struct study_jobs *q, int max, double t0, study_progress_fn 
 			struct study_job *j = &q->v[idx[k]];
 			collect(j);
 			j->done = 1;
+			before++;
 		}
 		run_pool_clear(&pool);
 		free(idx);

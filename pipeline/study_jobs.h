@@ -3,9 +3,11 @@
  * Every number the study compares comes from `lace stat` run the same way
  * (`lace stat --json -o FILE ... -- PROG ARGS`, the workload executed
  * directly, never through a shell), so baseline, variants and randomized
- * builds share one denominator.  Under the simulator the counts do not
- * depend on what else runs, so the pool runs one job per CPU; hardware
- * counters and task-clock run one at a time. */
+ * builds share one denominator; or, for reading 4, from `lace replay` of
+ * one recorded run (a replay job waits for the job that records it).
+ * Under the simulator the counts do not depend on what else runs, so the
+ * pool runs one job per CPU; hardware counters and task-clock run one at
+ * a time. */
 #ifndef LACE_PIPELINE_STUDY_JOBS_H
 #define LACE_PIPELINE_STUDY_JOBS_H
 
@@ -25,10 +27,24 @@ void study_jobs_init(struct study_jobs *q, const char *dir);
 /* Queue `lace stat` of cmd (NULL-ended argv) with events, repeat runs, an
  * optional "K=V" environment; when it has run, dest[key] gets
  * {event: {mean, sem, stddev, status, simulated}, "_elapsed": ...} (or,
- * with pick, only that event's object), or dest gets "not_measured". */
-void study_jobs_add_stat(struct study_jobs *q, json_t *dest, const char *key, const char *pick,
+ * with pick, only that event's object), or dest gets "not_measured".
+ * Returns the job's number in q (for study_jobs_record() and after). */
+size_t study_jobs_add_stat(struct study_jobs *q, json_t *dest, const char *key, const char *pick,
 			 const char *backend, const char *events, int repeat,
 			 const char *const *cmd, const char *env, const char *what);
+/* Make stat job `job` record the code stream it runs into path
+ * (`lace stat --backend sim --record PATH`). */
+void study_jobs_record(struct study_jobs *q, size_t job, const char *path);
+/* Queue `lace replay --json -e events --layout layout recording`, run once
+ * job `after` (the one recording it) has run: dest gets "events" as above
+ * (the layout's replayed counts), "carried" {exact, approximate, outside}
+ * and "approximate_pct" (of the executed instructions), or
+ * "not_measured" with replay's one-line reason (a layout refused above
+ * max_approx percent carried approximately, exit 2) or the recording
+ * job's. */
+void study_jobs_add_replay(struct study_jobs *q, json_t *dest, const char *recording,
+			   const char *layout, const char *events, double max_approx, size_t after,
+			   const char *what);
 /* Run what is queued, at most max at once (a failed job does not stop the
  * others), store the results and empty the queue.  progress (may be NULL)
  * is called as each job ends; t0 is when the study began. */

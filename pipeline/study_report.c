@@ -384,7 +384,7 @@ static const json_t *rank_of(const json_t *row, const char *ev)
 	return json_object_get(json_object_get(row, "rank"), ev);
 }
 
-/* "verdict (n of K builds differ less, m more; p)" for one event */
+/* "verdict (n of K builds differ less, m more; p; Holm p)" for one event */
 static void rank_text(struct strbuf *sb, const json_t *rk)
 {
 	long long k = json_integer_value(json_object_get(rk, "builds"));
@@ -395,10 +395,46 @@ static void rank_text(struct strbuf *sb, const json_t *rk)
 	strbuf_addf(sb, "%s (%lld of %lld builds differ less, %lld more", js(rk, "verdict"),
 		    json_integer_value(json_object_get(rk, "smaller")), k,
 		    json_integer_value(json_object_get(rk, "larger")));
-	double p = lace_json_get_num(rk, "p");
+	double p = lace_json_get_num(rk, "p"), ph = lace_json_get_num(rk, "p_holm");
 	if (!isnan(p) && p < 1)
 		strbuf_addf(sb, "; one-sided p = %.3g", p);
+	if (!isnan(ph) && p < 1)
+		strbuf_addf(sb, ", Holm p = %.3g", ph);
 	strbuf_addch(sb, ')');
+}
+
+/* How each variant's replay was carried, and what its own live run says. */
+static void q4_carried(struct strbuf *sb, const json_t *q)
+{
+	size_t i, n = 0;
+	json_t *r;
+
+	json_array_foreach(json_object_get(q, "rows"), i, r) {
+		double a = lace_json_get_num(r, "approximate_pct");
+		if (!strcmp(js(r, "variant"), "baseline") || isnan(a))
+			continue;
+		strbuf_addf(sb, "%s`%s` %.2f%%", n++ ? ", " : "Executed instructions carried over "
+			    "approximately (not in both builds alike): ", js(r, "variant"), a);
+	}
+	if (n)
+		strbuf_addstr(sb, ".\n\n");
+	long long nl = json_integer_value(json_object_get(q, "live_compared"));
+	long long eq = json_integer_value(json_object_get(q, "live_equal"));
+	if (!nl)
+		return;
+	if (eq == nl) {
+		strbuf_addf(sb, "Each variant was also run live, its own execution (%lld of %lld): "
+				"every one gave exactly its replayed counts, so on this workload the "
+				"simulated execution does not depend on the layout, and comparing two "
+				"executions would have said the same as comparing one.\n\n", eq, nl);
+		return;
+	}
+	strbuf_addf(sb, "Each variant was also run live, its own execution: %lld of %lld gave "
+			"other counts than their replay (", nl - eq, nl);
+	json_array_foreach(json_object_get(q, "live_differ"), i, r)
+		strbuf_addf(sb, "%s`%s`", i ? ", " : "", json_string_value(r));
+	strbuf_addstr(sb, "), so comparing two executions would have mixed an execution effect "
+			  "into the placement's; the table above compares one.\n\n");
 }
 
 static void section_r4(struct strbuf *sb, const json_t *res)
@@ -417,17 +453,47 @@ static void section_r4(struct strbuf *sb, const json_t *res)
 	long long k = json_integer_value(json_object_get(
 		json_object_get(json_object_get(q, "noise_floor"), "instructions"), "builds"));
 	long long kmin = json_integer_value(json_object_get(q, "min_builds"));
-	strbuf_addf(sb, "Each variant, baseline and %lld randomized-layout builds of baseline on `%s`, "
-			"each measured by the same `lace stat` command. ",
-		    k, js(q, "workload"));
+	long long nh = json_integer_value(json_object_get(q, "holm_tests"));
+	double alpha = lace_json_get_num(q, "alpha");
+	double holm_k = ceil((double)nh / alpha - 1 - 1e-9); /* nh/(K+1) <= alpha */
+	if (json_object_get(q, "recording")) {
+		strbuf_addf(sb, "One execution, every build: baseline's run of `%s` was recorded once "
+				"(`lace stat --backend sim --record`) and replayed through baseline, each "
+				"variant and %lld randomized-layout builds of baseline (`lace replay "
+				"--layout`), every executed address carried over by function and offset, "
+				"so two builds differ by where the code is and by nothing else. ",
+			    js(q, "workload"), k);
+		if (json_is_true(json_object_get(q, "replay_equals_live")))
+			strbuf_addstr(sb, "Replayed through its own build, the recording gives the "
+					  "recorded run's counts exactly. ");
+		strbuf_addf(sb, "A layout of which more than %g%% of the executed instructions could "
+				"only be carried approximately (code a variant adds or changes) is refused "
+				"by `lace replay` and shown as not measured, with its reason; the share "
+				"carried approximately is given for each variant below.\n\n",
+			    lace_json_get_num(q, "max_approx_pct"));
+		strbuf_addf(sb, "The test, exactly: for each variant and event, the same-execution "
+				"difference d = variant − baseline; its magnitude |d| is ranked among the "
+				"%lld randomized builds' |difference from baseline| on the same execution, "
+				"one-sided on |d| (the direction fixed by the question: a larger "
+				"difference), p = (1 + #builds with a difference at least |d|)/(K+1); "
+				"the %lld p's (variants × events) are Holm-adjusted together. Larger than "
+				"all K has p = 1/(K+1), so one test reaches %.0f%% only with K ≥ %lld; "
+				"Holm over %lld tests multiplies the smallest p by %lld, so a verdict "
+				"needs K ≥ %.0f (here K = %lld%s).\n\n",
+			    k, nh, alpha * 100, kmin, nh, nh, holm_k, k,
+			    (double)k < holm_k ? ": no verdict is possible, only ranks" : "");
+	} else {
+		strbuf_addf(sb, "Each variant, baseline and %lld randomized-layout builds of baseline on "
+				"`%s`, each measured by the same `lace stat` command. ", k, js(q, "workload"));
+		strbuf_addf(sb, "A variant's difference from baseline is ranked among the randomized "
+				"builds' differences from baseline (sizes, not signs): larger than all K "
+				"of them has one-sided p = 1/(K+1), so a verdict at %.0f%% needs K ≥ %lld "
+				"(here K = %lld%s).\n\n",
+			    alpha * 100, kmin, k, k < kmin ? ": too few builds for a verdict" : "");
+	}
 	if (simulated(res))
 		strbuf_addstr(sb, "The simulated counts are exact, so repeating a run adds nothing and no "
-				  "confidence interval is given: the uncertainty is the layout's. ");
-	strbuf_addf(sb, "A variant's difference from baseline is ranked among the randomized builds' "
-			"differences from baseline (sizes, not signs): larger than all K of them has "
-			"one-sided p = 1/(K+1), so a verdict at %.0f%% needs K ≥ %lld "
-			"(here K = %lld%s).\n\n",
-		    lace_json_get_num(q, "alpha") * 100, kmin, k, k < kmin ? ": too few builds for a verdict" : "");
+				  "confidence interval is given: the uncertainty is the layout's.\n\n");
 	strbuf_addstr(sb, "| variant | event | baseline | variant | change | rank among the randomized builds | layout noise floor |\n"
 			  "|---|---|---:|---:|---:|---|---:|\n");
 	json_array_foreach(json_object_get(q, "rows"), i, r) {
@@ -459,6 +525,7 @@ static void section_r4(struct strbuf *sb, const json_t *res)
 		}
 	}
 	strbuf_addch(sb, '\n');
+	q4_carried(sb, q);
 
 	strbuf_addstr(sb, "Layout (`lace diff` of hackbench, baseline → variant):\n\n"
 			  "| variant | bloat-o-meter | functions changed region | hot lines | hot 4K pages | findings |\n"
@@ -633,8 +700,8 @@ void study_print_summary(const json_t *res, FILE *f)
 
 	fprintf(f, "\nlace study (backend %s, %.0f s)\n\n", js(json_object_get(res, "backend"), "used"),
 		lace_json_get_num(res, "seconds"));
-	fprintf(f, "  %-16s %-24s %14s %14s %9s  %-12s %s\n", "variant", "event", "baseline", "variant",
-		"change", "noise floor", "rank among randomized builds");
+	fprintf(f, "  %-16s %-24s %14s %14s %9s  %-12s %6s %6s  %s\n", "variant", "event", "baseline",
+		"variant", "change", "noise floor", "p", "Holm p", "rank among randomized builds");
 	json_array_foreach(json_object_get(q4, "rows"), i, r) {
 		if (!strcmp(js(r, "variant"), "baseline"))
 			continue;
@@ -646,9 +713,15 @@ void study_print_summary(const json_t *res, FILE *f)
 			double a = ev_mean(base, events[e]), b = ev_mean(r, events[e]);
 			char fl[32];
 			snprintf(fl, sizeof(fl), "±%.2f%%", floor_pct(q4, events[e]));
-			fprintf(f, "  %-16s %-24s %14.0f %14.0f %+8.2f%%  %-12s %s\n", js(r, "variant"),
-				events[e], a, b, (b - a) / a * 100, fl,
-				js(rank_of(r, events[e]), "verdict"));
+			const json_t *rk = rank_of(r, events[e]);
+			char p[16] = "-", ph[16] = "-";
+			if (!isnan(lace_json_get_num(rk, "p")))
+				snprintf(p, sizeof(p), "%.3g", lace_json_get_num(rk, "p"));
+			if (!isnan(lace_json_get_num(rk, "p_holm")))
+				snprintf(ph, sizeof(ph), "%.3g", lace_json_get_num(rk, "p_holm"));
+			fprintf(f, "  %-16s %-24s %14.0f %14.0f %+8.2f%%  %-12s %6s %6s  %s\n",
+				js(r, "variant"), events[e], a, b, (b - a) / a * 100, fl, p, ph,
+				js(rk, "verdict"));
 		}
 	}
 }

@@ -39,6 +39,25 @@ expect_match 'They count the whole run of each workload, start-up included' "$(c
 expect_match 'plus a fixed start-up difference of' "$(cat whole/report.md)"
 expect_nomatch 'measurement window' "$(cat whole/report.md)"
 
+# reading 4 is one execution replayed through every build, its ranks
+# Holm-adjusted over variants x events; a variant lace replay refused
+# (code it adds or changes, above --max-approx) is not measured, with
+# replay's reason, and is no test
+expect_match "recorded once \(.lace stat --backend sim --record.\) and replayed" "$(cat out/report.md)"
+expect_match 'Holm over 20 tests multiplies the smallest p by 20' "$(cat out/report.md)"
+expect_match 'p +Holm p +rank among randomized builds' "$(cat out/summary.txt)"
+mkdir -p refused
+python3 -c 'import json,sys
+r=json.load(open(sys.argv[1]))
+rows=r["q4_placement"]["rows"]
+rows[1]={"config": rows[1]["config"], "variant": rows[1]["variant"],
+  "not_measured": "lace: v/hackbench: 23.08% of the executed instructions are carried over approximately (above --max-approx 1%), in: main"}
+json.dump(r, open(sys.argv[2], "w"))' out/results.json refused/results.json || fail "cannot write the refused results"
+expect_exit 1 "$LACE" study --report-only --out refused
+expect_match '\| cold-slowpaths \| not measured: lace: v/hackbench: 23.08% .*above --max-approx 1%' "$(cat refused/report.md)"
+expect_match 'Holm over 15 tests' "$(cat refused/report.md)"
+expect_match 'cold-slowpaths +not measured: lace: v/hackbench' "$OUT"
+
 # the rules can fail: a flipped word, a verdict from too few builds, a
 # baseline bar drawn outside its band
 sed '0,/, within the layout noise floor/s//, beyond the layout noise floor/' out/report.md > flip.md

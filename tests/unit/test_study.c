@@ -1,5 +1,6 @@
-/* study statistics: the line fit behind "instructions per hash fault" and
- * the rank test behind the placement verdicts. */
+/* study statistics: the line fit behind "instructions per hash fault",
+ * the rank test behind the placement verdicts and their Holm adjustment
+ * over reading 4's variants x events (study_analyse()). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -7,6 +8,9 @@
 #include <cmocka.h>
 #include <math.h>
 
+#include <string.h>
+
+#include "pipeline/study_analysis.h"
 #include "pipeline/study_stats.h"
 
 /* exact line: slope and intercept back, zero error */
@@ -75,12 +79,64 @@ static void test_rank(void **state)
 	assert_int_equal(r.verdict, STUDY_RANK_NONE);
 }
 
+/* a row of reading 4: every front-end event at v, L1i misses at miss */
+static json_t *q4_row(const char *variant, double v, double miss)
+{
+	static const char *const ev[] = { "instructions", "L1-icache-loads", "L1-icache-load-misses",
+					  "iTLB-loads", "iTLB-load-misses" };
+	json_t *r = json_object(), *e = json_object();
+
+	for (size_t i = 0; i < 5; i++)
+		json_object_set_new(e, ev[i], json_pack("{s:f}", "mean", i == 2 ? miss : v));
+	json_object_set_new(r, "config", json_string(variant));
+	json_object_set_new(r, "variant", json_string(variant));
+	json_object_set_new(r, "events", e);
+	return r;
+}
+
+/* 39 randomized builds: "far" beyond all of them on L1i misses has
+ * p = 1/40, but Holm over the 10 tests of two measured variants x five
+ * events makes it 10/40: no verdict; a variant not measured is no test */
+static void test_rank_holm(void **state)
+{
+	json_t *res = json_object(), *q = json_object(), *rows = json_array(), *per = json_object();
+	(void)state;
+
+	json_object_set_new(res, "q4_placement", q);
+	json_object_set_new(q, "rows", rows);
+	json_object_set_new(q, "shuffle_builds", per);
+	json_array_append_new(rows, q4_row("baseline", 1000, 100));
+	json_array_append_new(rows, q4_row("far", 1000, 500));
+	json_array_append_new(rows, q4_row("near", 1000, 101));
+	json_array_append_new(rows, json_pack("{s:s,s:s,s:s}", "config", "gone", "variant", "gone",
+					      "not_measured", "refused"));
+	for (int i = 0; i < 39; i++) {
+		char name[32];
+		snprintf(name, sizeof(name), "baseline-shuffle-%d", i + 1);
+		json_object_set_new(per, name, q4_row(name, 1000 + i, 90 + i % 20));
+	}
+	study_analyse(res);
+	assert_int_equal(json_integer_value(json_object_get(q, "holm_tests")), 10);
+	json_t *far = json_object_get(json_object_get(json_array_get(rows, 1), "rank"),
+				      "L1-icache-load-misses");
+	assert_int_equal(json_integer_value(json_object_get(far, "smaller")), 39);
+	assert_float_equal(json_real_value(json_object_get(far, "p")), 1.0 / 40, 1e-12);
+	assert_float_equal(json_real_value(json_object_get(far, "p_holm")), 10.0 / 40, 1e-12);
+	assert_string_equal(json_string_value(json_object_get(far, "verdict")),
+			    "beyond every randomized build's difference, not significant after Holm "
+			    "over 10 tests");
+	json_t *gone = json_object_get(json_array_get(rows, 3), "rank");
+	assert_true(json_is_null(json_object_get(json_object_get(gone, "iTLB-loads"), "p_holm")));
+	json_decref(res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fit_exact),
 		cmocka_unit_test(test_fit_error),
 		cmocka_unit_test(test_rank),
+		cmocka_unit_test(test_rank_holm),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
