@@ -84,20 +84,8 @@ size_t study_jobs_add_stat(struct study_jobs *q, json_t *dest, const char *key, 
 
 void study_jobs_record(struct study_jobs *q, size_t job, const char *path)
 {
-	struct study_job *j = &q->v[job];
-	struct strvec v = STRVEC_INIT;
-	bool done = false;
-
 	/* --record PATH among lace stat's options, before the "--" */
-	for (size_t a = 0; a < j->argv.nr; a++) {
-		if (!done && !strcmp(j->argv.v[a], "--")) {
-			strvec_pushv(&v, (const char *[]){ "--record", path, NULL });
-			done = true;
-		}
-		strvec_push(&v, j->argv.v[a]);
-	}
-	strvec_clear(&j->argv);
-	j->argv = v;
+	strvec_insert_before(&q->v[job].argv, "--", (const char *const[]){ "--record", path, NULL });
 }
 
 void study_jobs_add_replay(struct study_jobs *q, json_t *dest, const char *recording,

@@ -69,6 +69,26 @@ long strvec_find(const struct strvec *sv, const char *s)
 	return -1;
 }
 
+void strvec_insert_before(struct strvec *sv, const char *mark, const char *const *items)
+{
+	long at = strvec_find(sv, mark);
+	size_t n = 0, pos;
+
+	while (items[n])
+		n++;
+	pos = at < 0 ? sv->nr : (size_t)at;
+	for (size_t i = 0; i < n; i++)
+		strvec_push(sv, items[i]);   /* grows v; the copies land at the end */
+	if (pos + n < sv->nr) {
+		const char **tmp = xmalloc(n * sizeof(*tmp) + 1);
+
+		memcpy(tmp, sv->v + sv->nr - n, n * sizeof(*tmp));
+		memmove(sv->v + pos + n, sv->v + pos, (sv->nr - n - pos) * sizeof(*sv->v));
+		memcpy(sv->v + pos, tmp, n * sizeof(*tmp));
+		free(tmp);
+	}
+}
+
 void strvec_clear(struct strvec *sv)
 {
 	if (sv->v != strvec_empty) {

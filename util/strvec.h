@@ -24,6 +24,10 @@ const char *strvec_pushf(struct strvec *sv, const char *fmt, ...)
 void strvec_pushv(struct strvec *sv, const char **v);
 /* Append each word of s split at spaces and tabs (s may be NULL). */
 void strvec_split(struct strvec *sv, const char *s);
+/* Insert copies of items (NULL-terminated) before the first element
+ * equal to mark, or at the end when there is none: an option put before
+ * a command line's "--". */
+void strvec_insert_before(struct strvec *sv, const char *mark, const char *const *items);
 /* Index of the first element equal to s, or -1. */
 long strvec_find(const struct strvec *sv, const char *s);
 /* Free every element and the array; sv is empty and reusable after. */

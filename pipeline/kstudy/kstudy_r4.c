@@ -75,24 +75,6 @@ static struct kjob *boot(struct ks *s, json_t *dest, const char *kernel, const c
 		       (const char *[]){ s->hackbench, "-g", g, "-f", "5", "-l", l, NULL }, FILL_R4_LIVE);
 }
 
-/* --record PATH into j's lace stat options, before its "--" (the path
- * is the job's own output, known once the job is) */
-static void record_option(struct kjob *j, const char *path)
-{
-	struct strvec v = STRVEC_INIT;
-	bool done = false;
-
-	for (size_t a = 0; a < j->argv.nr; a++) {
-		if (!done && !strcmp(j->argv.v[a], "--")) {
-			strvec_pushv(&v, (const char *[]){ "--record", path, NULL });
-			done = true;
-		}
-		strvec_push(&v, j->argv.v[a]);
-	}
-	strvec_clear(&j->argv);
-	j->argv = v;
-}
-
 void kstudy_r4_queue_boots(struct ks *s)
 {
 	json_t *r = json_object(), *ex = json_array(), *live = json_array();
@@ -114,7 +96,9 @@ void kstudy_r4_queue_boots(struct ks *s)
 	if (j) {
 		char *path = kjob_output(j, "hackbench.lrec");
 
-		record_option(j, path);
+		/* before "--": an option of lace stat (the path is the job's
+		 * own output, known once the job is) */
+		strvec_insert_before(&j->argv, "--", (const char *const[]){ "--record", path, NULL });
 		json_object_set_new(r, "recording", json_string(path));
 		free(path);
 	}

@@ -85,6 +85,36 @@ static void test_long_and_many(void **state)
 	strvec_clear(&copy);
 }
 
+/* options go before "--"; without one they are appended; many at once;
+ * the array stays NULL-terminated */
+static void test_insert_before(void **state)
+{
+	(void)state;
+	struct strvec v = STRVEC_INIT;
+
+	strvec_pushv(&v, (const char *[]){ "stat", "-e", "x", "--", "prog", "--", "arg", NULL });
+	strvec_insert_before(&v, "--", (const char *const[]){ "--record", "f", NULL });
+	assert_int_equal(v.nr, 9);
+	const char *want[] = { "stat", "-e", "x", "--record", "f", "--", "prog", "--", "arg" };
+	for (size_t i = 0; i < v.nr; i++)
+		assert_string_equal(v.v[i], want[i]);
+	assert_null(v.v[v.nr]);
+	strvec_clear(&v);
+
+	strvec_pushv(&v, (const char *[]){ "a", NULL });
+	strvec_insert_before(&v, "--", (const char *const[]){ "b", "c", NULL });
+	assert_int_equal(v.nr, 3);
+	assert_string_equal(v.v[1], "b");
+	assert_string_equal(v.v[2], "c");
+	assert_null(v.v[3]);
+	strvec_insert_before(&v, "a", (const char *const[]){ "0", NULL });
+	assert_string_equal(v.v[0], "0");
+	assert_string_equal(v.v[1], "a");
+	strvec_insert_before(&v, "a", (const char *const[]){ NULL });
+	assert_int_equal(v.nr, 4);
+	strvec_clear(&v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -92,6 +122,7 @@ int main(void)
 		cmocka_unit_test(test_push_copies),
 		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_long_and_many),
+		cmocka_unit_test(test_insert_before),
 	};
 	return cmocka_run_group_tests_name("strvec", tests, NULL, NULL);
 }
