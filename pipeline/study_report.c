@@ -392,6 +392,10 @@ static void rank_text(struct strbuf *sb, const json_t *rk)
 		strbuf_addstr(sb, "not compared");
 		return;
 	}
+	if (json_is_false(json_object_get(rk, "tested"))) {
+		strbuf_addstr(sb, js(rk, "verdict"));
+		return;
+	}
 	strbuf_addf(sb, "%s (%lld of %lld builds differ less, %lld more", js(rk, "verdict"),
 		    json_integer_value(json_object_get(rk, "smaller")), k,
 		    json_integer_value(json_object_get(rk, "larger")));

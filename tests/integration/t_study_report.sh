@@ -44,7 +44,7 @@ expect_nomatch 'measurement window' "$(cat whole/report.md)"
 # (code it adds or changes, above --max-approx) is not measured, with
 # replay's reason, and is no test
 expect_match "recorded once \(.lace stat --backend sim --record.\) and replayed" "$(cat out/report.md)"
-expect_match 'Holm over 20 tests multiplies the smallest p by 20' "$(cat out/report.md)"
+expect_match 'Holm over 16 tests multiplies the smallest p by 16' "$(cat out/report.md)"
 expect_match 'p +Holm p +rank among randomized builds' "$(cat out/summary.txt)"
 mkdir -p refused
 python3 -c 'import json,sys
@@ -55,7 +55,7 @@ rows[1]={"config": rows[1]["config"], "variant": rows[1]["variant"],
 json.dump(r, open(sys.argv[2], "w"))' out/results.json refused/results.json || fail "cannot write the refused results"
 expect_exit 1 "$LACE" study --report-only --out refused
 expect_match '\| cold-slowpaths \| not measured: lace: v/hackbench: 23.08% .*above --max-approx 1%' "$(cat refused/report.md)"
-expect_match 'Holm over 15 tests' "$(cat refused/report.md)"
+expect_match 'Holm over 12 tests' "$(cat refused/report.md)"
 expect_match 'cold-slowpaths +not measured: lace: v/hackbench' "$OUT"
 
 # the rules can fail: a flipped word, a verdict from too few builds, a
