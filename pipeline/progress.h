@@ -15,4 +15,9 @@ struct study_progress {
 
 typedef void study_progress_fn(void *data, const struct study_progress *p);
 
+/* Tell fn (when not NULL) that a step of phase begins: what it is, from
+ * fmt, and the time since t0 (time_now_s() when the study began). */
+void study_progress_notef(study_progress_fn *fn, void *data, double t0, const char *phase,
+			  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
 #endif

@@ -45,23 +45,6 @@ struct study {
 	double t0;
 };
 
-/* a step that begins: its phase and what it is */
-static void progress(struct study *s, const char *phase, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void progress(struct study *s, const char *phase, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-
-	if (!s->o->progress)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	s->o->progress(s->o->progress_data, &(struct study_progress){
-		.phase = phase, .what = buf, .elapsed = time_now_s() - s->t0, .left = -1 });
-}
-
 static char *path_join(const char *a, const char *b)
 {
 	struct strbuf p = STRBUF_INIT;
@@ -202,7 +185,9 @@ static int step_build(struct study *s)
 	snprintf(shuffle, sizeof(shuffle), "%u", s->o->shuffle);
 	snprintf(seed, sizeof(seed), "%lu", s->o->seed);
 	if (!s->o->keep_variants || access(s->variants_dir, F_OK) != 0) {
-		progress(s, "build", "building every variant and %u randomized baseline builds", s->o->shuffle);
+		study_progress_notef(s->o->progress, s->o->progress_data, s->t0,
+				     "build", "building every variant and %u randomized baseline builds",
+				     s->o->shuffle);
 		/* the workloads only: hashmmu-driver is never measured here */
 		const char *argv[] = { "build", "--all", "--shuffle", shuffle, "--seed", seed, "--out",
 				       s->variants_dir, "--program", "hackbench,faultbench,randaccess",
@@ -271,7 +256,8 @@ static void step_layout(struct study *s)
 		const char *name = json_string_value(v);
 		if (!strcmp(name, "baseline"))
 			continue;
-		progress(s, "diff", "lace diff baseline %s", name);
+		study_progress_notef(s->o->progress, s->o->progress_data, s->t0,
+				     "diff", "lace diff baseline %s", name);
 		char *head = variant_bin(s, name, "hackbench");
 		struct strbuf svg = STRBUF_INIT;
 		strbuf_addf(&svg, "%s/map-%s.svg", s->o->out_dir, name);
@@ -568,7 +554,9 @@ static void q3_path_length(struct study *s, const struct sizes *z)
 						      res.buf, "--json", "--output=null", "--", NULL });
 		split_args(&argv, bin, a.buf);
 		unlink(res.buf);
-		progress(s, "path length", "faultbench %s pages, per function (sim)", sizes[k]);
+		study_progress_notef(s->o->progress, s->o->progress_data, s->t0,
+				     "path length", "faultbench %s pages, per function (sim)",
+				     sizes[k]);
 		char *why = NULL;
 		json_t *j = lace_json(argv.v, NULL, &why);
 		json_decref(j);

@@ -41,20 +41,6 @@
 #define R2_FILE_PAGES 1024L
 #define R2_EXECS 100
 #define PATHS_R2 "hash_page_mm,__hash_page_4K,filemap_map_pages,do_set_pte"
-void ks_note(struct ks *s, const char *phase, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-
-	if (!s->o->progress)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	s->o->progress(s->o->progress_data, &(struct study_progress){
-		.phase = phase, .what = buf, .elapsed = time_now_s() - s->t0, .left = -1 });
-}
-
 /* a kernel file the plan's builds will make, or one that is there */
 bool ks_have(struct ks *s, const char *p)
 {
@@ -593,7 +579,8 @@ static void begin(struct ks *s, const struct kstudy_opts *o, json_t **results)
 	else
 		snprintf(s->kernels, sizeof(s->kernels), "%.2000s/%.2000s", cwd, o->kernels);
 	if (!fs_is_file(s->faultbench))
-		ks_note(s, "setup", "note: %s missing (make builds it with powerpc64le-linux-gnu-gcc): "
+		study_progress_notef(s->o->progress, s->o->progress_data, s->t0,
+				     "setup", "note: %s missing (make builds it with powerpc64le-linux-gnu-gcc): "
 		     "the ppc64le readings will say not measured", s->faultbench);
 }
 
@@ -638,7 +625,8 @@ static int run_stages(struct ks *s, int from, int max, const char *name)
 				ph = s->q.v[i].phase;
 				/* a build takes minutes: say it began, not only
 				 * that it ended */
-				ks_note(s, ph, "%s: started", s->q.v[i].what);
+				study_progress_notef(s->o->progress, s->o->progress_data, s->t0,
+				     ph, "%s: started", s->q.v[i].what);
 			}
 		pr.name = ph ? ph : "";
 		if (!name)

@@ -32,8 +32,6 @@ struct ks {
 	bool unbuilt;                /* a plan with builds: kernels are not there yet */
 };
 
-/* a progress line of the phase */
-void ks_note(struct ks *s, const char *phase, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* a kernel file the plan's builds will make, or one that is there */
 bool ks_have(struct ks *s, const char *p);
 /* o's "not_measured": why */
