@@ -126,18 +126,11 @@ static int cmd_replay(int argc, char **argv)
 			rc = LACE_EXIT_USAGE;
 			goto out;
 		}
-		int lerr = symkeys_load(base_arg ? base_arg : b->path, &own);
-		if (!lerr && !own.n)
-			symkeys_free(&own);
-		if ((lerr || !own.n) && !base_arg && !strcmp(b->role, "kernel")) {
-			/* a boot image (bzImage): its vmlinux beside it */
-			char *vml = xmalloc(strlen(b->path) + 16), *slash;
-			strcpy(vml, b->path);
-			slash = strrchr(vml, '/');
-			strcpy(slash ? slash + 1 : vml, "vmlinux");
-			lerr = symkeys_load(vml, &own);
-			free(vml);
-		}
+		/* a kernel's recorded build is its boot image (bzImage): the
+		 * vmlinux beside it holds the functions */
+		char *src = base_arg || strcmp(b->role, "kernel") ? NULL : symkeys_build_of(b->path);
+		int lerr = symkeys_load(base_arg ? base_arg : src ? src : b->path, &own);
+		free(src);
 		if (lerr) {
 			lace_err(NULL, "%s (the recorded build)", lace_error_msg());
 			rc = LACE_EXIT_USAGE;

@@ -10,6 +10,7 @@
 #include "layout/symkeys.h"
 #include "util/elf_note.h"
 #include "util/error.h"
+#include "util/fs.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -102,4 +103,31 @@ int symkeys_build_id(const char *path, char *hex, size_t len)
 	note_build_id(img, hex, len);
 	image_free(img);
 	return 0;
+}
+
+char *symkeys_build_of(const char *path)
+{
+	struct symkeys k;
+	struct strbuf sb = STRBUF_INIT;
+	const char *slash = strrchr(path, '/');
+
+	if (!fs_is_file(path)) {
+		lace_error_set(ENOENT, "%s: no such file", path);
+		return NULL;
+	}
+	if (!symkeys_load(path, &k)) {
+		size_t n = k.n;
+
+		symkeys_free(&k);
+		if (n)
+			return xstrdup(path);
+	}
+	strbuf_addf(&sb, "%.*svmlinux", slash ? (int)(slash - path + 1) : 0, path);
+	if (!fs_is_file(sb.buf)) {
+		lace_error_set(ENOENT, "%s: no ELF with symbols, and no vmlinux beside it (%s)", path,
+			       sb.buf);
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb, NULL);
 }

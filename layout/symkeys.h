@@ -23,6 +23,11 @@ struct symkeys {
 /* 0, or -errno with "PATH: reason" set. */
 int symkeys_load(const char *path, struct symkeys *t);
 void symkeys_free(struct symkeys *t);
+/* The build whose functions a file's addresses are: path itself when it
+ * is an ELF with symbols, else the vmlinux beside it (a kernel's boot
+ * image, bzImage, is made from it).  A malloc'd path, or NULL with
+ * "PATH: ..." set. */
+char *symkeys_build_of(const char *path);
 /* The GNU build-id of an ELF as lowercase hex ("" when none); 0 or -errno
  * (record_file.h's record_build_id_reader). */
 int symkeys_build_id(const char *path, char *hex, size_t len);

@@ -57,35 +57,6 @@ int ab_same_events_check(const struct strvec *events)
 	return 0;
 }
 
-char *ab_same_vmlinux(const char *path)
-{
-	struct symkeys k;
-
-	if (!fs_is_file(path)) {
-		lace_error_set(ENOENT, "%s: no such file", path);
-		return NULL;
-	}
-	if (!symkeys_load(path, &k)) {
-		size_t n = k.n;
-
-		symkeys_free(&k);
-		if (n)
-			return xstrdup(path);
-	}
-	/* a boot image: the vmlinux it was made from, beside it */
-	const char *slash = strrchr(path, '/');
-	struct strbuf sb = STRBUF_INIT;
-
-	strbuf_addf(&sb, "%.*svmlinux", slash ? (int)(slash - path + 1) : 0, path);
-	if (!fs_is_file(sb.buf)) {
-		lace_error_set(ENOENT, "%s: no ELF with symbols, and no vmlinux beside it (%s)", path,
-			       sb.buf);
-		strbuf_release(&sb);
-		return NULL;
-	}
-	return strbuf_detach(&sb, NULL);
-}
-
 static int subdir_filter(const struct dirent *d)
 {
 	return d->d_name[0] != '.';
@@ -365,7 +336,7 @@ int ab_same_run(const struct ab_same_opts *o, json_t **out)
 	*out = NULL;
 	if ((rc = ab_same_events_check(&o->events)))
 		return rc;
-	if (!(va = ab_same_vmlinux(o->kernel_a)) || !(vb = ab_same_vmlinux(o->kernel_b))) {
+	if (!(va = symkeys_build_of(o->kernel_a)) || !(vb = symkeys_build_of(o->kernel_b))) {
 		rc = -EINVAL;
 		goto out;
 	}

@@ -30,10 +30,6 @@ struct ab_same_opts {
 /* Each event a simulator's event, with no side or :k / :u; 0 or -EINVAL
  * naming the first that is not. */
 int ab_same_events_check(const struct strvec *events);
-/* The build a kernel's addresses are read from: path itself when it is an
- * ELF with symbols, else the vmlinux beside it (a bzImage's); a malloc'd
- * path, or NULL with "PATH: ..." set. */
-char *ab_same_vmlinux(const char *path);
 /* Append DIR/SUB/vmlinux of each subfolder SUB that holds one (in
  * version order: shuffle-2 before shuffle-10); 0, or -ENOENT / -ENOTDIR
  * with the message set when there is none. */
