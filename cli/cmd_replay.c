@@ -14,6 +14,7 @@
 #include "measure/replay/record_file.h"
 #include "measure/replay/replay.h"
 #include "util/error.h"
+#include "util/file_probe.h"
 #include "util/parse_options.h"
 #include "util/strvec.h"
 #include "util/xalloc.h"
@@ -91,6 +92,7 @@ static int cmd_replay(int argc, char **argv)
 	size_t nrows = 0;
 	int ev[MAX_EVENTS], nev, i, rc = LACE_EXIT_OK;
 	double limit = 1.0;
+	unsigned own_machine = 0;   /* e_machine of the recorded build, 0: unknown */
 
 	strvec_clear(&layouts);
 	events_arg = max_approx_arg = base_arg = NULL;
@@ -130,6 +132,11 @@ static int cmd_replay(int argc, char **argv)
 		 * vmlinux beside it holds the functions */
 		char *src = base_arg || strcmp(b->role, "kernel") ? NULL : symkeys_build_of(b->path);
 		int lerr = symkeys_load(base_arg ? base_arg : src ? src : b->path, &own);
+		struct file_facts f;
+
+		/* the layouts must be builds for the same machine */
+		if (!lerr && !file_probe(base_arg ? base_arg : src ? src : b->path, &f))
+			own_machine = f.machine;
 		free(src);
 		if (lerr) {
 			lace_err(NULL, "%s (the recorded build)", lace_error_msg());
@@ -160,8 +167,24 @@ static int cmd_replay(int argc, char **argv)
 	for (size_t l = 0; l < layouts.nr; l++) {
 		struct symkeys nk;
 		struct replay_sym *nsyms;
+		struct file_facts lf;
 		if (symkeys_load(layouts.v[l], &nk)) {
 			lace_err(NULL, "%s", lace_error_msg());
+			rc = LACE_EXIT_USAGE;
+			goto out;
+		}
+		/* one line of lace's own, not "all of it carried approximately" */
+		if (own_machine && !file_probe(layouts.v[l], &lf) && lf.machine != own_machine) {
+			lace_err(layouts.v[l], "an ELF for machine %u, the recorded build's is %u: "
+				 "not a build of the same code", lf.machine, own_machine);
+			symkeys_free(&nk);
+			rc = LACE_EXIT_USAGE;
+			goto out;
+		}
+		if (!nk.n) {
+			lace_err(layouts.v[l], "no function symbols (stripped?): nothing to carry "
+				 "the executed addresses by");
+			symkeys_free(&nk);
 			rc = LACE_EXIT_USAGE;
 			goto out;
 		}

@@ -52,6 +52,18 @@ expect_one_line "$ERR"
 expect_match '^lace: \./calls: [0-9.]+% of the executed instructions are carried over approximately \(above --max-approx 1%\), in: main' "$ERR"
 expect_exit 0 "$LACE" replay --layout ./calls --max-approx 100 footprint.rec
 
+# a stripped build, or one for another machine: lace's own one line, not
+# "everything carried approximately"
+strip -o stripped ./footprint || fail "cannot strip footprint"
+expect_exit 2 "$LACE" replay --layout ./stripped footprint.rec
+expect_one_line "$ERR"
+expect_match '^lace: \./stripped: no function symbols \(stripped\?\)' "$ERR"
+if [ -f "$BUILD/ppc64le/bench/faultbench" ]; then
+  expect_exit 2 "$LACE" replay --layout "$BUILD/ppc64le/bench/faultbench" footprint.rec
+  expect_one_line "$ERR"
+  expect_match 'an ELF for machine 21, the recorded build.s is 62: not a build of the same code' "$ERR"
+fi
+
 # cut or foreign files
 head -c 300 footprint.rec > cut.rec
 expect_exit 2 "$LACE" replay cut.rec
