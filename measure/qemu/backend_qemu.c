@@ -370,7 +370,12 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 	p->nrun++;
 	strbuf_addf(&out, "%s/tcg.%u", p->dir, p->nrun);
 	strbuf_addf(&console, "%s/console.%u", p->dir, p->nrun);
-	unsigned perturb = p->perturb ? p->perturb + p->nrun - 1 : 0;
+	/* counted per side: lace ab's A and B of one round get the same
+	 * perturbation, so a round pairs two builds under one timing */
+	unsigned *nboot = &p->nboot[opts->side == 'B'];
+	unsigned perturb = p->perturb ? p->perturb + *nboot : 0;
+
+	(*nboot)++;
 
 	qemu_argv_build(p, k, initrd.buf, out.buf, console.buf, perturb, &qargv);
 

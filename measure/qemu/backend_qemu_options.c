@@ -26,9 +26,10 @@ const struct lace_backend_option qemu_backend_options[] = {
 	{ "system-map-b", 1, "FILE", "lace ab: B's System.map" },
 	{ "qemu-loops", 1, "N", "runs of the workload per boot, in one window\n"
 				"(default 1)" },
-	{ "qemu-perturb", 1, "N", "boot k of the batch with timing perturbation N+k-1\n"
-				  "(a padded kernel command line): the same code,\n"
-				  "another execution; 0, the default, is none" },
+	{ "qemu-perturb", 1, "N", "boot k of the batch (of each side in lace ab) with\n"
+				  "timing perturbation N+k-1 (a padded kernel command\n"
+				  "line): the same code, another execution; 0, the\n"
+				  "default, is none" },
 	{ "qemu-no-plugin", 0, NULL, "boot without lace's TCG plugin: guest tracepoints\n"
 				     "and elapsed only (its cost)" },
 	{ "guest-arch", 1, "ARCH", "without --kernel: boot Debian's x86_64 (default)\n"

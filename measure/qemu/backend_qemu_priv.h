@@ -44,7 +44,8 @@ struct qemu_priv {
 	unsigned trace_warned;         /* bit t: said why t was not counted */
 	unsigned console_kept;         /* failed runs whose console was kept */
 	unsigned loops;                /* --qemu-loops */
-	unsigned perturb;              /* --qemu-perturb: the first boot's, 0 for none */
+	unsigned perturb;              /* --qemu-perturb: the first boot's of each side, 0: none */
+	unsigned nboot[2];             /* boots of lace ab's side A / B so far (lace stat: A) */
 	bool per_function;
 	bool no_plugin;                /* --qemu-no-plugin: QEMU alone (make bench) */
 	char *record;                  /* --record FILE */

@@ -49,6 +49,20 @@ echo "$(cat summary.txt)"
   --pre false -- ./touch 1 > aa.out 2> aa.err && fail "a failing --pre passed"
 grep -q "A: ./touch 1" aa.out || fail "ab -- CMD did not run CMD on both sides: $(head -5 aa.out)"
 
+# --qemu-perturb counts boots per side: round k's A and B share
+# perturbation k, so an A/A run pairs equal counts in every round while
+# the rounds themselves differ (other executions)
+"$LACE" ab --backend qemu --kernel "$k" --system-map "$m" -e instructions:k -r 3 --warmup 0 \
+  --qemu-perturb 1 --no-results --json -- ./touch 8 > pa.json 2> pa.err || fail "ab --qemu-perturb: $(tail -3 pa.err)"
+python3 - pa.json <<'PY' || fail "perturbed A/A rounds are not paired"
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = [x for x in d["events"] if x["name"] == "instructions:k"][0]
+assert e["ratio"] == 1 and e["a_mean"] == e["b_mean"] and e["a_stddev"] > 0, e
+print("perturbed A/A: instructions:k mean %.0f, sd %.0f across rounds, B/A exactly %g"
+      % (e["a_mean"], e["a_stddev"], e["ratio"]))
+PY
+
 "$LACE" stat --backend qemu --kernel-b "$k" -- ./touch 1 > /dev/null 2> stat.err &&
   fail "lace stat accepted --kernel-b"
 grep -q "is for lace ab" stat.err || fail "no clear error: $(cat stat.err)"
