@@ -75,9 +75,7 @@ static int severity_rank(const char *s)
 	return 3; /* never */
 }
 
-static void add_reason(json_t *reasons, const char *kind, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void add_reason(json_t *reasons, const char *kind, const char *fmt, ...)
+void check_add_reason(json_t *reasons, const char *kind, const char *fmt, ...)
 {
 	char msg[1024];
 	va_list ap;
@@ -85,7 +83,11 @@ static void add_reason(json_t *reasons, const char *kind, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	json_array_append_new(reasons, json_pack("{s:s,s:o}", "kind", kind, "reason", lace_json_string(msg)));
+	if (kind)
+		json_array_append_new(reasons, json_pack("{s:s,s:o}", "kind", kind, "reason",
+							 lace_json_string(msg)));
+	else
+		json_array_append_new(reasons, lace_json_string(msg));
 }
 
 /* lace diff --json with the configured thresholds; returns parsed JSON. */
@@ -129,7 +131,7 @@ static json_t *run_diff(const struct check_opts *o, const char *base, const char
 	struct strbuf why = STRBUF_INIT;
 	json_t *j = selfexec_json(argv.v, NULL, 0, &why);
 	if (!j)
-		add_reason(errors, "diff", "%s", why.buf);
+		check_add_reason(errors, "diff", "%s", why.buf);
 	strbuf_release(&why);
 	strvec_clear(&argv);
 	return j;
@@ -177,7 +179,7 @@ static json_t *run_ab(const struct check_opts *o, const char *base, const char *
 	struct strbuf why = STRBUF_INIT;
 	json_t *j = selfexec_json(argv.v, NULL, 0, &why);
 	if (!j)
-		add_reason(errors, "ab", "on '%s': %s", workload, why.buf);
+		check_add_reason(errors, "ab", "on '%s': %s", workload, why.buf);
 	strbuf_release(&why);
 	strvec_clear(&argv);
 	return j;
@@ -225,11 +227,11 @@ static void judge_events(const struct check_opts *o, json_t *ab, const char *wor
 			continue;
 		double pct = (r.ratio - 1) * 100, lo = (r.ci_low - 1) * 100, hi = (r.ci_high - 1) * 100;
 		if (v == LACE_VERDICT_SLOWER && exact)
-			add_reason(reasons, "slower",
+			check_add_reason(reasons, "slower",
 				   "%s on '%s': %+.2f%% (exact: a deterministic simulated count), beyond the %.3g%% margin",
 				   name, workload, pct, margin * 100);
 		else if (v == LACE_VERDICT_SLOWER)
-			add_reason(reasons, "slower",
+			check_add_reason(reasons, "slower",
 				   "%s on '%s': %+.2f%% (CI %+.2f%% .. %+.2f%%), beyond the %.3g%% margin",
 				   name, workload, pct, lo, hi, margin * 100);
 		else if ((v == LACE_VERDICT_INCONCLUSIVE || v == LACE_VERDICT_UNDECIDED)) {
@@ -238,7 +240,7 @@ static void judge_events(const struct check_opts *o, json_t *ab, const char *wor
 				 "%s on '%s' is %s: %+.2f%% (CI %+.2f%% .. %+.2f%%) against a %.3g%% margin",
 				 name, workload, stats_verdict_name(v), pct, lo, hi, margin * 100);
 			if (c->inconclusive_fails)
-				add_reason(reasons, "inconclusive", "%s", line);
+				check_add_reason(reasons, "inconclusive", "%s", line);
 			else
 				json_array_append_new(notes, json_string(line));
 		}
@@ -256,7 +258,7 @@ enum check_decision check_run(const struct check_opts *o, json_t **report)
 	json_object_set_new(rep, "base", lace_json_string(o->base));
 	json_object_set_new(rep, "head", lace_json_string(o->head));
 	if (!base || !head) {
-		add_reason(errors, "input", "%s: %s", base ? o->head : o->base, lace_error_msg());
+		check_add_reason(errors, "input", "%s: %s", base ? o->head : o->base, lace_error_msg());
 		goto out;
 	}
 	json_object_set_new(rep, "base_elf", lace_json_string(base));
@@ -274,7 +276,7 @@ enum check_decision check_run(const struct check_opts *o, json_t **report)
 			if (json_object_get(f, "expected"))
 				continue;
 			if (severity_rank(sev) >= fail_rank && fail_rank <= 2)
-				add_reason(reasons, "finding", "[%s] %s: %s: %s",
+				check_add_reason(reasons, "finding", "[%s] %s: %s: %s",
 					   sev, json_string_value(json_object_get(f, "rule")),
 					   json_string_value(json_object_get(f, "subject")),
 					   json_string_value(json_object_get(f, "reason")));

@@ -36,6 +36,11 @@ char *check_resolve_elf(const char *arg, const char *variants_dir);
  * with what was done); returns the decision. */
 enum check_decision check_run(const struct check_opts *o, json_t **report);
 
+/* Append a formatted {kind, reason} to reasons, or with kind NULL the bare
+ * string (a note); the one way every part of lace check reports. */
+void check_add_reason(json_t *reasons, const char *kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* Render the report as a Markdown review comment. */
 void check_render_md(const json_t *report, struct strbuf *out);
 

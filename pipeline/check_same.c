@@ -5,7 +5,6 @@
 #include "pipeline/check_same.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,21 +13,6 @@
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/strvec.h"
-
-static void add(json_t *a, const char *kind, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void add(json_t *a, const char *kind, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (kind)
-		json_array_append_new(a, json_pack("{s:s,s:o}", "kind", kind, "reason", lace_json_string(msg)));
-	else
-		json_array_append_new(a, lace_json_string(msg));
-}
 
 /* What QEMU boots for a build given as its vmlinux: an x86 kernel boots
  * from the bzImage beside it; a ppc64le vmlinux boots itself. */
@@ -53,7 +37,7 @@ static void judge(const struct check_opts *o, json_t *ab, const char *workload, 
 	json_t *ev;
 
 	if (nv)
-		add(notes, NULL, "on '%s': %s", workload, nv);
+		check_add_reason(notes, NULL, "on '%s': %s", workload, nv);
 	json_array_foreach(json_object_get(ab, "events"), i, ev) {
 		const char *name = json_string_value(json_object_get(ev, "event"));
 		double d = lace_json_get_num(ev, "difference"), r = lace_json_get_num(ev, "ratio");
@@ -67,11 +51,11 @@ static void judge(const struct check_opts *o, json_t *ab, const char *workload, 
 		json_object_set_new(ev, "check_margin", json_real(margin));
 		json_object_set_new(ev, "gated", json_boolean(gated));
 		if (beyond && d > 0 && r - 1 > margin && gated)
-			add(reasons, "slower", "%s on '%s': %+.0f (%+.2f%%) on one execution, beyond "
+			check_add_reason(reasons, "slower", "%s on '%s': %+.0f (%+.2f%%) on one execution, beyond "
 			    "placement noise (Holm p %.3g) and the %.3g%% margin", name, workload, d,
 			    (r - 1) * 100, lace_json_get_num(ev, "p_holm"), margin * 100);
 		else if (beyond && d < 0)
-			add(notes, NULL, "%s on '%s': %+.0f (%+.2f%%) on one execution, beyond placement "
+			check_add_reason(notes, NULL, "%s on '%s': %+.0f (%+.2f%%) on one execution, beyond placement "
 			    "noise: fewer", name, workload, d, (r - 1) * 100);
 	}
 }
@@ -101,7 +85,7 @@ void check_same_measure(const struct check_opts *o, const char *base, const char
 	json_t *j = selfexec_json(argv.v, NULL, 0, &why);
 
 	if (!j) {
-		add(errors, "ab", "on '%s': %s", workload, why.buf);
+		check_add_reason(errors, "ab", "on '%s': %s", workload, why.buf);
 	} else {
 		json_object_set_new(j, "workload", json_string(workload));
 		judge(o, j, workload, reasons, notes);
