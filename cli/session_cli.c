@@ -91,6 +91,11 @@ static const struct lace_option run_options[] = {
 		 "with --output=pipe, a run writing more is killed as a\n"
 		 "flood (default 64M); alone, it implies --output=pipe", .seen = &SC.limit_given),
 	OPT_BOOLEAN(0, "stop-on-error", &SS.stop_on_error, "stop the batch at the first failed run"),
+	OPT_INTEGER('j', "jobs", &SS.jobs, 1, 1024, "N",
+		    "runs at once, each in a process of its own (default:\n"
+		    "the number of CPUs with --backend qemu, whose boots\n"
+		    "are independent; 1 on hardware counters and the\n"
+		    "simulator); the results are those of -j 1"),
 	OPT_SET_BOOL('i', "no-inherit", &SS.ro.follow_children, false,
 		     "do not count child processes and threads"),
 	OPT_END(),

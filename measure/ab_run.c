@@ -10,6 +10,7 @@
 
 #include <gsl/gsl_rng.h>
 
+#include "measure/session_jobs.h"
 #include "measure/stats/render.h"
 #include "util/error.h"
 #include "util/strbuf.h"
@@ -111,6 +112,31 @@ static bool ab_decided(const struct lace_session *s)
 	return done;
 }
 
+struct ab_progress {
+	const struct ab_plan *p;
+	int round;      /* the last measured round recorded ... */
+	int nrecorded;  /* ... and how many of its two runs */
+};
+
+/* a run recorded: --stop-on-error, and -r auto's decision once both
+ * sides of a round are in */
+static bool ab_done(struct lace_session *s, const struct session_slot *slot,
+		    const struct lace_run_result *res, void *ctx)
+{
+	struct ab_progress *a = ctx;
+
+	if (res->fault != LACE_FAULT_NONE && s->stop_on_error && !slot->warmup)
+		return true;
+	if (slot->warmup)
+		return false;
+	if (slot->round != a->round) {
+		a->round = slot->round;
+		a->nrecorded = 0;
+	}
+	return ++a->nrecorded == 2 && a->p->autorounds && slot->round + 1 >= 5 && !session_stop &&
+	       ab_decided(s);
+}
+
 int ab_run(struct lace_session *s, const struct ab_plan *p)
 {
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -120,7 +146,9 @@ int ab_run(struct lace_session *s, const struct ab_plan *p)
 	struct strvec words_a = STRVEC_INIT, words_b = STRVEC_INIT;
 	long limit = p->autorounds ? p->max_runs : p->rounds;
 	double t0 = time_now_s();
-	bool stop = false;
+	struct ab_progress a = { p, -1, 0 };
+	struct session_queue q;
+	bool go = true;
 
 	if (p->argv) {
 		argv_a = argv_b = p->argv;
@@ -133,30 +161,27 @@ int ab_run(struct lace_session *s, const struct ab_plan *p)
 		argv_b = (char *const *)words_b.v;
 	}
 	gsl_rng_set(rng, p->seed);
-	for (long r = -p->warmup; r < limit && !session_stop && !s->err && !stop; r++) {
+	session_queue_init(&q, s, 2 * (p->warmup + limit), ab_done, &a);
+	for (long r = -p->warmup; r < limit && go; r++) {
 		bool warm = r < 0;
 		/* drawn every round, warmups too, so a seed gives one order */
 		int b_first = gsl_rng_uniform(rng) < 0.5;
 		if (p->autorounds && !warm && time_now_s() - t0 > p->max_time)
 			break;
-		for (int k = 0; k < 2 && !session_stop && !s->err && !stop; k++) {
+		for (int k = 0; k < 2 && go; k++) {
 			char side = (k == 0) == b_first ? 'B' : 'A';
-			struct lace_run_result res;
 			if (s->progress)
 				s->progress(&(struct session_progress){ .warmup = warm,
 					.i = warm ? r + p->warmup + 1 : r + 1, .n = warm ? p->warmup : limit,
 					.is_max = p->autorounds && !warm, .side = side });
-			run_result_init(&res, s->evl.n);
-			if (!session_run(s, side == 'A' ? argv_a : argv_b,
-					 warm ? (int)(r + p->warmup) : (int)r, side, warm, &res) &&
-			    res.fault != LACE_FAULT_NONE && s->stop_on_error && !warm)
-				stop = true;
-			run_result_release(&res);
+			/* each side boots once a round: a round's place is its boot's */
+			go = session_queue_push(&q, &(struct session_slot){
+				.argv = side == 'A' ? argv_a : argv_b,
+				.round = warm ? (int)(r + p->warmup) : (int)r, .side = side,
+				.warmup = warm, .boot = r + p->warmup });
 		}
-		if (p->autorounds && !warm && r + 1 >= 5 && !stop && !session_stop && !s->err &&
-		    ab_decided(s))
-			break;
 	}
+	session_queue_finish(&q);
 	gsl_rng_free(rng);
 	strvec_clear(&words_a);
 	strvec_clear(&words_b);

@@ -145,6 +145,10 @@ struct lace_run_opts {
 	char side;                /* lace ab: 'A' or 'B', the side this run is of
 				   * (the qemu backend boots each side's kernel);
 				   * 0 for lace stat */
+	long boot;                /* this run's place among its side's runs of the
+				   * batch, warmups included, from 0: the session
+				   * sets it, so a run does not depend on which runs
+				   * went before it in this process (lace stat -j) */
 };
 
 /* A backend.  name is "hw" (backend_hw.c), "sim" (the Valgrind tool,
@@ -166,6 +170,12 @@ struct lace_backend {
 	 * itself failed (then the batch stops). */
 	int (*run)(struct lace_backend *be, char *const argv[], const struct lace_run_opts *opts,
 		   struct lace_run_result *res);
+	/* Optional.  What every run of argv on opts->side shares, done once in
+	 * lace's own process before runs are forked to be in flight together
+	 * (lace stat/ab -j N): the qemu backend builds the side's initramfs.
+	 * A backend without it, or whose run_setup returns 1, runs one run at
+	 * a time.  0, 1 or -errno. */
+	int (*run_setup)(struct lace_backend *be, char *const argv[], const struct lace_run_opts *opts);
 	/* A label for output, e.g. "perf_event" or "sim (skylake-client)". */
 	const char *(*describe)(struct lace_backend *be);
 	/* Backend options given on the command line (--cpu-profile NAME ...):

@@ -154,6 +154,49 @@ int batch_open(struct lace_batch *b, const char *path)
 	return err;
 }
 
+json_t *run_result_json(const struct lace_run_result *res)
+{
+	json_t *o = json_object(), *counts = json_array();
+
+	json_object_set_new(o, "fault", json_string(run_fault_name(res->fault)));
+	json_object_set_new(o, "fault_msg", json_string(res->fault_msg));
+	json_object_set_new(o, "exit_status", json_integer(res->exit_status));
+	json_object_set_new(o, "signal", json_integer(res->term_signal));
+	json_object_set_new(o, "timed_out", json_boolean(res->timed_out));
+	json_object_set_new(o, "output_bytes", json_integer((json_int_t)res->output_bytes));
+	json_object_set_new(o, "leftover", json_integer(res->leftover));
+	json_object_set_new(o, "elapsed", json_real(res->elapsed_s));
+	json_object_set_new(o, "user", json_real(res->user_s));
+	json_object_set_new(o, "sys", json_real(res->sys_s));
+	json_object_set_new(o, "ctx_switches", json_integer(res->ctx_switches));
+	json_object_set_new(o, "migrations", json_integer(res->migrations));
+	for (size_t i = 0; i < res->nevents; i++) {
+		const struct lace_count *c = &res->counts[i];
+		json_array_append_new(counts,
+				      json_pack("{s:o,s:I,s:s,s:I,s:I}", "value",
+						lace_json_real(c->status == LACE_COUNT_OK ? c->value : NAN),
+						"raw", (json_int_t)c->raw, "status", status_names[c->status],
+						"enabled", (json_int_t)c->time_enabled, "running",
+						(json_int_t)c->time_running));
+	}
+	json_object_set_new(o, "counts", counts);
+	if (res->nprocs) {
+		json_t *procs = json_array();
+		for (size_t p = 0; p < res->nprocs; p++) {
+			json_t *vals = json_array();
+			for (size_t i = 0; i < res->nevents; i++)
+				json_array_append_new(vals, lace_json_real(res->procs[p].values[i]));
+			json_array_append_new(procs, json_pack("{s:i,s:s,s:o}", "pid",
+							       (int)res->procs[p].pid, "comm",
+							       res->procs[p].comm, "values", vals));
+		}
+		json_object_set_new(o, "procs", procs);
+	}
+	if (res->extra)
+		json_object_set(o, "backend_data", res->extra);
+	return o;
+}
+
 int batch_add_run(struct lace_batch *b, const struct lace_run_result *res, int round, char side,
 		  bool warmup)
 {
@@ -191,7 +234,7 @@ int batch_add_run(struct lace_batch *b, const struct lace_run_result *res, int r
 	if (b->fd < 0)
 		return 0;
 
-	json_t *o = json_object(), *counts = json_array();
+	json_t *o = json_object();
 	json_object_set_new(o, "run", json_integer(r->index));
 	json_object_set_new(o, "round", json_integer(round));
 	if (side) {
@@ -199,42 +242,7 @@ int batch_add_run(struct lace_batch *b, const struct lace_run_result *res, int r
 		json_object_set_new(o, "side", json_string(s));
 	}
 	json_object_set_new(o, "warmup", json_boolean(warmup));
-	json_object_set_new(o, "fault", json_string(run_fault_name(res->fault)));
-	json_object_set_new(o, "fault_msg", json_string(res->fault_msg));
-	json_object_set_new(o, "exit_status", json_integer(res->exit_status));
-	json_object_set_new(o, "signal", json_integer(res->term_signal));
-	json_object_set_new(o, "timed_out", json_boolean(res->timed_out));
-	json_object_set_new(o, "output_bytes", json_integer((json_int_t)res->output_bytes));
-	json_object_set_new(o, "leftover", json_integer(res->leftover));
-	json_object_set_new(o, "elapsed", json_real(res->elapsed_s));
-	json_object_set_new(o, "user", json_real(res->user_s));
-	json_object_set_new(o, "sys", json_real(res->sys_s));
-	json_object_set_new(o, "ctx_switches", json_integer(res->ctx_switches));
-	json_object_set_new(o, "migrations", json_integer(res->migrations));
-	for (size_t i = 0; i < b->nevents && i < res->nevents; i++) {
-		const struct lace_count *c = &res->counts[i];
-		json_array_append_new(counts,
-				      json_pack("{s:o,s:I,s:s,s:I,s:I}", "value",
-						lace_json_real(r->values[i]), "raw", (json_int_t)c->raw,
-						"status", status_names[c->status], "enabled",
-						(json_int_t)c->time_enabled, "running",
-						(json_int_t)c->time_running));
-	}
-	json_object_set_new(o, "counts", counts);
-	if (res->nprocs) {
-		json_t *procs = json_array();
-		for (size_t p = 0; p < res->nprocs; p++) {
-			json_t *vals = json_array();
-			for (size_t i = 0; i < res->nevents; i++)
-				json_array_append_new(vals, lace_json_real(res->procs[p].values[i]));
-			json_array_append_new(procs, json_pack("{s:i,s:s,s:o}", "pid",
-							       (int)res->procs[p].pid, "comm",
-							       res->procs[p].comm, "values", vals));
-		}
-		json_object_set_new(o, "procs", procs);
-	}
-	if (res->extra)
-		json_object_set(o, "backend_data", res->extra);
+	json_object_update_new(o, run_result_json(res));
 	int err = write_line(b, o);
 	json_decref(o);
 	return err;
@@ -335,34 +343,38 @@ static int load_header(struct lace_batch *b, json_t *h, const char *path)
 	return 0;
 }
 
-static int load_run(struct lace_batch *b, json_t *o, const char *path, size_t line)
+int run_result_from_json(json_t *o, struct lace_run_result *res, char *why, size_t whylen)
 {
-	json_t *counts = json_object_get(o, "counts");
-	struct lace_run_result res;
+	json_t *counts = json_object_get(o, "counts"), *f = json_object_get(o, "fault");
+	json_t *procs = json_object_get(o, "procs"), *extra = json_object_get(o, "backend_data");
 	enum lace_run_fault fault = LACE_FAULT_NONE;
-	json_t *f = json_object_get(o, "fault"), *side = json_object_get(o, "side");
 
-	if (!json_is_array(counts) || json_array_size(counts) != b->nevents)
-		return lace_error_set(EINVAL, "%s:%zu: run has %zu counts, the header %zu events", path,
-				      line, json_array_size(counts), b->nevents);
-	if (json_is_string(f) && run_fault_parse(json_string_value(f), &fault))
-		return lace_error_set(EINVAL, "%s:%zu: unknown fault '%s'", path, line,
-				      json_string_value(f));
-	run_result_init(&res, b->nevents);
-	res.fault = fault;
+	if (!json_is_array(counts) || json_array_size(counts) != res->nevents) {
+		snprintf(why, whylen, "run has %zu counts, the header %zu events",
+			 json_array_size(counts), res->nevents);
+		return -EINVAL;
+	}
+	if (json_is_string(f) && run_fault_parse(json_string_value(f), &fault)) {
+		snprintf(why, whylen, "unknown fault '%s'", json_string_value(f));
+		return -EINVAL;
+	}
+	res->fault = fault;
 	const char *msg = json_string_value(json_object_get(o, "fault_msg"));
-	snprintf(res.fault_msg, sizeof(res.fault_msg), "%s", msg ? msg : "");
-	res.elapsed_s = real_field(o, "elapsed", NAN);
-	res.user_s = real_field(o, "user", NAN);
-	res.sys_s = real_field(o, "sys", NAN);
-	res.ctx_switches = (long)real_field(o, "ctx_switches", -1);
-	res.migrations = (long)real_field(o, "migrations", -1);
-	res.exit_status = (int)real_field(o, "exit_status", -1);
-	res.term_signal = (int)real_field(o, "signal", 0);
-	for (size_t i = 0; i < b->nevents; i++) {
+	snprintf(res->fault_msg, sizeof(res->fault_msg), "%s", msg ? msg : "");
+	res->elapsed_s = real_field(o, "elapsed", NAN);
+	res->user_s = real_field(o, "user", NAN);
+	res->sys_s = real_field(o, "sys", NAN);
+	res->ctx_switches = (long)real_field(o, "ctx_switches", -1);
+	res->migrations = (long)real_field(o, "migrations", -1);
+	res->exit_status = (int)real_field(o, "exit_status", -1);
+	res->term_signal = (int)real_field(o, "signal", 0);
+	res->timed_out = json_is_true(json_object_get(o, "timed_out"));
+	res->output_bytes = (uint64_t)real_field(o, "output_bytes", 0);
+	res->leftover = (int)real_field(o, "leftover", 0);
+	for (size_t i = 0; i < res->nevents; i++) {
 		json_t *c = json_array_get(counts, i);
 		const char *st = json_string_value(json_object_get(c, "status"));
-		struct lace_count *k = &res.counts[i];
+		struct lace_count *k = &res->counts[i];
 		k->status = LACE_COUNT_NOT_COUNTED;
 		if (st && !strcmp(st, "counted"))
 			k->status = LACE_COUNT_OK;
@@ -374,6 +386,35 @@ static int load_run(struct lace_batch *b, json_t *o, const char *path, size_t li
 		k->time_running = (uint64_t)real_field(c, "running", 0);
 		if (k->status == LACE_COUNT_OK && isnan(k->value))
 			k->status = LACE_COUNT_NOT_COUNTED;
+	}
+	if (json_is_array(procs) && json_array_size(procs)) {
+		res->procs = xcalloc(json_array_size(procs), sizeof(*res->procs));
+		for (size_t p = 0; p < json_array_size(procs); p++) {
+			json_t *po = json_array_get(procs, p), *vals = json_object_get(po, "values");
+			struct lace_proc_result *pr = &res->procs[res->nprocs++];
+			const char *comm = json_string_value(json_object_get(po, "comm"));
+			pr->pid = (pid_t)real_field(po, "pid", 0);
+			snprintf(pr->comm, sizeof(pr->comm), "%s", comm ? comm : "");
+			pr->values = xcalloc(res->nevents ? res->nevents : 1, sizeof(double));
+			for (size_t i = 0; i < res->nevents; i++)
+				pr->values[i] = lace_json_num(json_array_get(vals, i));
+		}
+	}
+	if (extra)
+		res->extra = json_incref(extra);
+	return 0;
+}
+
+static int load_run(struct lace_batch *b, json_t *o, const char *path, size_t line)
+{
+	json_t *side = json_object_get(o, "side");
+	struct lace_run_result res;
+	char why[128];
+
+	run_result_init(&res, b->nevents);
+	if (run_result_from_json(o, &res, why, sizeof(why))) {
+		run_result_release(&res);
+		return lace_error_set(EINVAL, "%s:%zu: %s", path, line, why);
 	}
 	int round = (int)real_field(o, "round", (double)b->nruns);
 	char sd = json_is_string(side) ? json_string_value(side)[0] : 0;

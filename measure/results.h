@@ -68,6 +68,14 @@ int batch_open(struct lace_batch *b, const char *path);
 /* Record one run (copied), and append it to the file when open. */
 int batch_add_run(struct lace_batch *b, const struct lace_run_result *res, int round, char side,
 		  bool warmup);
+/* One run as the results file holds it, without its place in the batch
+ * (run, round, side, warmup): fault, timing, counts, per-process values
+ * and backend_data.  Also how a run measured in another process (lace
+ * stat -j) comes back to lace (measure/session_jobs.c). */
+json_t *run_result_json(const struct lace_run_result *res);
+/* The reverse, into res from run_result_init(res, nevents): -EINVAL with
+ * why filled when o's counts are not nevents or its fault is unknown. */
+int run_result_from_json(json_t *o, struct lace_run_result *res, char *why, size_t whylen);
 /* Write the end line and close the file. */
 int batch_close(struct lace_batch *b, bool interrupted);
 void batch_release(struct lace_batch *b);

@@ -180,7 +180,7 @@ static void child_main(char *const argv[], char **envp, const struct lace_run_op
 int runner_start(struct lace_child *c, char *const argv[], const char *const *env,
 		 const struct lace_run_opts *opts)
 {
-	static bool subreaper;
+	static pid_t subreaper; /* the process that asked: fork does not pass it on */
 	int go[2], out[2] = { -1, -1 }, err[2];
 	enum runner_output mode = run_output(opts);
 
@@ -189,8 +189,8 @@ int runner_start(struct lace_child *c, char *const argv[], const char *const *en
 	if (!argv || !argv[0])
 		return lace_error_set(EINVAL, "no command to run");
 	/* orphans of the workload come back to us, see runner_wait */
-	if (!subreaper)
-		subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
+	if (subreaper != getpid() && prctl(PR_SET_CHILD_SUBREAPER, 1) == 0)
+		subreaper = getpid();
 	if (devnull_in < 0)
 		devnull_in = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (pipe2(go, O_CLOEXEC))

@@ -256,21 +256,33 @@ int session_results_open(struct lace_session *s)
 	return 0;
 }
 
-int session_run(struct lace_session *s, char *const argv[], int round, char side, bool warmup,
-		struct lace_run_result *res)
+void session_mark_interrupted(struct lace_run_result *res)
 {
-	if (!s->ro.stop)
-		s->ro.stop = &session_stop;
-	s->ro.side = side;
-	s->err = session_run_once(&s->set, argv, s->pre, s->post, &s->ro, res);
-	if (s->err)
-		return s->err;
 	if (session_stop && res->fault == LACE_FAULT_NONE) {
 		res->fault = LACE_FAULT_INTERRUPTED;
 		snprintf(res->fault_msg, sizeof(res->fault_msg), "interrupted");
 	}
+}
+
+void session_record(struct lace_session *s, const struct lace_run_result *res, int round,
+		    char side, bool warmup)
+{
 	if (batch_add_run(&s->batch, res, round, side, warmup))
 		session_warn(s, s->results, lace_error_msg());
+}
+
+int session_run(struct lace_session *s, char *const argv[], int round, char side, bool warmup,
+		long boot, struct lace_run_result *res)
+{
+	if (!s->ro.stop)
+		s->ro.stop = &session_stop;
+	s->ro.side = side;
+	s->ro.boot = boot;
+	s->err = session_run_once(&s->set, argv, s->pre, s->post, &s->ro, res);
+	if (s->err)
+		return s->err;
+	session_mark_interrupted(res);
+	session_record(s, res, round, side, warmup);
 	return 0;
 }
 

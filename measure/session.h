@@ -58,6 +58,7 @@ struct lace_session {
 	const char *results; /* NULL: --no-results */
 	bool results_given;  /* else a default file that cannot be opened is only a warning */
 	bool stop_on_error;
+	long jobs;           /* -j: runs at once; 0: as session_queue_init() decides */
 	struct { const char *name, *value; } backend_opts[32];
 	size_t nbackend_opts;
 	/* What only the CLI prints (both may be NULL): a progress line, and
@@ -92,10 +93,19 @@ void session_batch_begin(struct lace_session *s, const char *command);
  * a --results FILE that cannot be written is -errno (message set). */
 int session_results_open(struct lace_session *s);
 /* One recorded run: session_run_once(), a run cut short by a signal
- * marked interrupted, then added to the batch (and the file).  0, or
- * -errno when the backend failed (also kept in s->err: stop the batch). */
+ * marked interrupted, then added to the batch (and the file).  boot is
+ * the run's place among its side's runs (lace_run_opts.boot).  0, or
+ * -errno when the backend failed (also kept in s->err: stop the batch).
+ * The loops hand their runs to a queue (measure/session_jobs.h), which
+ * calls this with one job. */
 int session_run(struct lace_session *s, char *const argv[], int round, char side, bool warmup,
-		struct lace_run_result *res);
+		long boot, struct lace_run_result *res);
+/* The two halves of session_run() after the run, for a run measured in
+ * another process: mark it interrupted when a signal came (in the process
+ * that ran it), and add it to the batch and the file. */
+void session_mark_interrupted(struct lace_run_result *res);
+void session_record(struct lace_session *s, const struct lace_run_result *res, int round,
+		    char side, bool warmup);
 /* Write the end line of the results file. */
 void session_batch_end(struct lace_session *s);
 /* The exit status every command shares: 128+N after signal N, 1 after a

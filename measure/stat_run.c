@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "measure/session_jobs.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -20,34 +21,41 @@ int stat_begin(struct lace_session *s, char *const argv[], const struct stat_pla
 	return session_results_open(s);
 }
 
+/* a run recorded: keep its backend data for the report, and say a
+ * failure where --show-output would scroll it away */
+static bool stat_done(struct lace_session *s, const struct session_slot *slot,
+		      const struct lace_run_result *res, void *ctx)
+{
+	struct stat_plan *p = ctx;
+
+	if (res->extra && !slot->warmup) {
+		p->extras = xrealloc(p->extras, (p->nextras + 1) * sizeof(*p->extras));
+		p->extras[p->nextras++] = json_incref(res->extra);
+	}
+	if (res->fault != LACE_FAULT_NONE && !session_stop && s->ro.show_output && s->warn) {
+		char msg[200];
+		snprintf(msg, sizeof(msg), "run %ld: %s", slot->boot + 1, res->fault_msg);
+		s->warn(NULL, msg);
+	}
+	return res->fault != LACE_FAULT_NONE && s->stop_on_error && !slot->warmup;
+}
+
 int stat_run(struct lace_session *s, char *const argv[], struct stat_plan *p)
 {
 	long total = p->warmup + p->repeat;
+	struct session_queue q;
 
-	for (long i = 0; i < total && !session_stop && !s->err; i++) {
+	session_queue_init(&q, s, total, stat_done, p);
+	for (long i = 0; i < total; i++) {
 		bool warm = i < p->warmup;
-		struct lace_run_result res;
 		if (s->progress)
 			s->progress(&(struct session_progress){ .warmup = warm,
 				.i = warm ? i + 1 : i - p->warmup + 1, .n = warm ? p->warmup : p->repeat });
-		run_result_init(&res, s->evl.n);
-		if (!session_run(s, argv, (int)(warm ? i : i - p->warmup), 0, warm, &res)) {
-			if (res.extra && !warm) {
-				p->extras = xrealloc(p->extras, (p->nextras + 1) * sizeof(*p->extras));
-				p->extras[p->nextras++] = json_incref(res.extra);
-			}
-			/* with --show-output the reason would scroll away in
-			 * the workload's output: say it next to it */
-			if (res.fault != LACE_FAULT_NONE && !session_stop && s->ro.show_output && s->warn) {
-				char msg[200];
-				snprintf(msg, sizeof(msg), "run %ld: %s", i + 1, res.fault_msg);
-				s->warn(NULL, msg);
-			}
-			if (res.fault != LACE_FAULT_NONE && s->stop_on_error && !warm)
-				i = total;
-		}
-		run_result_release(&res);
+		if (!session_queue_push(&q, &(struct session_slot){ .argv = argv,
+				.round = (int)(warm ? i : i - p->warmup), .warmup = warm, .boot = i }))
+			break;
 	}
+	session_queue_finish(&q);
 	session_batch_end(s);
 	return s->err;
 }

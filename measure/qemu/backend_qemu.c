@@ -143,9 +143,9 @@ static int qemu_prepare(struct lace_backend *be, struct lace_event_spec *evs, si
 	return 0;
 }
 
-/* the initramfs of side k for argv, built once per batch (every run of
- * a side is the same) */
-static int initrd_ensure(struct qemu_priv *p, struct qemu_kernel *k, int side, char *const argv[],
+/* the initramfs of lace ab's side A or B (opts->side; lace stat: A) for
+ * argv, built once per batch (every run of a side is the same) */
+static int initrd_ensure(struct qemu_priv *p, const struct lace_run_opts *opts, char *const argv[],
 			 struct strbuf *path)
 {
 	struct strbuf key = STRBUF_INIT;
@@ -159,14 +159,33 @@ static int initrd_ensure(struct qemu_priv *p, struct qemu_kernel *k, int side, c
 		strbuf_addch(&key, '\n');
 	}
 	strbuf_reset(path);
+	int side = opts->side == 'B';
 	strbuf_addf(path, "%s/initramfs-%c.cpio", p->dir, "AB"[side]);
-	if (!k->initrd_for || strcmp(k->initrd_for, key.buf)) {
+	if (!p->initrd_for[side] || strcmp(p->initrd_for[side], key.buf)) {
 		err = guest_initramfs_build(&g, path->buf);
-		free(k->initrd_for);
-		k->initrd_for = err ? NULL : strbuf_detach(&key, NULL);
+		free(p->initrd_for[side]);
+		p->initrd_for[side] = err ? NULL : strbuf_detach(&key, NULL);
 	}
 	strbuf_release(&key);
 	return err;
+}
+
+/* before lace stat -j forks its runs: the side's initramfs, which every
+ * run of argv shares, built once here rather than by each run at once.
+ * With --record the runs stay one at a time: each boot's recording is
+ * packed from the one plugin file in the batch's folder. */
+static int qemu_run_setup(struct lace_backend *be, char *const argv[],
+			  const struct lace_run_opts *opts)
+{
+	struct qemu_priv *p = be->priv;
+	struct strbuf initrd = STRBUF_INIT;
+	int err;
+
+	if (!p->event_idx)
+		return lace_error_set(EINVAL, "qemu backend: run before prepare");
+	err = initrd_ensure(p, opts, argv, &initrd);
+	strbuf_release(&initrd);
+	return err ? err : p->record ? 1 : 0;
 }
 
 /* the last lines of the guest's console, for a fault message */
@@ -364,18 +383,17 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 	int side = opts->side == 'B' && (p->k[1].kernel || p->k[1].sysmap);
 	struct qemu_kernel *k = &p->k[side];
 
-	err = initrd_ensure(p, k, side, argv, &initrd);
+	err = initrd_ensure(p, opts, argv, &initrd);
 	if (err)
 		goto out;
-	p->nrun++;
-	strbuf_addf(&out, "%s/tcg.%u", p->dir, p->nrun);
-	strbuf_addf(&console, "%s/console.%u", p->dir, p->nrun);
-	/* counted per side: lace ab's A and B of one round get the same
-	 * perturbation, so a round pairs two builds under one timing */
-	unsigned *nboot = &p->nboot[opts->side == 'B'];
-	unsigned perturb = p->perturb ? p->perturb + *nboot : 0;
-
-	(*nboot)++;
+	/* named by side and boot, not by a count of this process's runs: a
+	 * run forked by lace stat -j writes beside its siblings */
+	char tag = opts->side ? opts->side : 'S';
+	strbuf_addf(&out, "%s/tcg.%c%ld", p->dir, tag, opts->boot);
+	strbuf_addf(&console, "%s/console.%c%ld", p->dir, tag, opts->boot);
+	/* the boot's place on its side: lace ab's A and B of one round get
+	 * the same perturbation, so a round pairs two builds under one timing */
+	unsigned perturb = p->perturb ? p->perturb + (unsigned)opts->boot : 0;
 
 	qemu_argv_build(p, k, initrd.buf, out.buf, console.buf, perturb, &qargv);
 
@@ -426,7 +444,8 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 	if (res->fault == LACE_FAULT_NONE)
 		unlink(console.buf);
 	else if (!p->console_kept++)
-		lace_warn(NULL, "the guest's console of run %u is kept in %s", p->nrun, console.buf);
+		lace_warn(NULL, "the guest's console of run %ld is kept in %s", opts->boot + 1,
+			  console.buf);
 out:
 	strbuf_release(&initrd);
 	strbuf_release(&out);
@@ -496,7 +515,7 @@ static void qemu_free(struct lace_backend *be)
 		free(p->k[i].sysmap);
 		free(p->k[i].kernel_path);
 		free(p->k[i].map_path);
-		free(p->k[i].initrd_for);
+		free(p->initrd_for[i]);
 	}
 	free(p->event_idx);
 	free(p->trace_idx);
@@ -512,7 +531,7 @@ static void qemu_free(struct lace_backend *be)
 
 static const struct lace_backend qemu_ops = {
 	.name = "qemu", .supports = qemu_supports, .prepare = qemu_prepare, .run = qemu_run,
-	.describe = qemu_describe, .set_option = qemu_set_option, .print_extra = qemu_print_extra,
+	.run_setup = qemu_run_setup, .describe = qemu_describe, .set_option = qemu_set_option, .print_extra = qemu_print_extra,
 	.free = qemu_free,
 };
 

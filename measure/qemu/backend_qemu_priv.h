@@ -31,7 +31,6 @@ struct qemu_kernel {
 	uint64_t switch_addr;
 	uint64_t exc_addr[32];         /* synchronous exception entries (tcg_exception_entry) */
 	size_t nexc;
-	char *initrd_for;              /* the argv its initramfs was built for */
 };
 
 struct qemu_priv {
@@ -42,10 +41,12 @@ struct qemu_priv {
 	int *trace_idx;                /* per event: which of them, or -1 */
 	struct strvec trace_names;     /* their names */
 	unsigned trace_warned;         /* bit t: said why t was not counted */
+	char *initrd_for[2];           /* the argv side A's / B's initramfs was built for
+					* (lace stat: A's); by the side that runs, not the
+					* kernel: with one kernel A and B still differ */
 	unsigned console_kept;         /* failed runs whose console was kept */
 	unsigned loops;                /* --qemu-loops */
 	unsigned perturb;              /* --qemu-perturb: the first boot's of each side, 0: none */
-	unsigned nboot[2];             /* boots of lace ab's side A / B so far (lace stat: A) */
 	bool per_function;
 	bool no_plugin;                /* --qemu-no-plugin: QEMU alone (make bench) */
 	char *record;                  /* --record FILE */
@@ -55,7 +56,6 @@ struct qemu_priv {
 	char *busybox;
 	char *plugin, *runner;
 	char *dir;                     /* this batch's temporary folder */
-	unsigned nrun;
 	int *event_idx;
 	bool *excl_user, *excl_kernel;  /* per event: perf's :k / :u */
 	size_t nevents;

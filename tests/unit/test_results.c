@@ -1,6 +1,7 @@
 /* measure/results.c: a batch written as JSON lines reads back the same;
  * a last line cut short is dropped with a warning; other damage is an
  * error; the fault summary counts failures by cause. */
+#include <errno.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -132,12 +133,83 @@ static void test_damage(void **state)
 	assert_int_not_equal(batch_load(&b, "/nonexistent/x.jsonl", warn, sizeof(warn)), 0);
 }
 
+/* a run measured in another process (lace stat -j) comes back whole:
+ * counts with their status and scaling, timing, the fault, per-process
+ * values (NaN for events not counted) and the backend's data */
+static void test_run_json_roundtrip(void **state)
+{
+	struct lace_run_result r, back;
+	char why[128];
+
+	(void)state;
+	run_result_init(&r, 3);
+	r.counts[0] = (struct lace_count){ LACE_COUNT_OK, 1234, 20, 10, 2468 };
+	r.counts[1].status = LACE_COUNT_NOT_SUPPORTED;
+	r.elapsed_s = 1.25;
+	r.user_s = 0.5;
+	r.ctx_switches = 7;
+	r.migrations = -1;
+	r.exit_status = 3;
+	r.timed_out = true;
+	r.output_bytes = 4096;
+	r.leftover = 2;
+	r.fault = LACE_FAULT_EXIT;
+	snprintf(r.fault_msg, sizeof(r.fault_msg), "exit status 3");
+	r.nprocs = 1;
+	r.procs = calloc(1, sizeof(*r.procs));
+	r.procs[0].pid = 42;
+	snprintf(r.procs[0].comm, sizeof(r.procs[0].comm), "hackbench");
+	r.procs[0].values = calloc(3, sizeof(double));
+	r.procs[0].values[0] = 1000;
+	r.procs[0].values[1] = r.procs[0].values[2] = NAN;
+	r.extra = json_pack("{s:i}", "loops", 1);
+
+	json_t *j = run_result_json(&r);
+	char *text = json_dumps(j, JSON_COMPACT);
+	json_decref(j);
+	j = json_loads(text, 0, NULL);
+	free(text);
+	run_result_init(&back, 3);
+	assert_int_equal(run_result_from_json(j, &back, why, sizeof(why)), 0);
+	assert_int_equal(back.counts[0].status, LACE_COUNT_OK);
+	assert_int_equal(back.counts[0].raw, 1234);
+	assert_int_equal(back.counts[0].time_enabled, 20);
+	assert_int_equal(back.counts[0].time_running, 10);
+	assert_true(back.counts[0].value == 2468);
+	assert_int_equal(back.counts[1].status, LACE_COUNT_NOT_SUPPORTED);
+	assert_int_equal(back.counts[2].status, LACE_COUNT_NOT_COUNTED);
+	assert_true(back.elapsed_s == 1.25 && back.user_s == 0.5);
+	assert_int_equal(back.ctx_switches, 7);
+	assert_int_equal(back.migrations, -1);
+	assert_int_equal(back.exit_status, 3);
+	assert_true(back.timed_out);
+	assert_int_equal(back.output_bytes, 4096);
+	assert_int_equal(back.leftover, 2);
+	assert_int_equal(back.fault, LACE_FAULT_EXIT);
+	assert_string_equal(back.fault_msg, "exit status 3");
+	assert_int_equal(back.nprocs, 1);
+	assert_int_equal(back.procs[0].pid, 42);
+	assert_string_equal(back.procs[0].comm, "hackbench");
+	assert_true(back.procs[0].values[0] == 1000 && isnan(back.procs[0].values[1]));
+	assert_int_equal(json_integer_value(json_object_get(back.extra, "loops")), 1);
+	run_result_release(&back);
+
+	/* the wrong number of events is refused, saying so */
+	run_result_init(&back, 2);
+	assert_int_equal(run_result_from_json(j, &back, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "3 counts"));
+	run_result_release(&back);
+	json_decref(j);
+	run_result_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_cut_short),
 		cmocka_unit_test(test_damage),
+		cmocka_unit_test(test_run_json_roundtrip),
 	};
 	return cmocka_run_group_tests_name("results", tests, NULL, NULL);
 }
