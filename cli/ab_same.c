@@ -40,6 +40,13 @@ static int backend_opts(struct ab_same_opts *o)
 	if (!o->kernel_a || !o->kernel_b)
 		return lace_usage_error("ab", "--same-execution needs --kernel-a A and --kernel-b B "
 					"(two builds of the same kernel)");
+	/* the run options that apply to A's one boot */
+	if (s->ro.timeout_s > 0) {
+		strvec_push(&o->stat_opts, "--timeout");
+		strvec_pushf(&o->stat_opts, "%g", s->ro.timeout_s);
+	}
+	if (s->ro.cpu_list)
+		strvec_pushv(&o->stat_opts, (const char *[]){ "-C", s->ro.cpu_list, NULL });
 	return 0;
 }
 

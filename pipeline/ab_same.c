@@ -113,10 +113,16 @@ static int run_json(struct strvec *argv, int err, const char *what, json_t **j)
 
 	if (rc < 0)
 		return rc;
-	if (r.exit_code)
+	/* a failed run: lace stat's document says why, its stderr does not */
+	json_t *doc = r.exit_code == 1 ? json_loads(r.out.buf, 0, NULL) : NULL;
+	const char *faults = json_string_value(json_object_get(doc, "fault_summary"));
+	if (faults && *faults)
+		rc = lace_error_set(err, "%s: %s", what, faults);
+	else if (r.exit_code)
 		rc = child_failed(&r, r.exit_code == 2 ? EINVAL : err, what);
 	else if (!(*j = json_loads(r.out.buf, 0, &je)))
 		rc = lace_error_set(EIO, "%s printed unreadable JSON: %s", what, je.text);
+	json_decref(doc);
 	selfexec_result_release(&r);
 	return rc;
 }
@@ -142,7 +148,7 @@ static int boot_a(const struct ab_same_opts *o, const char *rec, json_t **stat)
 		strvec_push(&v, o->argv[i]);
 	/* a failed boot is a failed run (exit 1); lace stat's usage error
 	 * (a kernel that is none) is the user's input (exit 2) */
-	rc = run_json(&v, EIO, "lace stat", stat);
+	rc = run_json(&v, EIO, "A's boot", stat);
 	strvec_clear(&v);
 	strbuf_release(&ev);
 	return rc;

@@ -93,4 +93,8 @@ expect_one_line "$ERR"
 expect_exit 2 ab --kernel-b "$BUILD/bench/hackbench" -- "${HB[@]}"
 expect_one_line "$ERR"
 expect_match "carried over approximately \(above --max-approx 1%\)" "$ERR"
+# A's boot takes lace ab's run options: --timeout ends it (a failed run, exit 1)
+expect_exit 1 ab --kernel-b "$A" --timeout 1 -- "${HB[@]}"
+expect_one_line "$ERR"
+expect_match "^lace: A's boot: 1 of 1 runs failed: 1 timeout \(timed out after 1s\)$" "$ERR"
 exit 0
