@@ -121,7 +121,10 @@ void compare_render_text(FILE *out, const struct compare *c)
 	strbuf_release(&notes);
 	if (summary)
 		fputs("\n statistics from summaries: perf stat -r N gives each event's mean and its\n"
-		      " standard error (\"+- x%\"), not the runs; Welch's t uses them with N as given.\n", out);
+		      " standard error (\"+- x%\"), not the runs; Welch's t uses them with N as given.\n"
+		      " perf 6.1 (Debian 12) prints the LAST run's count there, not the mean (its\n"
+		      " print_counter_aggr()); with it, save each run instead: N times\n"
+		      " perf stat -r 1 -x, --append -o FILE (lace-compare(1)).\n", out);
 	if (det)
 		fputs("\n deterministic: simulated counts that repeat exactly; whether their difference\n"
 		      " is more than layout noise needs randomized-layout builds (lace study).\n", out);
