@@ -395,7 +395,7 @@ int run_result_from_json(json_t *o, struct lace_run_result *res, char *why, size
 			const char *comm = json_string_value(json_object_get(po, "comm"));
 			pr->pid = (pid_t)real_field(po, "pid", 0);
 			snprintf(pr->comm, sizeof(pr->comm), "%s", comm ? comm : "");
-			pr->values = xcalloc(res->nevents ? res->nevents : 1, sizeof(double));
+			pr->values = xcalloc(res->nevents, sizeof(double));
 			for (size_t i = 0; i < res->nevents; i++)
 				pr->values[i] = lace_json_num(json_array_get(vals, i));
 		}

@@ -11,10 +11,12 @@
 #include "measure/results.h"
 #include "util/array.h"
 #include "util/error.h"
+#include "util/run_command.h"
 #include "util/xalloc.h"
 
 struct session_job {
 	struct session_slot slot;
+	struct lace_session *s;
 	pid_t pid;         /* 0 once reaped */
 	FILE *out;         /* the child's result, JSON (an unlinked temporary file) */
 	bool ended;
@@ -63,31 +65,30 @@ void session_queue_init(struct session_queue *q, struct lace_session *s, long nr
 }
 
 /* In the child: the run as lace runs it, its result as one JSON object
- * ({"error": ERRNO, "message": ...} when the backend failed), then out. */
-static void child_run(struct session_queue *q, const struct session_slot *slot, FILE *out)
+ * ({"error": ERRNO, "message": ...} when the backend failed); exits 0, or
+ * 1 when the result could not be written. */
+static int child_run(void *data)
 {
-	struct lace_session *s = q->s;
+	struct session_job *job = data;
+	struct lace_session *s = job->s;
 	struct lace_run_opts o = s->ro;
 	struct lace_run_result res;
 	json_t *j;
 
-	o.side = slot->side;
-	o.boot = slot->boot;
+	o.side = job->slot.side;
+	o.boot = job->slot.boot;
 	run_result_init(&res, s->evl.n);
-	int err = session_run_once(&s->set, slot->argv, s->pre, s->post, &o, &res);
+	int err = session_run_once(&s->set, job->slot.argv, s->pre, s->post, &o, &res);
 	if (err) {
 		j = json_pack("{s:i,s:s}", "error", -err, "message", lace_error_msg());
 	} else {
 		session_mark_interrupted(&res);
 		j = run_result_json(&res);
 	}
-	int bad = json_dumpf(j, out, JSON_COMPACT) || fflush(out);
+	int bad = json_dumpf(j, job->out, JSON_COMPACT) || fflush(job->out);
 	json_decref(j);
 	run_result_release(&res);
-	fflush(NULL);
-	/* not exit(): the backends' atexit-free state (QEMU's folder) is
-	 * the parent's to remove */
-	_exit(bad ? 1 : 0);
+	return bad ? 1 : 0;
 }
 
 static int job_start(struct session_queue *q, struct session_job *job)
@@ -95,16 +96,13 @@ static int job_start(struct session_queue *q, struct session_job *job)
 	job->out = tmpfile();
 	if (!job->out)
 		return lace_error_set(errno, "a run's result file: %s", strerror(errno));
-	fflush(NULL); /* the child must not write our buffered output again */
-	pid_t pid = fork();
+	job->s = q->s;
+	pid_t pid = run_forked(child_run, job);
 	if (pid < 0) {
-		int e = errno;
 		fclose(job->out);
 		job->out = NULL;
-		return lace_error_set(e, "fork: %s", strerror(e));
+		return (int)pid;
 	}
-	if (pid == 0)
-		child_run(q, &job->slot, job->out);
 	job->pid = pid;
 	q->running++;
 	return 0;

@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -279,4 +280,18 @@ void child_process_clear(struct child_process *cp)
 	strbuf_release(&cp->out);
 	strbuf_release(&cp->err);
 	cp->exit_code = -1;
+}
+
+pid_t run_forked(int (*fn)(void *data), void *data)
+{
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0)
+		return lace_error_set(errno, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		int rc = fn(data);
+		fflush(NULL);
+		_exit(rc);
+	}
+	return pid;
 }
