@@ -10,7 +10,10 @@
 # repeat the counts of relinks 1-3: what is tested is the drawing, not
 # the numbers), since the chart once stopped after 16 rows; and it puts a
 # real `lace diff` output (of the diff fixture's two builds) where the
-# fixture's diff failed, so the report has its code block.
+# fixture's diff failed, so the report has its code block.  The check
+# then has to catch each of the faults it was written for, planted in
+# copies of the kernel report (a chart cut short, bars not from zero, a
+# <pre> that lost its lines): it cannot pass by checking nothing.
 # timeout: 120
 . "$SRC/tests/integration/lib.sh"
 cd "$T" || exit 1
@@ -58,4 +61,53 @@ for r in ms ks; do
   [ $rc -eq 0 ] || bad="$bad $r/report.html"
 done
 [ -z "$bad" ] || fail "not drawn right (above):$bad"
+
+# Negative controls: the faults issue 26 found in a browser, planted in
+# copies of the kernel report, each caught by the same check:
+#  cut   - the reading-4 chart stops after 16 of its 23 rows;
+#  bars  - its rows drawn as bars whose axis starts near the smallest
+#          value (192k of 290k then), not at zero;
+#  nopre - the lace diff excerpt as a paragraph, its line breaks lost.
+python3 - ks/report.html <<'PY' || fail "cannot plant the faults"
+import re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+svgs = [m for m in re.finditer(r"<svg .*?</svg>", page, re.S)]
+r4 = next(m for m in svgs if "one execution replayed" in m.group(0))
+chart = r4.group(0)
+dots = re.findall(r'<circle class="dot"[^>]*/>', chart)
+assert len(dots) == 23, len(dots)
+def planted(new_chart):
+    return page[:r4.start()] + new_chart + page[r4.end():]
+cut = chart
+for d in dots[16:]:
+    cut = cut.replace(d, "", 1)
+open("ks/cut.html", "w", encoding="utf-8").write(planted(cut))
+vals = [float(re.search(r'data-value="([^"]+)"', d).group(1)) for d in dots]
+lo, hi = 0.9 * min(vals), max(vals)
+bars = chart
+for d, v in zip(dots, vals):
+    label = re.search(r'data-label="([^"]*)"', d).group(1)
+    cy = float(re.search(r'cy="([^"]+)"', d).group(1))
+    bars = bars.replace(d, '<rect class="bar" data-label="%s" data-value="%s" x="200" y="%.1f" '
+                        'width="%.1f" height="10"/>' % (label, v, cy - 5, 1 + 400 * (v - lo) / (hi - lo)), 1)
+open("ks/bars.html", "w", encoding="utf-8").write(planted(bars))
+nopre = re.sub(r"<pre>(.*?)</pre>", lambda m: "<p>%s</p>" % m.group(1), page, flags=re.S)
+assert nopre != page
+open("ks/nopre.html", "w", encoding="utf-8").write(nopre)
+PY
+for planted in "cut:16 marks for 23 table rows" \
+               "bars:(the axis does not start at zero)" \
+               "nopre:0 <pre> drawn for 1 code blocks"; do
+  name=${planted%%:*} want=${planted#*:}
+  python3 "$F/browser_check.py" inject ks/$name.html ks/$name.check.html || fail "cannot prepare $name"
+  timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --user-data-dir="$(mktemp -d "$T/chromium.XXXXXX")" --window-size=1200,3000 \
+    --dump-dom "file://$T/ks/$name.check.html" > ks/$name.dom 2> ks/$name.err ||
+    fail "chromium could not render ks/$name.html: $(tail -n 3 ks/$name.err)"
+  python3 "$F/browser_check.py" check ks/$name.dom ks/report.md > ks/$name.txt &&
+    fail "the planted fault '$name' passed the check: $(cat ks/$name.txt)"
+  grep -qF -- "$want" ks/$name.txt || fail "the planted fault '$name' was not caught as '$want': $(cat ks/$name.txt)"
+  echo "planted '$name': caught ($(grep -F -- "$want" ks/$name.txt | head -n 1))"
+done
 exit 0
