@@ -94,8 +94,9 @@ static const struct lace_option run_options[] = {
 	OPT_INTEGER('j', "jobs", &SS.jobs, 1, 1024, "N",
 		    "runs at once, each in a process of its own (default:\n"
 		    "the number of CPUs with --backend qemu, whose boots\n"
-		    "are independent; 1 on hardware counters and the\n"
-		    "simulator); the results are those of -j 1"),
+		    "are independent, as far as memory allows; 1 on\n"
+		    "hardware counters and the simulator); the results\n"
+		    "are those of -j 1"),
 	OPT_SET_BOOL('i', "no-inherit", &SS.ro.follow_children, false,
 		     "do not count child processes and threads"),
 	OPT_END(),

@@ -156,6 +156,11 @@ struct lace_run_opts {
 struct lace_backend {
 	const char *name;
 	void *priv;
+	/* What one run may take of the host's memory, MiB, as prepare()
+	 * learned it (the qemu backend: its guest's -m and QEMU's own); 0:
+	 * not said.  The default -j runs no more at once than fit in
+	 * MemAvailable. */
+	unsigned long run_mib;
 
 	/* Can this backend count ev here?  May probe (perf_event_open on self).
 	 * On false, *why gets a short reason ("not supported by this CPU"). */

@@ -12,6 +12,7 @@
 #include "util/array.h"
 #include "util/error.h"
 #include "util/run_command.h"
+#include "util/sysinfo.h"
 #include "util/xalloc.h"
 
 struct session_job {
@@ -42,6 +43,16 @@ static const char *serial_reason(const struct lace_session *s)
 	return NULL;
 }
 
+/* one run per CPU, no more than fit in the memory available now */
+static long default_jobs(const struct lace_backend *be)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN), mib = sysinfo_mem_available_mib();
+
+	if (be->run_mib && mib > 0 && n > mib / (long)be->run_mib)
+		n = mib / (long)be->run_mib;
+	return n > 1 ? n : 1;
+}
+
 void session_queue_init(struct session_queue *q, struct lace_session *s, long nruns,
 			session_done_fn *done, void *ctx)
 {
@@ -51,7 +62,7 @@ void session_queue_init(struct session_queue *q, struct lace_session *s, long nr
 	q->s = s;
 	q->done = done;
 	q->ctx = ctx;
-	q->jobs = s->jobs > 0 ? s->jobs : why ? 1 : sysconf(_SC_NPROCESSORS_ONLN);
+	q->jobs = s->jobs > 0 ? s->jobs : why ? 1 : default_jobs(s->set.model_host);
 	if (q->jobs > 1 && why) {
 		if (s->warn) {
 			char msg[256];
