@@ -75,7 +75,7 @@ void child_process_clear(struct child_process *cp);
 /* fn(data) in a forked copy of lace, which then ends with fn's return
  * value through _exit(), so the parent's atexit work and stdio buffers
  * are not done twice (lace's are flushed before the fork).  git's
- * start_async() without threads: for work that must run beside lace with
+ * start_async without threads: for work that must run beside lace with
  * lace's state, such as one run of a batch (measure/session_jobs.c).  The
  * child's pid, for the caller to wait for, or -errno (message set). */
 pid_t run_forked(int (*fn)(void *data), void *data);
