@@ -88,6 +88,7 @@ static int child_run(void *data)
 
 	o.side = job->slot.side;
 	o.boot = job->slot.boot;
+	o.stop = &session_stop; /* a signal ends the run under way, as with one job */
 	run_result_init(&res, s->evl.n);
 	int err = session_run_once(&s->set, job->slot.argv, s->pre, s->post, &o, &res);
 	if (err) {

@@ -8,6 +8,7 @@
 #    the boots are forked);
 #  - --stop-on-error: the run after a failed one is stopped, not recorded
 #    (with -j 1 it would not have run);
+#  - SIGINT ends both boots under way at once, recorded as interrupted;
 #  - -j 2 on hardware counters says in one line that they run one at a
 #    time.
 # Boots Debian's x86-64 kernel from lace's cache (lib.sh's qemu_guest),
@@ -72,6 +73,27 @@ PY
 n=$(grep -c '"counts"' stop.jsonl)
 expect_eq "$n" 1 "runs recorded after --stop-on-error"
 grep -q '"fault":"exit"' stop.jsonl || fail "the failed run is not an exit fault: $(cat stop.jsonl)"
+
+# a signal ends the boots under way at once (each child's runner kills
+# its QEMU), not when they would have ended: both runs come back
+# interrupted with nothing counted (a TCG boot takes seconds; this one is
+# a second in), and no QEMU of this test is left
+mkdir sigtmp
+TMPDIR=$T/sigtmp "$LACE" stat --backend qemu -r 4 -j 2 --results sig.jsonl -e instructions:u \
+  -- ./spin > sig.out 2> sig.err &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+expect_eq "$?" 130 "lace stat -j 2's exit status after SIGINT"
+python3 - sig.jsonl <<'PY' || fail "SIGINT under -j 2: $(cat sig.jsonl)"
+import json, sys
+runs = [json.loads(l) for l in open(sys.argv[1]) if '"counts"' in l]
+assert len(runs) == 2, runs
+assert all(r["fault"] == "interrupted" and r["counts"][0]["value"] is None for r in runs), runs
+PY
+# (QEMU's command line names the batch's folder, under TMPDIR)
+pgrep -f "qemu-system.*$T/sigtmp" >/dev/null && fail "a QEMU of this test outlived lace"
 
 # hardware counters: one at a time, said once
 "$LACE" stat -j 2 -r 2 -e task-clock --no-results true > hw.out 2> hw.err || fail "stat -j 2 on hw failed: $(cat hw.err)"
