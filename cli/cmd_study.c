@@ -7,16 +7,18 @@
 
 #include "cli/command.h"
 #include "cli/progress.h"
+#include "measure/backend.h"
 #include "pipeline/kstudy/kstudy.h"
 #include "pipeline/study.h"
 #include "pipeline/study_analysis.h"
 #include "util/error.h"
 #include "util/parse_options.h"
+#include "util/sysinfo.h"
 #include "variants/config.h"
 
 static struct study_opts o;
 static long shuffle, jobs;
-static bool report_only, shuffle_seen, kernel, quiet;
+static bool report_only, shuffle_seen, kernel, quiet, jobs_seen;
 static const char *kernels_dir, *plan_dir, *merge_dir;
 
 static int backend_cb(const struct lace_option *opt, const char *arg)
@@ -47,8 +49,9 @@ static const struct lace_option study_options[] = {
 	OPT_STRING(0, "kernels", &kernels_dir, "DIR", "with --kernel: where the kernels are built\n"
 		   "(default build/kernels)"),
 	OPT_INTEGER('j', "jobs", &jobs, 1, 1024, "N", "measurements at once (default: the number of\n"
-		    "CPUs; each boot or simulator run is one host thread,\n"
-		    "and the counts do not depend on N)"),
+		    "CPUs, with --kernel as far as memory allows; each boot\n"
+		    "or simulator run is one host thread, and the counts\n"
+		    "do not depend on N)", .seen = &jobs_seen),
 	OPT_STRING(0, "plan", &plan_dir, "DIR", "with --kernel: write every build, boot and read as\n"
 		   "a job into DIR and run none (doc/scale.md: GNU\n"
 		   "parallel, Slurm)"),
@@ -170,7 +173,7 @@ static int study_kernel(void)
 static int cmd_study(int argc, char **argv)
 {
 	o = (struct study_opts){ .out_dir = "build/study", .backend = "auto", .seed = 1 };
-	report_only = shuffle_seen = kernel = quiet = false;
+	report_only = shuffle_seen = kernel = quiet = jobs_seen = false;
 	kernels_dir = plan_dir = merge_dir = NULL;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	jobs = cpus > 0 ? cpus : 1;
@@ -183,6 +186,11 @@ static int cmd_study(int argc, char **argv)
 		return lace_usage_error("study", "--plan and --merge go with --kernel");
 	if (!!plan_dir + !!merge_dir + report_only > 1)
 		return lace_usage_error("study", "--plan, --merge and --report-only exclude each other");
+	/* each job of the kernel study boots at most one guest: by default
+	 * no more at once than fit in the memory available */
+	long mib = sysinfo_mem_available_mib();
+	if (kernel && !jobs_seen && mib > 0 && jobs > mib / (long)qemu_run_mib(-1))
+		jobs = mib / (long)qemu_run_mib(-1) > 1 ? mib / (long)qemu_run_mib(-1) : 1;
 	o.jobs = (int)jobs;
 	if (!quiet) {
 		o.progress = cli_progress;

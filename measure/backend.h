@@ -240,6 +240,10 @@ struct lace_backend *hw_backend_new(void);
  * --per-function, --top), which are listed in vg_backend_options[]. */
 struct lace_backend *qemu_backend_new(void);
 const char *qemu_backend_unavailable(void);
+/* What one boot may take of the host's memory, MiB: the guest's -m and
+ * QEMU's own, for guest architecture arch (enum guest_arch), or the most
+ * of any with -1.  For a default number of boots at once. */
+unsigned long qemu_run_mib(int arch);
 extern const struct lace_backend_option qemu_backend_options[];
 
 enum lace_backend_mode { LACE_BACKEND_AUTO, LACE_BACKEND_HW, LACE_BACKEND_SIM,

@@ -98,11 +98,7 @@ static int qemu_prepare(struct lace_backend *be, struct lace_event_spec *evs, si
 		return err;
 	if (!p->qemu_version[0])
 		version_read(qemu_arches[p->arch].prog, p->qemu_version, sizeof(p->qemu_version));
-	/* a boot may fill its guest's RAM (-m) and QEMU adds its own: a
-	 * small guest of lace's measured 210-250 MiB in all */
-	for (const char *const *a = qemu_arches[p->arch].machine; *a && a[1]; a++)
-		if (!strcmp(*a, "-m"))
-			be->run_mib = strtoul(a[1], NULL, 10) + 256;
+	be->run_mib = qemu_run_mib((int)p->arch);
 	if (!p->dir) {
 		err = fs_temp_dir("lace-qemu", &p->dir);
 		if (err)

@@ -17,6 +17,7 @@
 #include "measure/qemu/symmap.h"
 #include "measure/qemu/tcg_core.h"
 #include "measure/model_results.h"
+#include "util/array.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 #include "util/fs.h"
@@ -80,6 +81,28 @@ static bool tool_dir(char *out, size_t len)
 	snprintf(out, len, "%s/../lib/lace/qemu", exe);
 	snprintf(path, sizeof(path), "%s/liblace-tcg.so", out);
 	return fs_is_file(path);
+}
+
+/* what one boot may take: its guest's RAM (-m) and QEMU's own, which a
+ * small guest of lace's measured at 210-250 MiB in all */
+static unsigned long arch_run_mib(const struct qemu_arch *a)
+{
+	for (const char *const *m = a->machine; *m && m[1]; m++)
+		if (!strcmp(*m, "-m"))
+			return strtoul(m[1], NULL, 10) + 256;
+	return 0;
+}
+
+unsigned long qemu_run_mib(int arch)
+{
+	unsigned long most = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(qemu_arches); i++) {
+		unsigned long mib = arch_run_mib(&qemu_arches[i]);
+		if ((arch < 0 || (size_t)arch == i) && mib > most)
+			most = mib;
+	}
+	return most;
 }
 
 const char *qemu_backend_unavailable(void)
