@@ -42,6 +42,7 @@
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/run_command.h"
+#include "util/sha256.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
 #include "util/xalloc.h"
@@ -164,6 +165,8 @@ static int initrd_ensure(struct qemu_priv *p, const struct lace_run_opts *opts, 
 	strbuf_addf(path, "%s/initramfs-%c.cpio", p->dir, "AB"[side]);
 	if (!p->initrd_for[side] || strcmp(p->initrd_for[side], key.buf)) {
 		err = guest_initramfs_build(&g, path->buf);
+		if (!err && sha256_file_hex(path->buf, p->initrd_sha256[side]))
+			err = lace_error_set(EIO, "%s: cannot read it back", path->buf);
 		free(p->initrd_for[side]);
 		p->initrd_for[side] = err ? NULL : strbuf_detach(&key, NULL);
 	}
@@ -345,11 +348,12 @@ static void counts_fill(struct qemu_priv *p, const struct guest_report *rep,
 /* The run's backend data for the results file (takes paths, not fns). */
 static json_t *run_extra(const struct qemu_priv *p, const struct qemu_kernel *k,
 			 const struct guest_report *rep, const struct tcg_split *w, json_t *fns,
-			 json_t *paths, unsigned perturb)
+			 json_t *paths, unsigned perturb, const char *initrd_sha256)
 {
 	json_t *x = json_object();
 
 	json_object_set_new(x, "perturbation", json_integer(perturb));
+	json_object_set_new(x, "initramfs_sha256", json_string(initrd_sha256));
 	json_object_set_new(x, "simulator", json_string(p->no_plugin ? "none" : "lace-tcg"));
 	json_object_set_new(x, "profile", json_string(p->prof.name));
 	json_object_set_new(x, "kernel", json_string(k->kernel_path));
@@ -437,7 +441,8 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 		}
 	}
 	counts_fill(p, &rep, &w, res);
-	res->extra = run_extra(p, k, &rep, &w, fns, paths, perturb);
+	res->extra = run_extra(p, k, &rep, &w, fns, paths, perturb,
+			       p->initrd_sha256[opts->side == 'B']);
 	json_decref(fns);
 	unlink(out.buf);
 	/* a failed run's console is the only account of what happened in

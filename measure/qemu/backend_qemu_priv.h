@@ -41,6 +41,10 @@ struct qemu_priv {
 	int *trace_idx;                /* per event: which of them, or -1 */
 	struct strvec trace_names;     /* their names */
 	unsigned trace_warned;         /* bit t: said why t was not counted */
+	char initrd_sha256[2][65];     /* and its SHA-256: every input of the guest's user
+					* space (busybox, lace-guest-run, the workload and
+					* its libraries, /init) in one identity, for the
+					* results (the archive is byte-reproducible) */
 	char *initrd_for[2];           /* the argv side A's / B's initramfs was built for
 					* (lace stat: A's); by the side that runs, not the
 					* kernel: with one kernel A and B still differ */

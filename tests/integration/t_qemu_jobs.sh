@@ -60,11 +60,24 @@ for j in 1 2; do
 done
 same_runs ab1.jsonl ab2.jsonl "lace ab"
 # each side ran its own command line (the guest's command line differs,
-# so its execution does): A and B did not boot one initramfs
-python3 - ab2.jsonl <<'PY' || fail "lace ab -j 2: A and B counted the same boot"
-import json, sys
-k = [json.loads(l)["counts"][1]["value"] for l in open(sys.argv[1]) if '"counts"' in l]
+# so its execution does): A and B did not boot one initramfs, and each
+# run names its initramfs by SHA-256, which every batch of the same
+# inputs shares (the archive is byte-reproducible): lace stat's two and
+# lace ab's A
+python3 - ab2.jsonl ab1.jsonl stat1.jsonl stat2.jsonl <<'PY' || fail "lace ab -j 2: A and B counted the same boot"
+import json, re, sys
+def runs(path):
+    return [json.loads(l) for l in open(path) if '"counts"' in l]
+ab = runs(sys.argv[1])
+k = [r["counts"][1]["value"] for r in ab]
 assert len(k) == 4 and k[0] != k[1], k
+sha = {r["side"]: r["backend_data"]["initramfs_sha256"] for r in ab}
+assert all(re.fullmatch(r"[0-9a-f]{64}", v) for v in sha.values()) and sha["A"] != sha["B"], sha
+assert sha == {r["side"]: r["backend_data"]["initramfs_sha256"] for r in runs(sys.argv[2])}, "ab -j 1"
+st = {r["backend_data"]["initramfs_sha256"] for f in sys.argv[3:] for r in runs(f)}
+# lace stat -- ./spin booted what ab's A (-A ./spin) booted
+assert st == {sha["A"]}, (st, sha)
+print("initramfs: A %s... (lace stat's too, in both batches), B %s..." % (sha["A"][:12], sha["B"][:12]))
 PY
 
 # the first run fails; the second, under way beside it, is not recorded
