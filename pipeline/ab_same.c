@@ -331,6 +331,44 @@ static json_t *analyze(const struct ab_same_opts *o, const json_t *stat, const j
 	return doc;
 }
 
+static int key_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Before A's boot: is B a build of A's code at all?  Replay decides by
+ * the executed code, after the boot; a B that holds few of A's function
+ * names (another program, another kernel) is refused now.  Half is far
+ * below what two builds of one source share (a relink or a placement
+ * variant all of them, a stable update nearly all) and far above what
+ * unrelated ELFs do. */
+static int same_code_precheck(const char *va, const char *vb, const char *kernel_b)
+{
+	struct symkeys a, b;
+	size_t found = 0;
+	int rc;
+
+	if ((rc = symkeys_load(va, &a)))
+		return rc;
+	if ((rc = symkeys_load(vb, &b))) {
+		symkeys_free(&a);
+		return rc;
+	}
+	char **names = xcalloc(b.n, sizeof(*names));
+	for (size_t i = 0; i < b.n; i++)
+		names[i] = b.v[i].key;
+	qsort(names, b.n, sizeof(*names), key_cmp);
+	for (size_t i = 0; i < a.n; i++)
+		found += bsearch(&a.v[i].key, names, b.n, sizeof(*names), key_cmp) != NULL;
+	if (!a.n || found * 2 < a.n)
+		rc = lace_error_set(EINVAL, "%s is not a build of A's code: %zu of A's %zu functions "
+				    "have their name in it", kernel_b, found, a.n);
+	free(names);
+	symkeys_free(&a);
+	symkeys_free(&b);
+	return rc;
+}
+
 int ab_same_run(const struct ab_same_opts *o, json_t **out)
 {
 	json_t *stat = NULL, *rep = NULL;
@@ -346,6 +384,8 @@ int ab_same_run(const struct ab_same_opts *o, json_t **out)
 		rc = -EINVAL;
 		goto out;
 	}
+	if ((rc = same_code_precheck(va, vb, o->kernel_b)))
+		goto out;
 	if ((rc = fs_temp_dir("lace-ab-same", &dir)))
 		goto out;
 	strbuf_addf(&rec, "%s/a.lrec", dir);
