@@ -188,9 +188,9 @@ static int cmd_study(int argc, char **argv)
 		return lace_usage_error("study", "--plan, --merge and --report-only exclude each other");
 	/* each job of the kernel study boots at most one guest: by default
 	 * no more at once than fit in the memory available */
-	long mib = sysinfo_mem_available_mib();
-	if (kernel && !jobs_seen && mib > 0 && jobs > mib / (long)qemu_run_mib(-1))
-		jobs = mib / (long)qemu_run_mib(-1) > 1 ? mib / (long)qemu_run_mib(-1) : 1;
+	long mib = sysinfo_mem_available_mib(), fit = mib / (long)qemu_run_mib(-1);
+	if (kernel && !jobs_seen && mib > 0 && jobs > fit)
+		jobs = fit > 1 ? fit : 1;
 	o.jobs = (int)jobs;
 	if (!quiet) {
 		o.progress = cli_progress;

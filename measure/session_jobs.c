@@ -157,7 +157,7 @@ static bool job_reap_one(struct session_queue *q)
 
 /* The child's result into res; 0, or -errno when the backend failed in
  * it (message set), which ends the batch as it would with one job. */
-static int job_result(struct session_queue *q, struct session_job *job, struct lace_run_result *res)
+static int job_result(struct session_job *job, struct lace_run_result *res)
 {
 	json_error_t je;
 	json_t *j;
@@ -177,7 +177,6 @@ static int job_result(struct session_queue *q, struct session_job *job, struct l
 		err = lace_error_set(EIO, "run %ld: its result: %s", job->slot.boot + 1, why);
 	}
 	json_decref(j);
-	(void)q;
 	return err;
 }
 
@@ -202,7 +201,7 @@ static void record_ready(struct session_queue *q)
 			continue;
 		}
 		run_result_init(&res, s->evl.n);
-		int err = job_result(q, job, &res);
+		int err = job_result(job, &res);
 		if (err) {
 			s->err = err;
 			q->stopped = true;
