@@ -110,6 +110,26 @@ int sim_profile_set_page(struct sim_profile *p, const char *spec)
 	if (parse_list(spec, &v, 1) != 1)
 		return lace_error_set(EINVAL, "--page-size wants a size in bytes (4096, 2M), not '%s'", spec);
 	p->cfg.page = v;
+	/* every page this large or larger: one page size */
+	if (p->cfg.large_page && p->cfg.large_page <= v)
+		p->cfg.large_page = 0;
+	return 0;
+}
+
+int sim_profile_set_kernel_page(struct sim_profile *p, const char *spec)
+{
+	uint64_t v;
+
+	if (parse_list(spec, &v, 1) != 1)
+		return lace_error_set(EINVAL, "--kernel-page wants a size in bytes (4K, 2M), not '%s'", spec);
+	if (v <= p->cfg.page) {   /* the kernel's text in the ordinary pages */
+		p->cfg.large_page = 0;
+		return 0;
+	}
+	if (!p->cfg.litlb_entries)
+		return lace_error_set(EINVAL, "--kernel-page %s: profile %s has no TLB for large pages "
+				      "([itlb] large_entries)", spec, p->name);
+	p->cfg.large_page = v;
 	return 0;
 }
 
@@ -179,6 +199,14 @@ static int ini_value(void *user, const char *section, const char *name, const ch
 		p->cfg.stlb_ways = (uint32_t)v;
 	else if (KEY("page", "size"))
 		p->cfg.page = v, st->seen |= SEEN_PAGE;
+	else if (KEY("page", "kernel"))
+		p->cfg.large_page = v;
+	else if (KEY("itlb", "large_entries"))
+		p->cfg.litlb_entries = (uint32_t)v;
+	else if (KEY("itlb", "large_ways"))
+		p->cfg.litlb_ways = (uint32_t)v;
+	else if (KEY("stlb", "large"))
+		p->cfg.stlb_large = v != 0;
 	else if (KEY("fetch", "block"))
 		p->cfg.fetch_block = (uint32_t)v, st->seen |= SEEN_FETCH;
 	else {
@@ -219,6 +247,10 @@ int sim_profile_load(const char *name_or_path, struct sim_profile *p)
 	if ((st.seen & (SEEN_L1I | SEEN_ITLB | SEEN_PAGE | SEEN_FETCH)) !=
 	    (SEEN_L1I | SEEN_ITLB | SEEN_PAGE | SEEN_FETCH))
 		return lace_error_set(EINVAL, "%s: a profile needs [l1i] size, [itlb] entries, [page] size and [fetch] block", path);
+	if (p->cfg.large_page == p->cfg.page)   /* the kernel in ordinary pages */
+		p->cfg.large_page = 0;
+	if (p->cfg.large_page && !p->cfg.litlb_entries)
+		return lace_error_set(EINVAL, "%s: [page] kernel needs [itlb] large_entries and large_ways", path);
 	if (!p->name[0]) {
 		const char *base = strrchr(path, '/');
 		snprintf(p->name, sizeof(p->name), "%.*s", (int)strcspn(base ? base + 1 : path, "."),

@@ -30,6 +30,10 @@ int sim_profile_set_itlb(struct sim_profile *p, const char *spec);
 int sim_profile_set_stlb(struct sim_profile *p, const char *spec);
 int sim_profile_set_page(struct sim_profile *p, const char *spec);
 int sim_profile_set_fetch_block(struct sim_profile *p, const char *spec);
+/* The page size of the kernel image's text ([page] kernel): a size the
+ * profile's large-page TLB holds, or the ordinary page (4K: no large
+ * pages).  0 or -EINVAL with the message set. */
+int sim_profile_set_kernel_page(struct sim_profile *p, const char *spec);
 /* Check the whole geometry; 0 or -EINVAL with the message set. */
 int sim_profile_check(const struct sim_profile *p);
 

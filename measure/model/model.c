@@ -36,20 +36,51 @@ int sim_config_check(const struct sim_config *cfg, const char **what, const char
 			return rc;
 		}
 	}
+	if (cfg->large_page) {
+		*what = "large-page";
+		*why = "the large page must be a power of two above the page size";
+		if (cfg->large_page <= cfg->page || (cfg->large_page & (cfg->large_page - 1)))
+			return -1;
+		*why = "the large-page range must be whole large pages, low below high";
+		if (cfg->large_lo > cfg->large_hi || (cfg->large_lo | cfg->large_hi) & (cfg->large_page - 1))
+			return -1;
+		*what = "litlb";
+		rc = sim_cache_geometry_check((uint64_t)cfg->litlb_entries * cfg->large_page,
+					      cfg->litlb_ways, cfg->large_page);
+		if (rc) {
+			*why = sim_cache_geometry_error(rc);
+			return rc;
+		}
+	} else if (cfg->large_lo != cfg->large_hi) {
+		*what = "large-page";
+		*why = "a large-page range without a large page size";
+		return -1;
+	}
 	*what = "";
 	*why = "";
 	return 0;
 }
 
-uint64_t sim_model_ntags(const struct sim_config *cfg, uint64_t *l1i, uint64_t *itlb,
-			 uint64_t *stlb)
+static int has_large(const struct sim_config *cfg)
 {
+	return cfg->large_page && cfg->large_lo < cfg->large_hi;
+}
+
+uint64_t sim_model_ntags(const struct sim_config *cfg, uint64_t *l1i, uint64_t *itlb,
+			 uint64_t *stlb, uint64_t *litlb)
+{
+	uint64_t nl = has_large(cfg) ? sim_cache_ntags((uint64_t)cfg->litlb_entries *
+						       cfg->large_page, cfg->litlb_ways,
+						       cfg->large_page) : 0;
+
 	*l1i = sim_cache_ntags(cfg->l1i_size, cfg->l1i_ways, cfg->l1i_line);
 	*itlb = sim_cache_ntags((uint64_t)cfg->itlb_entries * cfg->page, cfg->itlb_ways,
 				cfg->page);
 	*stlb = cfg->stlb_entries ? sim_cache_ntags((uint64_t)cfg->stlb_entries * cfg->page,
 						    cfg->stlb_ways, cfg->page) : 0;
-	return *l1i + *itlb + *stlb;
+	if (litlb)
+		*litlb = nl;
+	return *l1i + *itlb + *stlb + (litlb ? nl : 0);
 }
 
 void sim_model_reset_counts(struct sim_model *m)
@@ -62,9 +93,13 @@ void sim_model_reset_counts(struct sim_model *m)
 }
 
 void sim_model_init(struct sim_model *m, const struct sim_config *cfg, uint64_t *l1i_tags,
-		    uint64_t *itlb_tags, uint64_t *stlb_tags)
+		    uint64_t *itlb_tags, uint64_t *stlb_tags, uint64_t *litlb_tags)
 {
 	m->cfg = *cfg;
+	m->has_large = has_large(cfg) && litlb_tags;
+	if (m->has_large)
+		sim_cache_init(&m->litlb, (uint64_t)cfg->litlb_entries * cfg->large_page,
+			       cfg->litlb_ways, cfg->large_page, litlb_tags);
 	sim_cache_init(&m->l1i, cfg->l1i_size, cfg->l1i_ways, cfg->l1i_line, l1i_tags);
 	sim_cache_init(&m->itlb, (uint64_t)cfg->itlb_entries * cfg->page, cfg->itlb_ways,
 		       cfg->page, itlb_tags);
@@ -107,12 +142,25 @@ void sim_model_insn(struct sim_model *m, uint64_t addr, uint32_t len,
 	}
 
 	miss = 0;
-	first = sim_cache_block(&m->itlb, addr);
-	last = sim_cache_block(&m->itlb, end);
-	for (b = first; b <= last; b++) {
-		if (sim_cache_ref_block(&m->itlb, b)) {
-			miss = 1;
-			stlb_lookup(m, b, fn);
+	if (sim_model_is_large(m, addr)) {
+		/* the large-page TLB; the STLB when it holds large pages */
+		first = sim_cache_block(&m->litlb, addr);
+		last = sim_cache_block(&m->litlb, end);
+		for (b = first; b <= last; b++) {
+			if (sim_cache_ref_block(&m->litlb, b)) {
+				miss = 1;
+				if (m->cfg.stlb_large)
+					stlb_lookup(m, b | SIM_LARGE_TAG, fn);
+			}
+		}
+	} else {
+		first = sim_cache_block(&m->itlb, addr);
+		last = sim_cache_block(&m->itlb, end);
+		for (b = first; b <= last; b++) {
+			if (sim_cache_ref_block(&m->itlb, b)) {
+				miss = 1;
+				stlb_lookup(m, b, fn);
+			}
 		}
 	}
 	m->t.itlb_loads += last - first + 1;
@@ -135,14 +183,20 @@ uint32_t sim_seg_refs_per_insn(uint32_t line, uint32_t maxlen)
 }
 
 /* Emit every lookup of the instructions for cache c into out[]; returns
- * the count, or -1 when cap is too small. */
+ * the count, or -1 when cap is too small.  With a model m, only the
+ * instructions whose page size is c's: large (m's large-page range) or
+ * not; *lookups is then added to, not set. */
 static int64_t refs_emit(const struct sim_cache *c, const struct sim_insn *insns, uint32_t n,
-			 struct sim_ref *out, uint32_t cap, uint32_t *lookups)
+			 struct sim_ref *out, uint32_t cap, uint32_t *lookups,
+			 const struct sim_model *m, int large)
 {
 	uint32_t k = 0;
 
-	*lookups = 0;
+	if (!m)
+		*lookups = 0;
 	for (uint32_t i = 0; i < n; i++) {
+		if (m && sim_model_is_large(m, insns[i].addr) != large)
+			continue;
 		uint64_t first = sim_cache_block(c, insns[i].addr);
 		uint64_t last = sim_cache_block(c, insns[i].addr +
 						    (insns[i].len ? insns[i].len - 1 : 0));
@@ -197,12 +251,19 @@ int sim_seg_build(const struct sim_model *m, const struct sim_insn *insns, uint3
 		  struct sim_ref *pages, uint32_t page_cap, struct sim_seg_fn *fns,
 		  uint32_t nfns, uint64_t *scratch_addr, uint32_t *scratch_len)
 {
-	int64_t nl, np;
+	int64_t nl, np, nlp = 0;
 
-	nl = refs_emit(&m->l1i, insns, n, lines, line_cap, &seg->l1i_loads);
-	np = refs_emit(&m->itlb, insns, n, pages, page_cap, &seg->itlb_loads);
+	seg->itlb_loads = 0;
+	nl = refs_emit(&m->l1i, insns, n, lines, line_cap, &seg->l1i_loads, 0, 0);
+	np = refs_emit(&m->itlb, insns, n, pages, page_cap, &seg->itlb_loads, m, 0);
 	if (nl < 0 || np < 0)
 		return -1;
+	if (m->has_large) {
+		nlp = refs_emit(&m->litlb, insns, n, pages + np, page_cap - (uint32_t)np,
+				&seg->itlb_loads, m, 1);
+		if (nlp < 0)
+			return -1;
+	}
 	seg->execs = 0;
 	seg->lazy = 0;
 	seg->ninsn = n;
@@ -210,6 +271,11 @@ int sim_seg_build(const struct sim_model *m, const struct sim_insn *insns, uint3
 	seg->nlines = refs_compact(&m->l1i, lines, (uint32_t)nl);
 	seg->pages = pages;
 	seg->npages = refs_compact(&m->itlb, pages, (uint32_t)np);
+	/* the large ones right behind the small ones */
+	seg->nlpages = nlp ? refs_compact(&m->litlb, pages + np, (uint32_t)nlp) : 0;
+	for (uint32_t i = 0; i < seg->nlpages; i++)
+		pages[seg->npages + i] = pages[np + i];
+	seg->lpages = pages + seg->npages;
 	seg->fns = fns;
 	seg->nfns = nfns;
 	for (uint32_t f = 0; f < nfns; f++) {
@@ -269,6 +335,31 @@ void sim_seg_refs_finish(struct sim_model *m, const struct sim_seg *seg,
 		if (sim_cache_ref_way(&m->itlb, r->insn, r->block, &r->way)) {
 			struct sim_fn_stats *s = sim_seg_fn(seg, r->fn);
 			sim_model_stlb_lookup(m, r->block, s);
+			if (!missed) {
+				missed = 1;
+				m->t.itlb_misses++;
+				if (s)
+					s->itlb_misses++;
+			}
+		}
+	}
+}
+
+void sim_seg_lpages_run(struct sim_model *m, const struct sim_seg *seg,
+			struct sim_ref *lpages, uint32_t nlpages)
+{
+	int missed = 0;
+
+	for (uint32_t i = 0; i < nlpages; i++) {
+		struct sim_ref *r = &lpages[i];
+
+		if (r->first)
+			missed = 0;
+		if (sim_cache_ref_way(&m->litlb, r->insn, r->block, &r->way)) {
+			struct sim_fn_stats *s = sim_seg_fn(seg, r->fn);
+
+			if (m->cfg.stlb_large)
+				sim_model_stlb_lookup(m, r->block | SIM_LARGE_TAG, s);
 			if (!missed) {
 				missed = 1;
 				m->t.itlb_misses++;

@@ -23,7 +23,16 @@
 #include "measure/model/cache.h"
 #include "measure/model/fetch.h"
 
-/* Geometry of one run.  Sizes in bytes; a TLB's size is entries * page. */
+/* Geometry of one run.  Sizes in bytes; a TLB's size is entries * page.
+ *
+ * Two page sizes: code is mapped with `page` except in the range
+ * [large_lo, large_hi), which is mapped with `large_page` (x86-64 Linux
+ * maps the kernel image's text with 2 MiB pages; user code, modules and
+ * vmalloc with 4 KiB).  Cores keep large pages in a first-level TLB of
+ * their own (Skylake: 8 entries for 2M/4M), looked up instead of the
+ * iTLB; the second-level TLB holds them too when stlb_large is set
+ * (Skylake's STLB is shared by 4 KiB and 2 MiB pages, Nehalem's holds 4
+ * KiB pages only).  large_page 0, or an empty range: one page size. */
 struct sim_config {
 	uint64_t l1i_size;
 	uint32_t l1i_ways;
@@ -34,6 +43,11 @@ struct sim_config {
 	uint32_t stlb_ways;
 	uint64_t page;           /* 4096 or 2 MiB (2097152) */
 	uint32_t fetch_block;    /* 16, 32 or 64 */
+	uint64_t large_page;     /* 0: none */
+	uint32_t litlb_entries;  /* the large pages' first-level TLB */
+	uint32_t litlb_ways;
+	uint32_t stlb_large;     /* the STLB holds large pages too */
+	uint64_t large_lo, large_hi;   /* mapped with large pages (the host's) */
 };
 
 /* The default front end, an Intel Skylake client core, for a host started
@@ -50,12 +64,18 @@ struct sim_config {
 #define SIM_SKYLAKE_STLB_WAYS 12
 #define SIM_SKYLAKE_PAGE 4096
 #define SIM_SKYLAKE_FETCH_BLOCK 16
+#define SIM_SKYLAKE_LARGE_PAGE 2097152
+#define SIM_SKYLAKE_LITLB_ENTRIES 8
+#define SIM_SKYLAKE_LITLB_WAYS 8
+#define SIM_SKYLAKE_STLB_LARGE 1
 #define SIM_CONFIG_SKYLAKE {                                                     \
 	.l1i_size = SIM_SKYLAKE_L1I_SIZE, .l1i_ways = SIM_SKYLAKE_L1I_WAYS,      \
 	.l1i_line = SIM_SKYLAKE_L1I_LINE, .itlb_entries = SIM_SKYLAKE_ITLB_ENTRIES, \
 	.itlb_ways = SIM_SKYLAKE_ITLB_WAYS, .stlb_entries = SIM_SKYLAKE_STLB_ENTRIES, \
 	.stlb_ways = SIM_SKYLAKE_STLB_WAYS, .page = SIM_SKYLAKE_PAGE,            \
-	.fetch_block = SIM_SKYLAKE_FETCH_BLOCK }
+	.fetch_block = SIM_SKYLAKE_FETCH_BLOCK, .large_page = SIM_SKYLAKE_LARGE_PAGE, \
+	.litlb_entries = SIM_SKYLAKE_LITLB_ENTRIES, .litlb_ways = SIM_SKYLAKE_LITLB_WAYS, \
+	.stlb_large = SIM_SKYLAKE_STLB_LARGE }
 #define SIM_STR_(x) #x
 #define SIM_STR(x) SIM_STR_(x)
 
@@ -79,10 +99,15 @@ struct sim_fn_stats {
 	uint64_t calls;          /* executions of the function's first instruction */
 };
 
+/* A large page's block number in the STLB, which holds both sizes: its
+ * page number with this bit, so it never equals a small page's. */
+#define SIM_LARGE_TAG ((uint64_t)1 << 62)
+
 struct sim_model {
 	struct sim_config cfg;
-	struct sim_cache l1i, itlb, stlb;
+	struct sim_cache l1i, itlb, stlb, litlb;
 	int has_stlb;
+	int has_large;     /* a large-page range is set: litlb is in use */
 	struct sim_fetch fetch;
 	struct sim_totals t;
 };
@@ -90,12 +115,20 @@ struct sim_model {
 /* 0 when cfg is usable, else a negative code; *what names the part
  * ("l1i", "itlb", "stlb", "page", "fetch-block") and *why says what is wrong. */
 int sim_config_check(const struct sim_config *cfg, const char **what, const char **why);
-/* Tags to provide for each cache (uint64_t slots). */
+/* Tags to provide for each cache (uint64_t slots; the total is returned).
+ * litlb may be NULL when the caller knows there are no large pages (it
+ * then gets none: cfg must have large_page 0 or an empty range). */
 uint64_t sim_model_ntags(const struct sim_config *cfg, uint64_t *l1i, uint64_t *itlb,
-			 uint64_t *stlb);
-/* cfg must pass sim_config_check(); the tag arrays come from the caller. */
+			 uint64_t *stlb, uint64_t *litlb);
+/* cfg must pass sim_config_check(); the tag arrays come from the caller
+ * (litlb_tags may be NULL without large pages). */
 void sim_model_init(struct sim_model *m, const struct sim_config *cfg, uint64_t *l1i_tags,
-		    uint64_t *itlb_tags, uint64_t *stlb_tags);
+		    uint64_t *itlb_tags, uint64_t *stlb_tags, uint64_t *litlb_tags);
+/* Is code at addr mapped with a large page? */
+static inline int sim_model_is_large(const struct sim_model *m, uint64_t addr)
+{
+	return m->has_large && addr >= m->cfg.large_lo && addr < m->cfg.large_hi;
+}
 /* Zero the counters, keep the cache state (a forked child). */
 void sim_model_reset_counts(struct sim_model *m);
 
@@ -144,10 +177,12 @@ struct sim_seg {
 			  * function counters are scattered in memory; the
 			  * segment is already in the host's cache) */
 	uint32_t ninsn;
-	uint32_t l1i_loads, itlb_loads;
+	uint32_t l1i_loads, itlb_loads;   /* itlb_loads: both page sizes */
 	uint32_t nlines, npages, nfns;
+	uint32_t nlpages;
 	struct sim_ref *lines;
-	struct sim_ref *pages;
+	struct sim_ref *pages;   /* small pages; the large ones follow them */
+	struct sim_ref *lpages;  /* pages + npages: the large-page lookups */
 	struct sim_seg_fn *fns;
 	struct sim_fetch_seg fetch;
 };
@@ -157,7 +192,10 @@ uint32_t sim_seg_refs_per_insn(uint32_t line, uint32_t maxlen);
 
 /* Compile n >= 1 instructions into seg, for the geometry of m.  lines and
  * pages are the caller's arrays of line_cap and page_cap refs (they must
- * hold every lookup before dropping); seg->lines/pages point into them.
+ * hold every lookup before dropping); seg->lines/pages point into them,
+ * and the large-page lookups (an instruction's page size is its first
+ * byte's) follow the small ones in pages: a caller that keeps the refs
+ * copies npages + nlpages of them.
  * fns must be filled by the caller (nfns slots, stats set), the builder
  * fills their instruction and call counts.  Scratch arrays addr/len hold n
  * entries.  Returns 0, or -1 when a buffer is too small. */
@@ -254,10 +292,17 @@ static inline void sim_seg_refs_run(struct sim_model *m, const struct sim_seg *s
 	m->itlb.clock = clock;
 }
 
+/* The large-page lookups of a segment (after its lines and small pages):
+ * first-level misses go to the STLB when it holds large pages. */
+void sim_seg_lpages_run(struct sim_model *m, const struct sim_seg *seg,
+			struct sim_ref *lpages, uint32_t nlpages);
+
 /* sim_seg_run_caches(), inline. */
 static inline void sim_seg_run_caches_inline(struct sim_model *m, struct sim_seg *seg)
 {
 	sim_seg_refs_run(m, seg, seg->lines, seg->nlines, seg->pages, seg->npages);
+	if (seg->nlpages)
+		sim_seg_lpages_run(m, seg, seg->lpages, seg->nlpages);
 }
 /* Lazy segments: add the pending executions' instructions and calls to the
  * functions, and zero the pending count. */

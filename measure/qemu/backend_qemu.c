@@ -95,6 +95,8 @@ static int qemu_prepare(struct lace_backend *be, struct lace_event_spec *evs, si
 	/* the front end of the guest's kind of CPU unless told otherwise */
 	err = sim_profile_load(p->profile_name ? p->profile_name
 			       : p->arch == GUEST_PPC64LE ? "power9" : SIM_PROFILE_DEFAULT, &p->prof);
+	if (!err && p->kernel_page)
+		err = sim_profile_set_kernel_page(&p->prof, p->kernel_page);
 	if (err)
 		return err;
 	if (!p->qemu_version[0])
@@ -228,6 +230,30 @@ static void guest_report_event(struct qemu_priv *p, const struct guest_report *r
 	c->time_enabled = c->time_running = 1;
 }
 
+/* The model's geometry for side k's kernel: the profile's, with the
+ * kernel image's text in the profile's kernel page size ([page] kernel).
+ * x86-64 Linux maps the image with 2 MiB pages, but the last one that
+ * holds text is split into 4 KiB pages (the rest of it, past _etext's
+ * page, is made NX): so the large pages are the whole ones from _text up
+ * to _etext's page, rounded down (seen in the guest's own page tables,
+ * t_qemu_pagesize).  The recording keeps it, so a replay models the same
+ * pages. */
+static struct sim_config run_config(const struct qemu_priv *p, const struct qemu_kernel *k)
+{
+	struct sim_config c = p->prof.cfg;
+	uint64_t lp = c.large_page, lo, hi;
+
+	if (!lp || !k->text_lo || k->text_hi <= k->text_lo)
+		return c;
+	lo = (k->text_lo + lp - 1) & ~(lp - 1);
+	hi = ((k->text_hi + c.page - 1) & ~(c.page - 1)) & ~(lp - 1);
+	if (lo < hi) {
+		c.large_lo = lo;
+		c.large_hi = hi;
+	}
+	return c;
+}
+
 /* QEMU's command line for one run of side k: the machine, the console
  * file, the kernel and initramfs, and lace's plugin with the model's
  * geometry (unless --qemu-no-plugin). */
@@ -235,7 +261,7 @@ static void qemu_argv_build(const struct qemu_priv *p, const struct qemu_kernel 
 			    const char *initrd, const char *out, const char *console,
 			    unsigned perturb, struct strvec *qargv)
 {
-	const struct sim_config *c = &p->prof.cfg;
+	const struct sim_config cfg = run_config(p, k), *c = &cfg;
 	const struct qemu_arch *qa = &qemu_arches[p->arch];
 	struct strbuf plug = STRBUF_INIT;
 
@@ -273,6 +299,12 @@ static void qemu_argv_build(const struct qemu_priv *p, const struct qemu_kernel 
 		    p->plugin, out, k->switch_addr, c->l1i_size, c->l1i_ways,
 		    c->l1i_line, c->itlb_entries, c->itlb_ways, c->stlb_entries, c->stlb_ways,
 		    c->page, c->fetch_block);
+	if (c->large_lo < c->large_hi)
+		strbuf_addf(&plug, ",large_page=%" PRIu64 ",litlb_entries=%u,litlb_ways=%u,stlb_large=%u"
+			    ",large_lo=0x%" PRIx64 ",large_hi=0x%" PRIx64, c->large_page,
+			    c->litlb_entries, c->litlb_ways, c->stlb_large, c->large_lo, c->large_hi);
+	else   /* the plugin's default has large pages, with no range */
+		strbuf_addstr(&plug, ",large_page=0");
 	for (size_t i = 0; i < k->nexc; i++)
 		strbuf_addf(&plug, ",exc=0x%" PRIx64, k->exc_addr[i]);
 	if (p->per_function || p->paths.nr)
@@ -356,6 +388,15 @@ static json_t *run_extra(const struct qemu_priv *p, const struct qemu_kernel *k,
 	json_object_set_new(x, "initramfs_sha256", json_string(initrd_sha256));
 	json_object_set_new(x, "simulator", json_string(p->no_plugin ? "none" : "lace-tcg"));
 	json_object_set_new(x, "profile", json_string(p->prof.name));
+	const struct sim_config c = run_config(p, k);
+	if (c.large_lo < c.large_hi) {
+		char lo[24], hi[24];
+
+		snprintf(lo, sizeof(lo), "0x%" PRIx64, c.large_lo);
+		snprintf(hi, sizeof(hi), "0x%" PRIx64, c.large_hi);
+		json_object_set_new(x, "kernel_large_pages", json_pack("{s:I,s:s,s:s}", "size",
+			(json_int_t)c.large_page, "from", lo, "to", hi));
+	}
 	json_object_set_new(x, "kernel", json_string(k->kernel_path));
 	json_object_set_new(x, "system_map", json_string(k->map_path));
 	json_object_set_new(x, "qemu", json_string(p->qemu_version));
@@ -427,7 +468,8 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 	}
 	if (p->record && !p->no_plugin) {
 		struct strbuf raw = STRBUF_INIT;
-		int rerr = record_pack(p->record, p->dir, "rec", "qemu", p->prof.name, &p->prof.cfg, 1,
+		const struct sim_config cfg = run_config(p, k);
+		int rerr = record_pack(p->record, p->dir, "rec", "qemu", p->prof.name, &cfg, 1,
 				       k->kernel_path, rep.build_id);
 
 		strbuf_addf(&raw, "%s/rec.0.0", p->dir);
@@ -513,6 +555,7 @@ static void qemu_free(struct lace_backend *be)
 		remove_dir(p->dir);
 	free(p->dir);
 	free(p->profile_name);
+	free(p->kernel_page);
 	free(p->busybox);
 	free(p->plugin);
 	free(p->runner);

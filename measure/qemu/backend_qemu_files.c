@@ -178,6 +178,12 @@ static int resolve_kernel(struct qemu_priv *p, struct qemu_kernel *k, const char
 	if (err)
 		return err;
 	k->switch_addr = symmap_addr(&map, qa->context_switch);
+	/* the text the profile's kernel page size maps (x86-64 Linux: 2 MiB
+	 * pages from _text to _etext, which the linker script aligns) */
+	k->text_lo = symmap_addr(&map, "_text");
+	if (!k->text_lo)
+		k->text_lo = symmap_addr(&map, "_stext");
+	k->text_hi = symmap_addr(&map, "_etext");
 	/* the plugin corrects the blocks such exceptions leave midway */
 	k->nexc = 0;
 	for (size_t i = 0; i < map.n && k->nexc < 32; i++)

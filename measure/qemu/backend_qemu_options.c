@@ -36,6 +36,9 @@ const struct lace_backend_option qemu_backend_options[] = {
 				   "or ppc64le kernel from the cache" },
 	{ "path-length", 1, "FN,...", "calls and instructions per call (callees\n"
 				      "included) of these kernel functions" },
+	{ "kernel-page", 1, "SIZE", "the page size the model maps the kernel's text\n"
+				    "with (default: the CPU profile's, 2M on x86-64;\n"
+				    "4K: the ordinary pages)" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -120,6 +123,17 @@ int qemu_set_option(struct lace_backend *be, const char *name, const char *value
 		for (size_t i = 0; i < v.nr; i++)
 			strvec_push(&p->paths, v.v[i]);
 		strvec_clear(&v);
+		return 0;
+	}
+	if (!strcmp(name, "kernel-page")) {
+		struct sim_profile scratch;
+		int err = sim_profile_load(p->profile_name ? p->profile_name : SIM_PROFILE_DEFAULT,
+					   &scratch);
+
+		/* checked now for its form; applied to the profile prepare loads */
+		if (!err && (err = sim_profile_set_kernel_page(&scratch, value ? value : "")))
+			return err;
+		qemu_path_set(&p->kernel_page, "%s", value);
 		return 0;
 	}
 	if (!strcmp(name, "qemu-no-plugin")) {

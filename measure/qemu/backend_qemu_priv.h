@@ -29,6 +29,7 @@ struct qemu_kernel {
 	char *kernel, *sysmap;         /* --kernel[-a/-b], --system-map[-a/-b] */
 	char *kernel_path, *map_path;  /* resolved: the files booted and read */
 	uint64_t switch_addr;
+	uint64_t text_lo, text_hi;     /* the kernel image's text (_text/_stext, _etext) */
 	uint64_t exc_addr[32];         /* synchronous exception entries (tcg_exception_entry) */
 	size_t nexc;
 };
@@ -56,6 +57,7 @@ struct qemu_priv {
 	char *record;                  /* --record FILE */
 	long top;
 	char *profile_name;            /* --cpu-profile, or NULL */
+	char *kernel_page;             /* --kernel-page, or NULL */
 	struct sim_profile prof;
 	char *busybox;
 	char *plugin, *runner;

@@ -25,6 +25,12 @@ static int number_key(struct tcg_args *a, const char *k, size_t klen, uint64_t *
 		{ "stlb_ways", offsetof(struct sim_config, stlb_ways), 0 },
 		{ "page", offsetof(struct sim_config, page), 1 },
 		{ "fetch_block", offsetof(struct sim_config, fetch_block), 0 },
+		{ "large_page", offsetof(struct sim_config, large_page), 1 },
+		{ "litlb_entries", offsetof(struct sim_config, litlb_entries), 0 },
+		{ "litlb_ways", offsetof(struct sim_config, litlb_ways), 0 },
+		{ "stlb_large", offsetof(struct sim_config, stlb_large), 0 },
+		{ "large_lo", offsetof(struct sim_config, large_lo), 1 },
+		{ "large_hi", offsetof(struct sim_config, large_hi), 1 },
 	};
 
 	*u64 = NULL;

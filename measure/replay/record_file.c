@@ -165,6 +165,11 @@ static void header_text(const struct lace_record *r, struct strbuf *sb)
 	strbuf_addf(sb, "stlb %u %u\n", c->stlb_entries, c->stlb_ways);
 	strbuf_addf(sb, "page %" PRIu64 "\n", c->page);
 	strbuf_addf(sb, "fetch-block %u\n", c->fetch_block);
+	/* a later addition: without it, one page size */
+	if (c->large_page)
+		strbuf_addf(sb, "large-page %" PRIu64 " %u %u %u 0x%" PRIx64 " 0x%" PRIx64 "\n",
+			    c->large_page, c->litlb_entries, c->litlb_ways, c->stlb_large,
+			    c->large_lo, c->large_hi);
 	strbuf_addf(sb, "window %d\n", r->window);
 	for (size_t i = 0; i < r->nbuilds; i++)
 		strbuf_addf(sb, "build %s %s %s\n", r->builds[i].role,
@@ -277,6 +282,13 @@ static int header_line(struct lace_record *r, char *line)
 		if (sscanf(v, "%u", &b) != 1)
 			return -1;
 		c->fetch_block = b;
+	} else if (!strcmp(line, "large-page")) {
+		unsigned long long lo, hi;
+		unsigned e;
+		if (sscanf(v, "%llu %u %u %u %llx %llx", &a, &b, &d, &e, &lo, &hi) != 6)
+			return -1;
+		c->large_page = a, c->litlb_entries = b, c->litlb_ways = d, c->stlb_large = e != 0;
+		c->large_lo = lo, c->large_hi = hi;
 	} else if (!strcmp(line, "window")) {
 		r->window = atoi(v) != 0;
 	} else if (!strcmp(line, "build")) {
@@ -381,10 +393,11 @@ int record_file_parse(const char *name, const uint8_t *buf, size_t len, struct l
 	const char *what, *why;
 	if (sim_config_check(&r->cfg, &what, &why))
 		return lace_error_set(EINVAL, "%s: header: %s: %s", name, what, why);
-	uint64_t nl, ni, ns;
+	uint64_t nl, ni, ns, nlt;
 	if (r->cfg.l1i_size > (1u << 26) || r->cfg.itlb_entries > (1u << 20) ||
 	    r->cfg.stlb_entries > (1u << 20) || r->cfg.page > (1ull << 30) ||
-	    sim_model_ntags(&r->cfg, &nl, &ni, &ns) > (1u << 24))
+	    r->cfg.litlb_entries > (1u << 20) || r->cfg.large_page > (1ull << 34) ||
+	    sim_model_ntags(&r->cfg, &nl, &ni, &ns, &nlt) > (1u << 24))
 		return bad(name, "header: a geometry larger than any CPU's");
 	nstreams = r->nstreams;
 	r->nstreams = 0;

@@ -266,12 +266,14 @@ static int block_define(struct rp_ctx *c, const struct rec_event *ev, uint64_t *
 				 REC_MAX_INSNS * 4, NULL, 0, sa, sl)) {
 		return -1;
 	}
-	/* keep the compacted lookups */
-	struct sim_ref *keep = arena_alloc(c, (b->seg.nlines + b->seg.npages) * sizeof(*keep));
+	/* keep the compacted lookups (the large pages' follow the small) */
+	uint32_t np = b->seg.npages + b->seg.nlpages;
+	struct sim_ref *keep = arena_alloc(c, (b->seg.nlines + np) * sizeof(*keep));
 	memcpy(keep, b->seg.lines, b->seg.nlines * sizeof(*keep));
-	memcpy(keep + b->seg.nlines, b->seg.pages, b->seg.npages * sizeof(*keep));
+	memcpy(keep + b->seg.nlines, b->seg.pages, np * sizeof(*keep));
 	b->seg.lines = keep;
 	b->seg.pages = keep + b->seg.nlines;
+	b->seg.lpages = b->seg.pages + b->seg.npages;
 	return 0;
 }
 
@@ -493,22 +495,23 @@ int replay_run(const struct lace_record *rec, const struct replay_layout *lay,
 	       struct replay_result *out)
 {
 	struct rp_ctx c = { .rec = rec, .lay = lay, .out = out, .qemu = !strcmp(rec->host, "qemu") };
-	uint64_t nl, ni, ns;
+	uint64_t nl, ni, ns, nlt;
 	const char *what, *why;
 	int err = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (sim_config_check(&rec->cfg, &what, &why))
 		return lace_error_set(EINVAL, "%s: %s", what, why);
-	sim_model_ntags(&rec->cfg, &nl, &ni, &ns);
-	c.tags = xcalloc(nl + ni + ns, sizeof(uint64_t));
+	sim_model_ntags(&rec->cfg, &nl, &ni, &ns, &nlt);
+	c.tags = xcalloc(nl + ni + ns + nlt, sizeof(uint64_t));
 	c.user_limit = tcg_user_page_limit(rec->cfg.page);
 	if (lay)
 		layout_prepare(&c);
 	for (size_t i = 0; i < rec->nstreams && !err; i++) {
 		/* each stream a process of its own: cold caches, unless it
 		 * forked (then feed() replays its parent's part first) */
-		sim_model_init(&c.m, &rec->cfg, c.tags, c.tags + nl, ns ? c.tags + nl + ni : NULL);
+		sim_model_init(&c.m, &rec->cfg, c.tags, c.tags + nl, ns ? c.tags + nl + ni : NULL,
+			       nlt ? c.tags + nl + ni + ns : NULL);
 		c.nblocks = 0;
 		c.nafn = 0;
 		c.taken_back = 0;

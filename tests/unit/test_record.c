@@ -173,7 +173,8 @@ static void test_file_round_trip(void **state)
 	close(fd);
 	record_init(&w);
 	snprintf(w.host, sizeof(w.host), "sim");
-	w.cfg = (struct sim_config){ 32768, 8, 64, 64, 8, 1536, 12, 4096, 16 };
+	w.cfg = (struct sim_config){ 32768, 8, 64, 64, 8, 1536, 12, 4096, 16,
+				     2 << 20, 8, 8, 1, 0xffffffff81000000ull, 0xffffffff81400000ull };
 	w.streams = s;
 	w.nstreams = 2;
 	record_build_add(&w, "user", "abcd", "/bin/some path");
@@ -192,6 +193,11 @@ static void test_file_round_trip(void **state)
 	assert_string_equal(r.builds[0].path, "/bin/some path");
 	assert_string_equal(r.builds[0].build_id, "abcd");
 	assert_int_equal(r.cfg.stlb_entries, 1536);
+	/* the large pages and their range come back */
+	assert_int_equal(r.cfg.large_page, 2 << 20);
+	assert_int_equal(r.cfg.litlb_entries, 8);
+	assert_int_equal(r.cfg.stlb_large, 1);
+	assert_true(r.cfg.large_lo == 0xffffffff81000000ull && r.cfg.large_hi == 0xffffffff81400000ull);
 	record_free(&r);
 
 	/* every cut of the file is an error, with a message */

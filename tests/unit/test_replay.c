@@ -19,7 +19,9 @@
 #include "measure/replay/replay.h"
 #include "util/array.h"
 
-static const struct sim_config cfg = { 32768, 8, 64, 64, 8, 1536, 12, 4096, 16 };
+static const struct sim_config cfg = { .l1i_size = 32768, .l1i_ways = 8, .l1i_line = 64,
+	.itlb_entries = 64, .itlb_ways = 8, .stlb_entries = 1536, .stlb_ways = 12, .page = 4096,
+	.fetch_block = 16 };
 static uint8_t buf[1u << 16];
 
 /* three blocks: in A (0x1000), in B (0x2000), outside (0x9000); each 6
@@ -88,8 +90,8 @@ static struct sim_totals reference(const uint64_t *shift)
 	uint32_t l[6];
 
 	memset(tags, 0, sizeof(tags));
-	sim_model_ntags(&cfg, &nl, &ni, &ns);
-	sim_model_init(&m, &cfg, tags, tags + nl, tags + nl + ni);
+	sim_model_ntags(&cfg, &nl, &ni, &ns, NULL);
+	sim_model_init(&m, &cfg, tags, tags + nl, tags + nl + ni, NULL);
 	for (size_t k = 0; k < ARRAY_SIZE(order); k++) {
 		block_insns(order[k], shift[order[k]], a, l);
 		for (int i = 0; i < 6; i++)

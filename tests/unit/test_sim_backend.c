@@ -62,6 +62,25 @@ static void test_profiles_load(void **state)
 	assert_int_equal(p.cfg.stlb_ways, sky.stlb_ways);
 	assert_int_equal(p.cfg.page, sky.page);
 	assert_int_equal(p.cfg.fetch_block, sky.fetch_block);
+	assert_int_equal(p.cfg.large_page, sky.large_page);
+	assert_int_equal(p.cfg.litlb_entries, sky.litlb_entries);
+	assert_int_equal(p.cfg.litlb_ways, sky.litlb_ways);
+	assert_int_equal(p.cfg.stlb_large, sky.stlb_large);
+	/* the seed's machine: Nehalem's 4-way L1i, 7 large-page entries, an
+	 * STLB of 4 KiB pages only */
+	assert_int_equal(sim_profile_load("nehalem", &p), 0);
+	assert_int_equal(p.cfg.l1i_ways, 4);
+	assert_int_equal(p.cfg.litlb_entries, 7);
+	assert_int_equal(p.cfg.stlb_entries, 512);
+	assert_int_equal(p.cfg.stlb_large, 0);
+	assert_int_equal(p.cfg.large_page, 2 << 20);
+	/* --kernel-page 4K: the kernel's text in the ordinary pages */
+	assert_int_equal(sim_profile_set_kernel_page(&p, "4K"), 0);
+	assert_int_equal(p.cfg.large_page, 0);
+	assert_int_equal(sim_profile_set_kernel_page(&p, "2M"), 0);
+	assert_int_equal(p.cfg.large_page, 2 << 20);
+	assert_int_equal(sim_profile_load("power9", &p), 0);
+	assert_int_equal(sim_profile_set_kernel_page(&p, "16M"), -EINVAL);   /* no large-page TLB */
 	assert_int_equal(sim_profile_load("zen3", &p), 0);
 	assert_int_equal(p.cfg.itlb_ways, 64);   /* fully associative */
 

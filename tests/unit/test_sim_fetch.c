@@ -57,8 +57,8 @@ static void test_sequential_blocks(void **state)
 	assert_int_equal(f.entries, 5);
 }
 
-static uint64_t r_l1i[8192], r_itlb[4096], r_stlb[4096];
-static uint64_t s_l1i[8192], s_itlb[4096], s_stlb[4096];
+static uint64_t r_l1i[8192], r_itlb[4096], r_stlb[4096], r_litlb[64];
+static uint64_t s_l1i[8192], s_itlb[4096], s_stlb[4096], s_litlb[64];
 
 static uint64_t rng = 88172645463325252ull;
 static uint64_t next(void)
@@ -72,7 +72,7 @@ static uint64_t next(void)
 /* A random program: a few "functions" of straight-line code far apart
  * (conflicts in the small caches), executed as segments that jump around,
  * cross lines and pages, and revisit lines inside one segment. */
-static void random_equivalence(const struct sim_config *cfg, int rounds)
+static void random_equivalence_at(const struct sim_config *cfg, int rounds, const uint64_t *base)
 {
 	struct sim_model ref, seg;
 	struct sim_fn_stats rfn[4], sfn[4];
@@ -83,11 +83,13 @@ static void random_equivalence(const struct sim_config *cfg, int rounds)
 	struct sim_seg_fn fns[4];
 	uint64_t sa[MAXN];
 	uint32_t sl[MAXN];
-	uint64_t base[4] = { 0x400000, 0x400000 + 4096 * 9 + 40, 0x7f0000001000, 0x401ff0 };
+	uint64_t nl, ni, ns, nlt;
 
 	assert_int_equal(sim_config_check(cfg, &what, &why), 0);
-	sim_model_init(&ref, cfg, r_l1i, r_itlb, r_stlb);
-	sim_model_init(&seg, cfg, s_l1i, s_itlb, s_stlb);
+	sim_model_ntags(cfg, &nl, &ni, &ns, &nlt);
+	assert_true(nlt <= 64);
+	sim_model_init(&ref, cfg, r_l1i, r_itlb, r_stlb, r_litlb);
+	sim_model_init(&seg, cfg, s_l1i, s_itlb, s_stlb, s_litlb);
 	memset(rfn, 0, sizeof(rfn));
 	memset(sfn, 0, sizeof(sfn));
 	for (int r = 0; r < rounds; r++) {
@@ -130,6 +132,13 @@ static void random_equivalence(const struct sim_config *cfg, int rounds)
 	assert_true(ref.t.itlb_misses > 0);
 }
 
+static void random_equivalence(const struct sim_config *cfg, int rounds)
+{
+	const uint64_t base[4] = { 0x400000, 0x400000 + 4096 * 9 + 40, 0x7f0000001000, 0x401ff0 };
+
+	random_equivalence_at(cfg, rounds, base);
+}
+
 static void test_segments_equal_reference(void **state)
 {
 	/* tiny caches so that conflicts inside one segment happen */
@@ -151,6 +160,21 @@ static void test_segments_equal_reference(void **state)
 	random_equivalence(&tiny, 20000);
 	random_equivalence(&direct, 20000);
 	random_equivalence(&p9, 20000);
+	/* two page sizes: three of the four functions in 2 MiB pages (in
+	 * three of them, through a 2-entry large-page TLB), with the STLB
+	 * holding both sizes, then 4 KiB pages only */
+	struct sim_config large = tiny;
+	const uint64_t far[4] = { 0xffffffff81000000ull, 0xffffffff81200ff0ull, 0x7f0000001000,
+				  0xffffffff815ffff8ull };
+	large.large_page = 2 << 20;
+	large.litlb_entries = 2;
+	large.litlb_ways = 2;
+	large.stlb_large = 1;
+	large.large_lo = 0xffffffff81000000ull;
+	large.large_hi = 0xffffffff81800000ull;
+	random_equivalence_at(&large, 20000, far);
+	large.stlb_large = 0;
+	random_equivalence_at(&large, 20000, far);
 }
 
 static void test_segment_drops_repeats(void **state)
@@ -167,7 +191,7 @@ static void test_segment_drops_repeats(void **state)
 	uint32_t sl[16];
 	struct sim_seg s;
 
-	sim_model_init(&m, &cfg, r_l1i, r_itlb, r_stlb);
+	sim_model_init(&m, &cfg, r_l1i, r_itlb, r_stlb, NULL);
 	/* 16 4-byte instructions over one 64 B line: one lookup kept */
 	for (int i = 0; i < 16; i++)
 		insns[i] = (struct sim_insn){ .addr = 0x1000 + 4 * i, .len = 4 };

@@ -434,7 +434,11 @@ static void guard_build(struct tb_info *t)
 		t->guard_tag[k] = &model.itlb.tags[t->seg.pages[i].insn];
 		t->guard_block[k] = t->seg.pages[i].block;
 	}
-	t->guarded = t->seg.nlines + t->seg.npages <= TB_GUARD;
+	for (uint32_t i = 0; i < t->seg.nlpages && k < TB_GUARD; i++, k++) {
+		t->guard_tag[k] = &model.litlb.tags[t->seg.lpages[i].insn];
+		t->guard_block[k] = t->seg.lpages[i].block;
+	}
+	t->guarded = t->seg.nlines + t->seg.npages + t->seg.nlpages <= TB_GUARD;
 	for (; k < TB_GUARD; k++) {
 		t->guard_tag[k] = &guard_dummy;
 		t->guard_block[k] = guard_dummy;
@@ -502,16 +506,19 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		abort();   /* the caps hold every lookup: cannot happen */
 
 	bool user = !tcg_is_kernel(vaddr);
-	t = rec_alloc(sizeof(*t) + (segh.nlines + segv.npages) * sizeof(struct sim_ref) +
+	/* the small pages' lookups, then the large pages' */
+	uint32_t np = segv.npages + segv.nlpages;
+	t = rec_alloc(sizeof(*t) + (segh.nlines + np) * sizeof(struct sim_ref) +
 		      nfns * sizeof(struct sim_seg_fn) + (user ? n * sizeof(uint16_t) : 0));
 	t->seg = segv;
 	t->seg.lines = t->refs;
 	t->seg.nlines = segh.nlines;
 	t->seg.l1i_loads = segh.l1i_loads;
 	t->seg.pages = t->refs + segh.nlines;
-	t->seg.fns = (struct sim_seg_fn *)(t->seg.pages + segv.npages);
+	t->seg.lpages = t->seg.pages + segv.npages;
+	t->seg.fns = (struct sim_seg_fn *)(t->seg.pages + np);
 	memcpy(t->seg.lines, segh.lines, segh.nlines * sizeof(struct sim_ref));
-	memcpy(t->seg.pages, segv.pages, segv.npages * sizeof(struct sim_ref));
+	memcpy(t->seg.pages, segv.pages, np * sizeof(struct sim_ref));
 	memcpy(t->seg.fns, fns, nfns * sizeof(struct sim_seg_fn));
 	t->ioff = NULL;
 	t->haddr = ih[0].addr;
@@ -604,8 +611,8 @@ LACE_QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_
 	const char **path_names = args.path;
 	size_t npath;
 	int a;
-	static uint64_t *l1i, *itlb, *stlb;
-	uint64_t nl, ni, ns;
+	static uint64_t *l1i, *itlb, *stlb, *litlb;
+	uint64_t nl, ni, ns, nlt;
 
 	if (tcg_args_parse(argc, argv, &args))
 		return fail(lace_error_msg(), NULL);
@@ -665,13 +672,14 @@ LACE_QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_
 		return fail(strerror(errno), record_path);
 	fprintf(out, "# lace-tcg 1 target=%s\n", info->target_name);
 	fflush(out);
-	sim_model_ntags(&cfg, &nl, &ni, &ns);
+	sim_model_ntags(&cfg, &nl, &ni, &ns, &nlt);
 	l1i = calloc(nl, sizeof(*l1i));
 	itlb = calloc(ni, sizeof(*itlb));
 	stlb = calloc(ns ? ns : 1, sizeof(*stlb));
-	if (!l1i || !itlb || !stlb)
+	litlb = calloc(nlt ? nlt : 1, sizeof(*litlb));
+	if (!l1i || !itlb || !stlb || !litlb)
 		return fail("out of memory", NULL);
-	sim_model_init(&model, &cfg, l1i, itlb, stlb);
+	sim_model_init(&model, &cfg, l1i, itlb, stlb, litlb);
 	user_limit = tcg_user_page_limit(cfg.page);
 	plugin_id = id;
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans_boot);

@@ -174,9 +174,10 @@ static void lace_post_clo_init(void)
 	if (sim_config_check(&cfg, &what, &why))
 		bad_config(what, why);
 
-	sim_model_ntags(&cfg, &nl, &ni, &ns);
+	/* user space: every page is cfg.page (no large-page range) */
+	sim_model_ntags(&cfg, &nl, &ni, &ns, NULL);
 	sim_model_init(&model, &cfg, tags_alloc("lace.l1i", nl), tags_alloc("lace.itlb", ni),
-		       ns ? tags_alloc("lace.stlb", ns) : NULL);
+		       ns ? tags_alloc("lace.stlb", ns) : NULL, NULL);
 	stacks_init();
 	if (clo_record)
 		rec_start(clo_record);
