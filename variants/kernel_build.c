@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "layout/linkmap.h"
 #include "util/elf_note.h"
 #include "util/error.h"
 #include "util/fs.h"
@@ -592,6 +593,25 @@ out:
 	return rc;
 }
 
+/* The map says where each input section went, not how it is aligned:
+ * that is in the objects, which are in vdir now (the next variant's build
+ * may change them), so it is written beside the map copied to odir
+ * (vmlinux.map.align, read by layout/linkmap.c). */
+static int map_alignments(const char *map, const char *vdir, const char *odir)
+{
+	struct linkmap lm;
+	struct strbuf out = STRBUF_INIT;
+	int rc = linkmap_load(map, vdir, &lm);
+
+	if (!rc) {
+		strbuf_addf(&out, "%s/vmlinux.map.align", odir);
+		rc = linkmap_write_align(&lm, out.buf);
+		linkmap_free(&lm);
+	}
+	strbuf_release(&out);
+	return rc;
+}
+
 /* Copy vmlinux, System.map, the image and the config to odir and write
  * the manifest. */
 static int collect(const struct kernel_build *b, const struct kernel_variant *v, const char *vdir,
@@ -618,6 +638,16 @@ static int collect(const struct kernel_build *b, const struct kernel_variant *v,
 	rc = run_cmd(NULL, log, "copying the outputs", cp1);
 	if (!rc)
 		rc = run_cmd(NULL, log, "copying the outputs", cp2);
+	/* the link map (CONFIG_VMLINUX_MAP): where each input section went,
+	 * which lace's virtual layouts lay out again */
+	strbuf_reset(&map);
+	strbuf_addf(&map, "%s/vmlinux.map", vdir);
+	if (!rc && fs_is_file(map.buf)) {
+		const char *cp3[] = { "cp", "-f", map.buf, odir, NULL };
+		rc = run_cmd(NULL, log, "copying the outputs", cp3);
+		if (!rc)
+			rc = map_alignments(map.buf, vdir, odir);
+	}
 	strbuf_release(&vml); strbuf_release(&map); strbuf_release(&cfg); strbuf_release(&cfgout);
 	if (!rc)
 		rc = kernel_write_manifest(b, v, odir, vdir, patches, seconds);
