@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cli/replay_layouts.h"
 #include "measure/replay/record_file.h"
 #include "measure/replay/replay.h"
 
@@ -12,6 +13,7 @@ struct replay_row {
 	const char *name;
 	struct replay_result res;
 	bool carried;   /* another layout: how the addresses were carried */
+	struct replay_row_info info;   /* which build, which draw */
 };
 
 /* The rows' counts of the events ev (sim_event_index()es); fmt 0 text,

@@ -151,19 +151,31 @@ static int from_map(struct build *bd, const struct lace_image *img, const struct
 	struct vl_base *b = bd->b;
 	long group = -1;
 	struct strbuf key = STRBUF_INIT;
+	uint64_t prev_end = 0;   /* where the last code section ended, 0: none */
 
 	for (size_t s = 0; s < img->nsections; s++) {
 		const struct lace_section *sec = &img->sections[s];
 		long o = sec->code && sec->alloc && sec->size ? linkmap_osec(lm, sec->name) : -2;
 
-		if (o == -2)
+		if (o == -2) {
+			if (sec->alloc && sec->size)   /* data in between: the next starts anew */
+				prev_end = 0;
 			continue;
+		}
 		if (o < 0 || lm->osecs[o].addr != sec->addr) {
 			strbuf_release(&key);
 			return lace_error_set(EINVAL, "the link map %s section %s%s", o < 0 ? "has no" :
 					      "puts elsewhere:", sec->name, o < 0 ? "" : " not this build's map");
 		}
 		const struct linkmap_osec *os = &lm->osecs[o];
+		uint64_t sec_align = (uint64_t)1 << sec->align_pow;
+		/* a code section right after another follows it where it ends
+		 * (.fini after .text), as the linker puts it; else it stays */
+		if (prev_end && prev_end <= sec->addr && align_up(prev_end, sec_align) == sec->addr)
+			step_add(bd, VS_ALIGN, sec_align);
+		else
+			step_add(bd, VS_START, os->addr);
+		prev_end = os->addr + os->size;
 		/* the last input of each after:SECTION pad, in this section */
 		size_t *last_of = xcalloc(npads ? npads : 1, sizeof(*last_of));
 		for (size_t p = 0; p < npads; p++) {
@@ -173,7 +185,6 @@ static int from_map(struct build *bd, const struct lace_image *img, const struct
 				    !strcmp(lm->items[i].text, pads[p].where + 6))
 					last_of[p] = i;
 		}
-		step_add(bd, VS_START, os->addr);
 		for (size_t i = os->first; i < os->first + os->n; i++) {
 			const struct linkmap_item *it = &lm->items[i];
 
@@ -577,6 +588,43 @@ size_t vl_pieces(const struct vl_base *b, const uint64_t *addr, struct vl_piece 
 						      b->units[u].own, b->units[u].size };
 	qsort(out, n, sizeof(*out), piece_cmp);
 	return n;
+}
+
+struct order_line {
+	long group;
+	uint64_t addr;
+	size_t unit;
+};
+
+static int order_line_cmp(const void *a, const void *b)
+{
+	const struct order_line *x = a, *y = b;
+
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->unit < y->unit ? -1 : x->unit > y->unit;
+}
+
+void vl_order(const struct vl_base *b, const uint64_t *addr, struct strbuf *out)
+{
+	struct order_line *v = xcalloc(b->nunits ? b->nunits : 1, sizeof(*v));
+
+	for (size_t u = 0; u < b->nunits; u++)
+		v[u] = (struct order_line){ b->units[u].group, addr ? addr[u] : b->units[u].addr, u };
+	qsort(v, b->nunits, sizeof(*v), order_line_cmp);
+	strbuf_addstr(out, "# lace-vlayout-order 1\n");
+	for (size_t i = 0; i < b->nunits; i++) {
+		const char *key = b->units[v[i].unit].key, *colon = strrchr(key, ':');
+
+		if (b->from_map && colon)
+			strbuf_addf(out, "%ld\t%.*s\t%s\t0x%" PRIx64 "\n", v[i].group, (int)(colon - key),
+				    key, colon + 1, v[i].addr);
+		else
+			strbuf_addf(out, "%ld\t%s\t-\t0x%" PRIx64 "\n", v[i].group, key, v[i].addr);
+	}
+	free(v);
 }
 
 struct map_line {

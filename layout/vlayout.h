@@ -154,4 +154,11 @@ size_t vl_pieces(const struct vl_base *b, const uint64_t *addr, struct vl_piece 
 void vl_system_map(const struct vl_base *b, const uint64_t *addr, const uint64_t *sym,
 		   struct strbuf *out);
 
+/* The layout's order, for a linker script that makes it for real: per
+ * group of units (a statement of the map), in order of address, one line
+ * "GROUP<TAB>OBJECT<TAB>SECTION<TAB>0xADDRESS" (map), or
+ * "GROUP<TAB>FUNCTION<TAB>-<TAB>0xADDRESS" (functions), after a
+ * "# lace-vlayout-order 1" line. */
+void vl_order(const struct vl_base *b, const uint64_t *addr, struct strbuf *out);
+
 #endif

@@ -1,6 +1,9 @@
 /* The replay engine; see replay.h and doc/record-format.md. */
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,9 +34,22 @@ struct rp_chunk {
 	unsigned char data[];
 };
 
+/* A block's instructions while it is decoded and compiled: per run, so
+ * that runs go side by side (replay_run_many) */
+struct rp_scratch {
+	struct sim_insn insns[REC_MAX_INSNS], hinsns[REC_MAX_INSNS];
+	struct sim_ref tmp[REC_MAX_INSNS * 4];
+	struct sim_ref lines[REC_MAX_INSNS * 4], pages[REC_MAX_INSNS * 4];
+	uint64_t sa[REC_MAX_INSNS];
+	uint32_t sl[REC_MAX_INSNS];
+	uint64_t addr[REC_MAX_INSNS], phys[REC_MAX_INSNS];
+	uint32_t len[REC_MAX_INSNS];
+};
+
 struct rp_ctx {
 	const struct lace_record *rec;
 	const struct replay_layout *lay;
+	struct rp_scratch *sc;
 	int32_t *map;          /* per old function: the new one, or -1 */
 	int64_t *shift;        /* per old function: new - old start of it or its
 				* nearest mapped predecessor */
@@ -104,13 +120,6 @@ static int key_cmp_idx(const void *a, const void *b, void *arg)
 	return strcmp(v[*(const size_t *)a].key, v[*(const size_t *)b].key);
 }
 
-/* glibc's qsort_r, written out: a context pointer for the comparison */
-static const struct replay_sym *sort_syms;
-static int key_cmp(const void *a, const void *b)
-{
-	return key_cmp_idx(a, b, (void *)sort_syms);
-}
-
 static void layout_prepare(struct rp_ctx *c)
 {
 	const struct replay_layout *l = c->lay;
@@ -119,8 +128,7 @@ static void layout_prepare(struct rp_ctx *c)
 
 	for (size_t j = 0; j < l->nnew; j++)
 		byk[j] = j;
-	sort_syms = l->new;
-	qsort(byk, l->nnew, sizeof(*byk), key_cmp);
+	qsort_r(byk, l->nnew, sizeof(*byk), key_cmp_idx, (void *)l->new);
 	c->map = xcalloc(l->nold, sizeof(*c->map));
 	c->shift = xcalloc(l->nold, sizeof(*c->shift));
 	c->afn_count = xcalloc(l->nold, sizeof(*c->afn_count));
@@ -163,7 +171,8 @@ static long old_find(const struct replay_layout *l, uint64_t a)
 	lo--;
 	while (lo && l->old[lo - 1].addr == l->old[lo].addr)
 		lo--;
-	return a < l->old[lo].addr + l->old[lo].size ? (long)lo : -1;
+	return a - l->old[lo].addr < (l->old[lo].extent ? l->old[lo].extent : l->old[lo].size)
+	       ? (long)lo : -1;
 }
 
 enum { CL_EXACT, CL_APPROX, CL_OUTSIDE };
@@ -205,11 +214,10 @@ static int bad(const struct rp_ctx *c, const struct lace_record_stream *s, const
 static int block_define(struct rp_ctx *c, const struct rec_event *ev, uint64_t *addr,
 			uint32_t *len, uint64_t *phys)
 {
-	static struct sim_insn insns[REC_MAX_INSNS], hinsns[REC_MAX_INSNS];
-	static struct sim_ref tmp[REC_MAX_INSNS * 4];
-	static struct sim_ref lines[REC_MAX_INSNS * 4], pages[REC_MAX_INSNS * 4];
-	static uint64_t sa[REC_MAX_INSNS];
-	static uint32_t sl[REC_MAX_INSNS];
+	struct sim_insn *insns = c->sc->insns, *hinsns = c->sc->hinsns;
+	struct sim_ref *tmp = c->sc->tmp, *lines = c->sc->lines, *pages = c->sc->pages;
+	uint64_t *sa = c->sc->sa;
+	uint32_t *sl = c->sc->sl;
 	struct rp_block *b;
 
 	if (c->nblocks == c->cap) {
@@ -379,8 +387,10 @@ static bool map_is_object(const char *object, const struct rec_event *ev)
 static int feed(struct rp_ctx *c, const struct lace_record_stream *s, uint64_t upto, int depth,
 		bool counting)
 {
-	static uint64_t addr[REC_MAX_INSNS], phys[REC_MAX_INSNS];
-	static uint32_t len[REC_MAX_INSNS];
+	/* the decoder's arrays: a fork's replay of the parent reuses them,
+	 * and the next record is decoded into them again */
+	uint64_t *addr = c->sc->addr, *phys = c->sc->phys;
+	uint32_t *len = c->sc->len;
 	struct rec_reader rd;
 	struct rec_event ev;
 	int rc = 0;
@@ -504,6 +514,7 @@ int replay_run(const struct lace_record *rec, const struct replay_layout *lay,
 		return lace_error_set(EINVAL, "%s: %s", what, why);
 	sim_model_ntags(&rec->cfg, &nl, &ni, &ns, &nlt);
 	c.tags = xcalloc(nl + ni + ns + nlt, sizeof(uint64_t));
+	c.sc = xmalloc(sizeof(*c.sc));
 	c.user_limit = tcg_user_page_limit(rec->cfg.page);
 	if (lay)
 		layout_prepare(&c);
@@ -541,12 +552,62 @@ int replay_run(const struct lace_record *rec, const struct replay_layout *lay,
 			qsort(out->approx_fns, out->napprox_fns, sizeof(*out->approx_fns), fn_cmp);
 	}
 	arena_free(&c);
+	free(c.sc);
 	free(c.blocks);
 	free(c.afn);
 	free(c.tags);
 	free(c.map);
 	free(c.shift);
 	free(c.afn_count);
+	return err;
+}
+
+struct many {
+	const struct lace_record *rec;
+	const struct replay_layout *const *lays;
+	struct replay_result *out;
+	size_t n;
+	atomic_size_t next;
+	int *err;
+	char (*msg)[512];
+};
+
+static void *many_worker(void *arg)
+{
+	struct many *m = arg;
+
+	for (size_t i; (i = atomic_fetch_add(&m->next, 1)) < m->n;) {
+		m->err[i] = replay_run(m->rec, m->lays[i], &m->out[i]);
+		if (m->err[i])
+			snprintf(m->msg[i], sizeof(m->msg[i]), "%s", lace_error_msg());
+	}
+	return NULL;
+}
+
+int replay_run_many(const struct lace_record *rec, const struct replay_layout *const *lays,
+		    size_t n, struct replay_result *out, unsigned jobs, size_t *failed)
+{
+	struct many m = { rec, lays, out, n, 0, xcalloc(n ? n : 1, sizeof(int)),
+			  xcalloc(n ? n : 1, sizeof(*m.msg)) };
+	pthread_t *t;
+	unsigned nt = jobs < 1 ? 1 : jobs > n ? (unsigned)n : jobs, started = 0;
+	int err = 0;
+
+	t = xcalloc(nt ? nt : 1, sizeof(*t));
+	for (unsigned i = 1; i < nt; i++)   /* this thread is one of them */
+		started += !pthread_create(&t[started], NULL, many_worker, &m);
+	many_worker(&m);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(t[i], NULL);
+	for (size_t i = 0; i < n && !err; i++)
+		if (m.err[i]) {
+			err = lace_error_set(-m.err[i], "%s", m.msg[i]);
+			if (failed)
+				*failed = i;
+		}
+	free(t);
+	free(m.err);
+	free(m.msg);
 	return err;
 }
 

@@ -19,11 +19,15 @@
 #include "measure/model/model.h"
 #include "measure/replay/record_file.h"
 
-/* One function: a key naming it in both builds, sorted by addr. */
+/* One piece of code (a function, or an input section of a link map): a
+ * key naming it in both builds, sorted by addr.  Its addresses
+ * [addr, addr + extent) move with it (extent 0: size); it is carried
+ * exactly when both builds give it the same size. */
 struct replay_sym {
 	const char *key;
 	const char *name;
 	uint64_t addr, size;
+	uint64_t extent;
 };
 
 struct replay_layout {
@@ -67,6 +71,12 @@ struct replay_result {
  * 0, or -EINVAL with the message set when the stream is malformed. */
 int replay_run(const struct lace_record *rec, const struct replay_layout *lay,
 	       struct replay_result *out);
+/* replay_run() of each of n layouts (lays[i] NULL: the recorded one) into
+ * out[i], up to jobs at a time (threads: they share the recording, which
+ * no run writes).  0, or the error of the first layout that failed, its
+ * message set (*failed: its index). */
+int replay_run_many(const struct lace_record *rec, const struct replay_layout *const *lays,
+		    size_t n, struct replay_result *out, unsigned jobs, size_t *failed);
 void replay_result_free(struct replay_result *r);
 
 #endif
