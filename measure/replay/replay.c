@@ -18,6 +18,7 @@
 /* one defined block, compiled for this layout */
 struct rp_block {
 	struct sim_seg seg;
+	uint64_t execs;                    /* counted runs, settled per stream */
 	uint32_t exact, approx, outside;   /* its instructions by class */
 	uint32_t afirst, an;               /* its approximate functions in c->afn */
 	bool kernel;
@@ -299,13 +300,23 @@ static void block_run(struct rp_ctx *c, struct rp_block *b, bool counting)
 	sim_fetch_seg_apply(&c->m.fetch, &b->seg.fetch);
 	c->m.t.fetch_blocks = c->m.fetch.entries;
 	c->m.t.fetch_late = c->m.fetch.late;
-	if (!counting || !c->lay)
-		return;
-	c->out->exact += b->exact;
-	c->out->approx += b->approx;
-	c->out->outside += b->outside;
-	for (uint32_t k = 0; k < b->an; k++)
-		c->afn_count[c->afn[b->afirst + k].fn] += c->afn[b->afirst + k].n;
+	b->execs += counting;
+}
+
+/* How the counted runs' instructions were carried over, from each
+ * block's runs (settled once, not on every run). */
+static void blocks_settle(struct rp_ctx *c)
+{
+	for (size_t i = 0; i < c->nblocks && c->lay; i++) {
+		struct rp_block *b = &c->blocks[i];
+
+		c->out->exact += b->execs * b->exact;
+		c->out->approx += b->execs * b->approx;
+		c->out->outside += b->execs * b->outside;
+		for (uint32_t k = 0; k < b->an; k++)
+			c->afn_count[c->afn[b->afirst + k].fn] += b->execs * c->afn[b->afirst + k].n;
+		b->execs = 0;
+	}
 }
 
 static void span_add(struct sim_totals *sum, const struct sim_totals *now,
@@ -532,6 +543,7 @@ int replay_run(const struct lace_record *rec, const struct replay_layout *lay,
 		arena_free(&c);
 		if (feed(&c, &rec->streams[i], rec->streams[i].len, 0, true))
 			err = -EINVAL;
+		blocks_settle(&c);
 	}
 	for (size_t i = 0; i < out->nprocs; i++) {
 		span_add(&out->total, &out->procs[i].t, &(struct sim_totals){ 0 });
