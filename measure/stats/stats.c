@@ -238,9 +238,9 @@ enum lace_verdict stats_verdict(const struct lace_ratio *r, double p_adj, double
 		return LACE_VERDICT_UNDECIDED;
 	if (r->ci_low >= 1.0 - margin && r->ci_high <= 1.0 + margin)
 		return LACE_VERDICT_EQUIVALENT;
-	if (p_adj < alpha && r->ci_low > 1.0 + margin)
+	if (p_adj <= alpha && r->ci_low > 1.0 + margin)
 		return LACE_VERDICT_SLOWER;
-	if (p_adj < alpha && r->ci_high < 1.0 - margin)
+	if (p_adj <= alpha && r->ci_high < 1.0 - margin)
 		return LACE_VERDICT_FASTER;
 	return LACE_VERDICT_INCONCLUSIVE;
 }

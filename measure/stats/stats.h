@@ -111,7 +111,7 @@ enum lace_verdict {
 };
 
 /* The verdict for one event.  p_adj is the Holm-adjusted p of r->p.
- * slower/faster: p_adj < 1 - confidence and the whole CI lies beyond the
+ * slower/faster: p_adj <= 1 - confidence and the whole CI lies beyond the
  * margin; equivalent: the whole CI lies inside it; else inconclusive.
  * "slower" means the count grew (more misses, more time). */
 enum lace_verdict stats_verdict(const struct lace_ratio *r, double p_adj, double confidence,
