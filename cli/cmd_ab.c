@@ -16,7 +16,6 @@
 
 static struct ab_plan plan;
 static const char *base, *head, *workload;
-static struct ab_same_cli same;
 
 static int rounds_cb(const struct lace_option *opt, const char *arg)
 {
@@ -35,14 +34,11 @@ static const struct lace_option ab_options[] = {
 	OPT_STRING(0, "base", &base, "ELF", "instead of -A: A is --workload with {elf} = ELF"),
 	OPT_STRING(0, "head", &head, "ELF", "instead of -B: B is --workload with {elf} = ELF"),
 	OPT_STRING(0, "workload", &workload, "CMD", "a command with {elf}, e.g. '{elf} -g 1 -l 10'"),
-	OPT_BOOLEAN(0, "same-execution", &same.on,
-		    "with --backend qemu --kernel-a/-b: replay one boot of A\n"
-		    "through B's layout instead of booting B"),
-	OPT_STRING(0, "noise-layouts", &same.noise_dir, "DIR",
-		   "with --same-execution: DIR/*/vmlinux, relinks of A,\n"
-		   "the placement noise a verdict is judged against"),
-	OPT_STRING_LIST(0, "noise-layout", &same.noise, "ELF",
-			"with --same-execution: one relink of A (repeatable)"),
+	OPT_BOOLEAN(0, "same-execution", &ab_same.on,
+		    "with --backend qemu --kernel-a/-b: B's placement against\n"
+		    "A's on recorded executions, replayed through virtual\n"
+		    "layouts of both (lace-ab(1), SAME EXECUTION)"),
+	OPT_INCLUDE(ab_same_options),
 	OPT_INCLUDE(session_cli_event_options),
 	OPT_CALLBACK('r', "rounds", NULL, "N|auto",
 		     "rounds (default 10); auto: until every event is decided", rounds_cb,
@@ -94,13 +90,14 @@ static int ab_main(int argc, char **argv)
 		return LACE_EXIT_USAGE;
 	if ((rc = session_cli_check()))
 		return rc;
-	if ((same.noise_dir || same.noise.nr) && !same.on)
-		return lace_usage_error("ab", "--noise-layouts/--noise-layout go with --same-execution");
-	if (same.on && (plan.cmd_a || plan.cmd_b || base || head || workload))
+	if (ab_same.seen && !ab_same.on)
+		return lace_usage_error("ab", "--executions, --draws, --family, --pad-points, --primary, "
+					"--target, --budget, --aa and --a-only go with --same-execution");
+	if (ab_same.on && (plan.cmd_a || plan.cmd_b || base || head || workload))
 		return lace_usage_error("ab", "--same-execution compares --kernel-a and --kernel-b "
 					"on one workload (-- CMD ARGS), not -A/-B");
-	if (same.on)
-		return ab_same_main(&same, argv + i);
+	if (ab_same.on)
+		return ab_same_main(&plan, argv + i);
 	if (i < argc && (plan.cmd_a || plan.cmd_b || base || head || workload))
 		return lace_usage_error("ab", "unexpected argument '%s' (quote the commands: -A 'CMD ARGS')",
 					argv[i]);
@@ -128,10 +125,9 @@ static int cmd_ab(int argc, char **argv)
 	session_cli_init("ab");
 	ab_plan_init(&plan);
 	base = head = workload = NULL;
-	same = (struct ab_same_cli){ .noise = STRVEC_INIT };
+	ab_same_cli_init();
 	int rc = ab_main(argc, argv);
 	ab_plan_release(&plan);
-	strvec_clear(&same.noise);
 	return session_cli_done(rc);
 }
 
@@ -140,15 +136,18 @@ LACE_COMMAND(ab, .name = "ab", .summary = "compare two commands, interleaved, wi
 		      "       lace ab [options] --base ELF --head ELF --workload 'CMD {elf} ARGS'\n"
 		      "       lace ab [options] [--backend qemu --kernel-a A --kernel-b B] -- CMD [ARGS]\n"
 		      "       lace ab --same-execution --backend qemu --kernel-a A --kernel-b B\n"
-		      "               [--noise-layouts DIR] [options] -- CMD [ARGS]\n"
+		      "               [--executions E --draws K] [options] -- CMD [ARGS]\n"
 		      "\n"
 		      "Run A and B in rounds (each round runs both, in random order), compare each event\n"
 		      "on the paired log ratios B/A and give a verdict: slower / faster (the whole CI lies\n"
-		      "beyond the margin and Holm-adjusted p < 1-confidence), equivalent (the whole CI lies\n"
+		      "beyond the margin and Holm-adjusted p <= 1-confidence), equivalent (the whole CI lies\n"
 		      "within the margin), inconclusive (with the rounds likely needed).\n"
-		      "With --same-execution, B is not booted: one boot of A is recorded and replayed\n"
-		      "through B's layout and each noise layout (lace replay); B-A is ranked among\n"
-		      "the relinks' differences from A.\n"
+		      "With --same-execution, the question is B's placement: executions of A and B are\n"
+		      "recorded (lace stat --record) and each is replayed through K virtual layouts of\n"
+		      "both builds, paired (lace replay --virtual); the effect is the mean log ratio\n"
+		      "over executions and layouts, with a CI, the smallest effect the design detects\n"
+		      "and a verdict per primary event (slower, faster, equivalent, inconclusive, or\n"
+		      "no verdict possible).\n"
 		      "\n",
 	     .options = ab_options,
 	     .usage_tail = "\n"
