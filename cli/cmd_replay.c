@@ -25,7 +25,7 @@
 static struct strvec layouts;
 static const char *events_arg, *max_approx_arg, *base_arg, *family_arg, *maps_dir;
 static bool json, csv, window_only;
-static long nvirtual, jobs;
+static long nvirtual, jobs, hot;
 static unsigned long seed = 1;
 static struct replay_plan plan;
 
@@ -60,6 +60,12 @@ static const struct lace_option replay_options[] = {
 			"one more layout of each build: these pads (bytes)\n"
 			"at the pad points (a real relink's; repeatable)"),
 	OPT_BOOLEAN(0, "no-map", &plan.no_map, "lay functions out even where a link map is there"),
+	OPT_STRING_LIST(0, "edit", &plan.edits, "FILE",
+			"one more build: the recorded one with this edit\n"
+			"(lace-replay(1), EDITS; repeatable)"),
+	OPT_INTEGER(0, "hot", &hot, 1, 100000, "N",
+		    "print the N hottest functions of the recorded build\n"
+		    "(with the piece and offset of each), nothing else"),
 	OPT_STRING(0, "write-maps", &maps_dir, "DIR",
 		   "write each virtual layout as DIR/NAME.System.map"),
 	OPT_INTEGER('j', "jobs", &jobs, 1, 1024, "N", "layouts replayed at once (default: the CPUs)"),
@@ -92,49 +98,6 @@ static int events_parse(int *idx)
 	if (!n)
 		lace_usage_error("replay", "-e: no event");
 	return n ? n : -1;
-}
-
-/* The ELF whose addresses the recording holds (a kernel's boot image:
- * the vmlinux beside it), checked against the recorded build-id; NULL
- * after printing why. */
-static char *recorded_elf(const char *file, const struct lace_record_build *b)
-{
-	char *src = base_arg ? xstrdup(base_arg)
-			     : strcmp(b->role, "kernel") ? xstrdup(b->path) : symkeys_build_of(b->path);
-	char id[81] = "";
-
-	if (!src || symkeys_build_id(src, id, sizeof(id))) {
-		lace_err(NULL, "%s (the recorded build)", lace_error_msg());
-		free(src);
-		return NULL;
-	}
-	if (b->build_id[0] && strcmp(b->build_id, id)) {
-		if (base_arg)
-			lace_err(base_arg, "not the recorded build (build-id %s; %s recorded build-id %s "
-				 "of %s)", id[0] ? id : "none", file, b->build_id, b->path);
-		else
-			lace_err(b->path, "not the recorded build any more (build-id %s, recorded %s)",
-				 id[0] ? id : "none", b->build_id);
-		free(src);
-		return NULL;
-	}
-	return src;
-}
-
-/* The layouts must be builds for the recorded build's machine. */
-static bool same_machine(const char *own)
-{
-	struct file_facts f, lf;
-
-	if (file_probe(own, &f))
-		return true;
-	for (size_t l = 0; l < layouts.nr; l++)
-		if (!file_probe(layouts.v[l], &lf) && lf.machine != f.machine) {
-			lace_err(layouts.v[l], "an ELF for machine %u, the recorded build's is %u: "
-				 "not a build of the same code", lf.machine, f.machine);
-			return false;
-		}
-	return true;
 }
 
 /* Rows 1.. of the plan, a batch at a time: each one's pieces exist only
@@ -172,7 +135,8 @@ static int replay_rows(const char *file, const struct lace_record *rec, struct r
 			 * which outlives the rows */
 			if (!err && replay_refuse(names[i], &res[i], limit))
 				err = -EINVAL;
-			if (!err && maps_dir && (row->info.draw || row->info.pads) &&
+			if (!err && maps_dir && (row->info.draw || row->info.pads ||
+						 plan.builds[row->info.build].edit) &&
 			    (err = replay_plan_write_map(&plan, r0 + i, maps_dir)))
 				lace_err(maps_dir, "%s", lace_error_msg());
 			free((void *)lay[i].new);
@@ -191,12 +155,14 @@ static void options_reset(void)
 {
 	strvec_clear(&layouts);
 	strvec_clear(&plan.pads);
+	strvec_clear(&plan.edits);
+	hot = 0;
 	events_arg = max_approx_arg = base_arg = family_arg = maps_dir = NULL;
 	json = csv = window_only = false;
 	nvirtual = 0;
 	jobs = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
 	seed = 1;
-	plan = (struct replay_plan){ .pads = STRVEC_INIT };
+	plan = (struct replay_plan){ .pads = STRVEC_INIT, .edits = STRVEC_INIT };
 }
 
 static int cmd_replay(int argc, char **argv)
@@ -238,19 +204,32 @@ static int cmd_replay(int argc, char **argv)
 		record_free(&rec);
 		return LACE_EXIT_USAGE;
 	}
-	bool win = window_only || rec.window, more = layouts.nr || nvirtual || plan.pads.nr;
+	bool win = window_only || rec.window,
+	     more = layouts.nr || nvirtual || plan.pads.nr || plan.edits.nr || hot;
 	if (more && !rec.nbuilds) {
 		lace_err(argv[i], "the recording names no build to carry addresses from");
 		rc = LACE_EXIT_USAGE;
 		goto out;
 	}
-	if (more && (!(own = recorded_elf(argv[i], &rec.builds[0])) || !same_machine(own))) {
+	if (more && (!(own = replay_recorded_elf(argv[i], &rec.builds[0], base_arg)) ||
+		     !replay_same_machine(own, &layouts))) {
 		rc = LACE_EXIT_USAGE;
 		goto out;
 	}
 	if (more && replay_plan_load(&plan, own, (const char *const *)layouts.v, layouts.nr)) {
 		lace_err(NULL, "%s", lace_error_msg());
 		rc = LACE_EXIT_USAGE;
+		goto out;
+	}
+	if (hot) {
+		json_t *h = replay_plan_hot(&plan, &rec, (size_t)hot);
+		if (!h) {
+			lace_err(argv[i], "%s", lace_error_msg());
+			rc = LACE_EXIT_USAGE;
+			goto out;
+		}
+		replay_print_hot(h, json);
+		json_decref(h);
 		goto out;
 	}
 	nrows = more ? replay_plan_nrows(&plan) : 1;
@@ -277,6 +256,7 @@ out:
 	record_free(&rec);
 	strvec_clear(&layouts);
 	strvec_clear(&plan.pads);
+	strvec_clear(&plan.edits);
 	return rc;
 }
 

@@ -1,274 +1,56 @@
-/* lace replay's layouts; see cli/replay_layouts.h. */
-#include <errno.h>
-#include <inttypes.h>
+/* lace replay's checks of its inputs, which print (cli/replay_layouts.h). */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/command.h"
 #include "cli/replay_layouts.h"
 #include "layout/symkeys.h"
 #include "util/error.h"
-#include "util/fs.h"
-#include "util/strbuf.h"
+#include "util/file_probe.h"
 #include "util/xalloc.h"
 
-/* The link map of the ELF at path: vmlinux.map beside a vmlinux, else
- * PATH.map; NULL when there is none. */
-static char *map_of(const char *path)
+/* The ELF whose addresses the recording holds (a kernel's boot image:
+ * the vmlinux beside it), checked against the recorded build-id; NULL
+ * after printing why. */
+char *replay_recorded_elf(const char *file, const struct lace_record_build *b, const char *base_arg)
 {
-	struct strbuf sb = STRBUF_INIT;
-	const char *slash = strrchr(path, '/');
+	char *src = base_arg ? xstrdup(base_arg)
+			     : strcmp(b->role, "kernel") ? xstrdup(b->path) : symkeys_build_of(b->path);
+	char id[81] = "";
 
-	if (!strcmp(slash ? slash + 1 : path, "vmlinux"))
-		strbuf_addf(&sb, "%.*svmlinux.map", slash ? (int)(slash - path + 1) : 0, path);
-	else
-		strbuf_addf(&sb, "%s.map", path);
-	if (fs_is_file(sb.buf))
-		return strbuf_detach(&sb, NULL);
-	strbuf_release(&sb);
-	return NULL;
+	if (!src || symkeys_build_id(src, id, sizeof(id))) {
+		lace_err(NULL, "%s (the recorded build)", lace_error_msg());
+		free(src);
+		return NULL;
+	}
+	if (b->build_id[0] && strcmp(b->build_id, id)) {
+		if (base_arg)
+			lace_err(base_arg, "not the recorded build (build-id %s; %s recorded build-id %s "
+				 "of %s)", id[0] ? id : "none", file, b->build_id, b->path);
+		else
+			lace_err(b->path, "not the recorded build any more (build-id %s, recorded %s)",
+				 id[0] ? id : "none", b->build_id);
+		free(src);
+		return NULL;
+	}
+	return src;
 }
 
-static int build_load(struct replay_build *b, const char *path, bool want_map)
+/* The layouts must be builds for the recorded build's machine. */
+bool replay_same_machine(const char *own, const struct strvec *layouts)
 {
-	struct lace_load_opts lo = { .geom = LACE_GEOMETRY_DEFAULT };
-	char *map = want_map ? map_of(path) : NULL;
-	int err;
+	struct file_facts f, lf;
 
-	memset(b, 0, sizeof(*b));
-	b->path = xstrdup(path);
-	if ((err = image_load(path, &lo, &b->img))) {
-		char why[256];
-		snprintf(why, sizeof(why), "%s", lace_error_msg());
-		free(map);
-		return lace_error_set(err, "%s: %s", path, why);
-	}
-	if (map) {
-		err = linkmap_load(map, NULL, &b->lm);
-		b->has_map = !err;
-		free(map);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-/* The units of every build, all from maps or all from functions (the
- * keys must name the same code in each). */
-static int units_build(struct replay_plan *p)
-{
-	p->mapped = !p->no_map;
-	for (size_t i = 0; i < p->nbuilds; i++)
-		p->mapped &= p->builds[i].has_map;
-	for (size_t i = 0; i < p->nbuilds; i++) {
-		struct replay_build *b = &p->builds[i];
-		int err = vl_base_build(&b->vb, b->img, p->mapped ? &b->lm : NULL,
-					p->mapped ? p->points : NULL, p->mapped ? p->npoints : 0);
-		if (err) {
-			char why[512];
-			snprintf(why, sizeof(why), "%s", lace_error_msg());
-			return lace_error_set(err, "%s: %s", b->path, why);
+	if (file_probe(own, &f))
+		return true;
+	for (size_t l = 0; l < layouts->nr; l++)
+		if (!file_probe(layouts->v[l], &lf) && lf.machine != f.machine) {
+			lace_err(layouts->v[l], "an ELF for machine %u, the recorded build's is %u: "
+				 "not a build of the same code", lf.machine, f.machine);
+			return false;
 		}
-		struct vl_piece *v = xcalloc(b->vb.nunits ? b->vb.nunits : 1, sizeof(*v));
-		b->nbase = vl_pieces(&b->vb, NULL, v);
-		b->base = xcalloc(b->nbase ? b->nbase : 1, sizeof(*b->base));
-		for (size_t k = 0; k < b->nbase; k++)
-			b->base[k] = (struct replay_sym){ v[k].key, v[k].key, v[k].addr, v[k].own,
-							  v[k].extent };
-		free(v);
-		if (!b->nbase)
-			return lace_error_set(EINVAL, "%s: no function symbols (stripped?): nothing to "
-					      "carry the executed addresses by", b->path);
-	}
-	return 0;
+	return true;
 }
 
-/* "P1,P2,...": one pad per point, in bytes */
-static int pads_parse(const char *s, size_t n, uint64_t *v)
-{
-	size_t k = 0;
-
-	for (const char *q = s; *q && k <= n;) {
-		char *end;
-		unsigned long long x = strtoull(q, &end, 0);
-		if (end == q || (*end && *end != ','))
-			break;
-		v[k++] = x;
-		q = *end ? end + 1 : end;
-	}
-	return k == n ? 0 : -1;
-}
-
-int replay_plan_load(struct replay_plan *p, const char *recorded, const char *const *layouts,
-		     size_t nlayouts)
-{
-	int err = 0;
-
-	if (p->pad_points && (err = vl_pads_parse(p->pad_points, &p->points, &p->npoints)))
-		return err;
-	if (p->pads.nr && !p->npoints)
-		return lace_error_set(EINVAL, "--pads needs --pad-points (where each pad goes)");
-	p->pad_vectors = xcalloc(p->pads.nr ? p->pads.nr : 1, sizeof(*p->pad_vectors));
-	for (size_t i = 0; i < p->pads.nr; i++) {
-		p->pad_vectors[i] = xcalloc(p->npoints, sizeof(uint64_t));
-		if (pads_parse(p->pads.v[i], p->npoints, p->pad_vectors[i]))
-			return lace_error_set(EINVAL, "--pads %s: not %zu byte counts (one per pad point)",
-					      p->pads.v[i], p->npoints);
-	}
-	p->builds = xcalloc(nlayouts + 1, sizeof(*p->builds));
-	for (size_t i = 0; i <= nlayouts && !err; i++) {
-		err = build_load(&p->builds[i], i ? layouts[i - 1] : recorded, !p->no_map);
-		p->nbuilds++;
-	}
-	if (!err)
-		err = units_build(p);
-	if (!err && (p->nvirtual || p->pads.nr) && p->fam.kind == VL_FAMILY_RELINK && !p->mapped)
-		err = lace_error_set(EINVAL, "the relink family needs every build's link map "
-				     "(vmlinux.map beside it)");
-	if (!err && p->fam.kind == VL_FAMILY_RELINK && p->nvirtual && !p->npoints)
-		err = lace_error_set(EINVAL, "the relink family needs --pad-points");
-	return err;
-}
-
-void replay_plan_free(struct replay_plan *p)
-{
-	for (size_t i = 0; i < p->nbuilds; i++) {
-		struct replay_build *b = &p->builds[i];
-		vl_base_free(&b->vb);
-		if (b->has_map)
-			linkmap_free(&b->lm);
-		if (b->img)
-			image_free(b->img);
-		free(b->base);
-		free(b->path);
-	}
-	for (size_t i = 0; i < p->pads.nr && p->pad_vectors; i++)
-		free(p->pad_vectors[i]);
-	free(p->pad_vectors);
-	free(p->builds);
-	vl_pads_free(p->points, p->npoints);
-	p->builds = NULL;
-	p->nbuilds = 0;
-	p->points = NULL;
-	p->npoints = 0;
-	p->pad_vectors = NULL;
-}
-
-size_t replay_plan_nrows(const struct replay_plan *p)
-{
-	return p->nbuilds * (1 + p->nvirtual + p->pads.nr);
-}
-
-void replay_plan_row(const struct replay_plan *p, size_t r, struct replay_row_info *info)
-{
-	size_t nb = p->nbuilds, block = r / nb;
-
-	info->build = r % nb;
-	info->draw = block >= 1 && block <= p->nvirtual ? (unsigned)block : 0;
-	info->pads = block > p->nvirtual ? p->pad_vectors[block - 1 - p->nvirtual] : NULL;
-}
-
-/* the row's addresses: draw k, or the pads */
-static int row_addr(const struct replay_plan *p, const struct replay_row_info *ri, uint64_t *addr,
-		    uint64_t *sym)
-{
-	const struct vl_base *vb = &p->builds[ri->build].vb;
-	struct vl_family f = p->fam;
-
-	if (ri->pads)
-		f.kind = VL_FAMILY_RELINK;
-	return vl_draw(vb, &f, ri->pads ? 1 : ri->draw, ri->pads, addr, sym);
-}
-
-static void row_name(const struct replay_plan *p, const struct replay_row_info *ri, struct strbuf *sb)
-{
-	const char *path = p->builds[ri->build].path;
-
-	if (!ri->draw && !ri->pads) {
-		strbuf_addstr(sb, ri->build ? path : "recorded");
-		return;
-	}
-	if (ri->build)
-		strbuf_addf(sb, "%s@", path);
-	if (ri->draw) {
-		strbuf_addf(sb, "virtual-%u", ri->draw);
-		return;
-	}
-	strbuf_addstr(sb, "pads");
-	for (size_t i = 0; i < p->npoints; i++)
-		strbuf_addf(sb, "-%" PRIu64, ri->pads[i]);
-}
-
-int replay_plan_layout(const struct replay_plan *p, size_t r, const char *object,
-		       struct replay_layout *lay, char **name)
-{
-	struct replay_row_info ri;
-	struct strbuf sb = STRBUF_INIT;
-	const struct replay_build *b, *own = &p->builds[0];
-
-	replay_plan_row(p, r, &ri);
-	b = &p->builds[ri.build];
-	row_name(p, &ri, &sb);
-	*name = strbuf_detach(&sb, NULL);
-	*lay = (struct replay_layout){ own->base, own->nbase, NULL, 0, object };
-	struct replay_sym *v = xcalloc(b->nbase ? b->nbase : 1, sizeof(*v));
-	if (!ri.draw && !ri.pads) {
-		memcpy(v, b->base, b->nbase * sizeof(*v));
-	} else {
-		uint64_t *addr = xcalloc(b->vb.nunits ? b->vb.nunits : 1, sizeof(*addr));
-		struct vl_piece *pc = xcalloc(b->vb.nunits ? b->vb.nunits : 1, sizeof(*pc));
-		int err = row_addr(p, &ri, addr, NULL);
-
-		if (err) {
-			free(addr);
-			free(pc);
-			free(v);
-			return err;
-		}
-		size_t n = vl_pieces(&b->vb, addr, pc);
-		for (size_t k = 0; k < n; k++)
-			v[k] = (struct replay_sym){ pc[k].key, pc[k].key, pc[k].addr, pc[k].own,
-						    pc[k].extent };
-		free(addr);
-		free(pc);
-	}
-	lay->new = v;
-	lay->nnew = b->nbase;
-	return 0;
-}
-
-int replay_plan_write_map(const struct replay_plan *p, size_t r, const char *dir)
-{
-	struct replay_row_info ri;
-	struct strbuf name = STRBUF_INIT, path = STRBUF_INIT, out = STRBUF_INIT;
-	const struct vl_base *vb;
-	int err;
-
-	replay_plan_row(p, r, &ri);
-	vb = &p->builds[ri.build].vb;
-	uint64_t *addr = xcalloc(vb->nunits ? vb->nunits : 1, sizeof(*addr));
-	uint64_t *sym = xcalloc(vb->nsyms ? vb->nsyms : 1, sizeof(*sym));
-	err = row_addr(p, &ri, addr, sym);
-	if (!err) {
-		row_name(p, &ri, &name);
-		for (size_t i = 0; i < name.len; i++)   /* a file name: no folders */
-			if (name.buf[i] == '/')
-				name.buf[i] = '_';
-		strbuf_addf(&path, "%s/%s.System.map", dir, name.buf);
-		vl_system_map(vb, addr, vb->nsyms ? sym : NULL, &out);
-		err = fs_write_file(path.buf, out.buf, out.len);
-		/* and its order, for a linker script that makes it */
-		strbuf_reset(&path);
-		strbuf_reset(&out);
-		strbuf_addf(&path, "%s/%s.order", dir, name.buf);
-		vl_order(vb, addr, &out);
-		if (!err)
-			err = fs_write_file(path.buf, out.buf, out.len);
-	}
-	free(addr);
-	free(sym);
-	strbuf_release(&name);
-	strbuf_release(&path);
-	strbuf_release(&out);
-	return err;
-}

@@ -1,74 +1,20 @@
-/* lace replay's layouts (cli/replay_layouts.c): the builds a recorded
- * execution is carried to, as they are and as virtual layouts drawn from
- * them (layout/vlayout.h), each as the table of pieces
- * measure/replay/replay.h carries addresses by.  The pieces are the
- * input sections of the builds' link maps when every build has one (a
- * vmlinux.map beside it), else their functions. */
+/* lace replay's checks of its inputs (cli/replay_layouts.c); its layouts
+ * are pipeline/replay_plan.h's. */
 #ifndef LACE_CLI_REPLAY_LAYOUTS_H
 #define LACE_CLI_REPLAY_LAYOUTS_H
 
 #include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
 
-#include "layout/image.h"
-#include "layout/linkmap.h"
-#include "layout/vlayout.h"
-#include "measure/replay/replay.h"
+#include "measure/replay/record_file.h"
+#include "pipeline/replay_plan.h"
 #include "util/strvec.h"
 
-struct replay_build {
-	char *path;                 /* the ELF */
-	struct lace_image *img;
-	struct linkmap lm;
-	bool has_map;
-	struct vl_base vb;
-	struct replay_sym *base;    /* its pieces where the build has them */
-	size_t nbase;
-};
-
-struct replay_plan {
-	/* what was asked */
-	unsigned nvirtual;          /* --virtual: draws 1..N of each build */
-	struct vl_family fam;
-	const char *pad_points;     /* --pad-points */
-	struct strvec pads;         /* --pads: one pad vector ("P1,P2") each */
-	bool no_map;
-	/* [0] the recorded build, then each --layout */
-	struct replay_build *builds;
-	size_t nbuilds;
-	bool mapped;                /* pieces are input sections */
-	struct vl_pad *points;
-	size_t npoints;
-	uint64_t **pad_vectors;     /* parsed --pads */
-};
-
-/* One row of the replay: a build's layout, real (draw 0, no pads) or
- * virtual. */
-struct replay_row_info {
-	size_t build;
-	unsigned draw;              /* 0: as built */
-	const uint64_t *pads;       /* --pads' vector, or NULL */
-};
-
-/* Load the builds (recorded: the recorded build's ELF; layouts: the
- * --layout ones) with their maps and units.  0, or -errno with the
- * message set ("PATH: reason"). */
-int replay_plan_load(struct replay_plan *p, const char *recorded, const char *const *layouts,
-		     size_t nlayouts);
-void replay_plan_free(struct replay_plan *p);
-/* The rows: each build as built (the recorded one first), then draw k of
- * every build for k = 1..N, then each --pads vector on every build. */
-size_t replay_plan_nrows(const struct replay_plan *p);
-void replay_plan_row(const struct replay_plan *p, size_t r, struct replay_row_info *info);
-/* Row r's pieces (lay->new; lay->old is the recorded build's) and a name
- * for it ("recorded", the --layout's path, "virtual-K", "PATH@virtual-K",
- * "pads-P1-P2" ...): malloc'd, the caller frees lay->new and *name.  0 or
- * -EINVAL with the message set. */
-int replay_plan_layout(const struct replay_plan *p, size_t r, const char *object,
-		       struct replay_layout *lay, char **name);
-/* Row r as a System.map into dir/NAME.System.map, and its order
- * (vl_order()) into dir/NAME.order; 0 or -errno. */
-int replay_plan_write_map(const struct replay_plan *p, size_t r, const char *dir);
+/* The ELF whose addresses the recording (file) holds: base_arg, or the
+ * recorded build's (a kernel's boot image: the vmlinux beside it),
+ * checked against the recorded build-id; NULL after printing why. */
+char *replay_recorded_elf(const char *file, const struct lace_record_build *b, const char *base_arg);
+/* The layouts are builds for the recorded build's machine; false after
+ * printing why. */
+bool replay_same_machine(const char *own, const struct strvec *layouts);
 
 #endif

@@ -9,6 +9,7 @@
 #include "cli/replay_print.h"
 #include "measure/model_results.h"
 #include "util/error.h"
+#include "util/json.h"
 
 
 void replay_print(const char *file, const struct lace_record *rec, struct replay_row *rows,
@@ -119,5 +120,23 @@ bool replay_refuse(const char *name, const struct replay_result *r, double limit
 	lace_err(name, "%.2f%% of the executed instructions are carried over approximately "
 		 "(above --max-approx %g%%), in: %s", pct, limit, list);
 	return true;
+}
+
+
+void replay_print_hot(const json_t *h, bool as_json)
+{
+	size_t i;
+	json_t *o;
+
+	if (as_json) {
+		json_dumpf(h, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		fputc('\n', stdout);
+		return;
+	}
+	printf("%14s %7s  %-40s %s\n", "instructions", "share", "function", "piece+offset");
+	json_array_foreach(json_object_get(h, "hot"), i, o)
+		printf("%14.0f %6.2f%%  %-40s %s+%.0f\n", lace_json_get_num(o, "instructions"),
+		       100 * lace_json_get_num(o, "share"), json_string_value(json_object_get(o, "function")),
+		       json_string_value(json_object_get(o, "piece")) ?: "-", lace_json_get_num(o, "offset"));
 }
 

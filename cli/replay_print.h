@@ -20,6 +20,8 @@ struct replay_row {
  * 1 JSON, 2 CSV; win: the windows' counts, else the whole run's. */
 void replay_print(const char *file, const struct lace_record *rec, struct replay_row *rows,
 		  size_t nrows, const int *ev, int nev, bool win, int fmt);
+/* The hot functions (replay_plan_hot()'s document) as a table, or JSON. */
+void replay_print_hot(const json_t *h, bool as_json);
 /* When more than limit percent of r's executed instructions were carried
  * approximately: print the one-line refusal naming the functions, true. */
 bool replay_refuse(const char *name, const struct replay_result *r, double limit);

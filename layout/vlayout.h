@@ -154,6 +154,30 @@ size_t vl_pieces(const struct vl_base *b, const uint64_t *addr, struct vl_piece 
 void vl_system_map(const struct vl_base *b, const uint64_t *addr, const uint64_t *sym,
 		   struct strbuf *out);
 
+/* An edit of a base: units taken out of their places and laid out, in
+ * order, before the first unit of their group (as a linker script's
+ * statements before the one that matched them would put them), each
+ * after `. = ALIGN (align)` and a pad that puts the byte at its `offset`
+ * on that boundary: with align 4096, a hot function of each unit at one
+ * offset modulo 4 KiB, all in one L1i set (the positive control of a
+ * verdict); with 2 MiB, each on a large page of its own.  A file of
+ * lines "edit ALIGN" then "KEY OFFSET" (a unit's key, the offset of the
+ * byte in it).  An edit applies to every draw the same way. */
+struct vl_edit {
+	uint64_t align;
+	size_t n;
+	char **keys;
+	uint64_t *offsets;
+};
+
+/* 0 or -EINVAL with the message set ("PATH: line N: ..."). */
+int vl_edit_load(const char *path, struct vl_edit *e);
+void vl_edit_free(struct vl_edit *e);
+/* A copy of src with the edit made (src stays as it is); 0, or -EINVAL
+ * when a key is not a unit of src, or two units of the edit are not of
+ * one group. */
+int vl_base_edited(const struct vl_base *src, const struct vl_edit *e, struct vl_base *out);
+
 /* The layout's order, for a linker script that makes it for real: per
  * group of units (a statement of the map), in order of address, one line
  * "GROUP<TAB>OBJECT<TAB>SECTION<TAB>0xADDRESS" (map), or

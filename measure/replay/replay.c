@@ -21,6 +21,7 @@ struct rp_block {
 	uint64_t execs;                    /* counted runs, settled per stream */
 	uint32_t exact, approx, outside;   /* its instructions by class */
 	uint32_t afirst, an;               /* its approximate functions in c->afn */
+	uint32_t hfirst, hn;               /* with heat: its pieces in c->hot */
 	bool kernel;
 };
 
@@ -55,6 +56,7 @@ struct rp_ctx {
 	int64_t *shift;        /* per old function: new - old start of it or its
 				* nearest mapped predecessor */
 	uint64_t *afn_count;   /* per old function: approximate instructions run */
+	uint64_t *hot_count;   /* with heat: per old function, instructions run */
 	struct replay_result *out;
 
 	struct sim_model m;
@@ -63,6 +65,8 @@ struct rp_ctx {
 	size_t nblocks, cap;
 	struct rp_afn *afn;
 	size_t nafn, afn_cap;
+	struct rp_afn *hot;
+	size_t nhot, hot_cap;
 	struct rp_chunk *chunks;
 
 	bool have_map;
@@ -133,6 +137,7 @@ static void layout_prepare(struct rp_ctx *c)
 	c->map = xcalloc(l->nold, sizeof(*c->map));
 	c->shift = xcalloc(l->nold, sizeof(*c->shift));
 	c->afn_count = xcalloc(l->nold, sizeof(*c->afn_count));
+	c->hot_count = l->heat ? xcalloc(l->nold, sizeof(*c->hot_count)) : NULL;
 	for (size_t i = 0; i < l->nold; i++) {
 		size_t lo = 0, hi = l->nnew;
 		c->map[i] = -1;
@@ -228,6 +233,7 @@ static int block_define(struct rp_ctx *c, const struct rec_event *ev, uint64_t *
 	b = &c->blocks[c->nblocks++];
 	memset(b, 0, sizeof(*b));
 	b->afirst = (uint32_t)c->nafn;
+	b->hfirst = (uint32_t)c->nhot;
 	b->kernel = ev->flags & REC_DEF_KERNEL;
 	for (uint32_t i = 0; i < ev->ninsn; i++) {
 		uint64_t a = addr[i];
@@ -235,6 +241,18 @@ static int block_define(struct rp_ctx *c, const struct rec_event *ev, uint64_t *
 			int cls;
 			long fn = -1;
 			a = addr_carry(c, a, &cls, &fn);
+			if (c->hot_count && fn >= 0) {
+				if (b->hn && c->hot[c->nhot - 1].fn == (uint32_t)fn) {
+					c->hot[c->nhot - 1].n++;
+				} else {
+					if (c->nhot == c->hot_cap) {
+						c->hot_cap = c->hot_cap ? 2 * c->hot_cap : 256;
+						c->hot = xrealloc(c->hot, c->hot_cap * sizeof(*c->hot));
+					}
+					c->hot[c->nhot++] = (struct rp_afn){ (uint32_t)fn, 1 };
+					b->hn++;
+				}
+			}
 			if (cls == CL_EXACT) {
 				b->exact++;
 			} else if (cls == CL_OUTSIDE) {
@@ -315,6 +333,8 @@ static void blocks_settle(struct rp_ctx *c)
 		c->out->outside += b->execs * b->outside;
 		for (uint32_t k = 0; k < b->an; k++)
 			c->afn_count[c->afn[b->afirst + k].fn] += b->execs * c->afn[b->afirst + k].n;
+		for (uint32_t k = 0; k < b->hn; k++)
+			c->hot_count[c->hot[b->hfirst + k].fn] += b->execs * c->hot[b->hfirst + k].n;
 		b->execs = 0;
 	}
 }
@@ -536,6 +556,7 @@ int replay_run(const struct lace_record *rec, const struct replay_layout *lay,
 			       nlt ? c.tags + nl + ni + ns : NULL);
 		c.nblocks = 0;
 		c.nafn = 0;
+		c.nhot = 0;
 		c.taken_back = 0;
 		c.have_map = false;
 		c.pid = rec->streams[i].pid;
@@ -562,6 +583,15 @@ int replay_run(const struct lace_record *rec, const struct replay_layout *lay,
 			}
 		if (out->napprox_fns)   /* qsort wants a non-NULL base even for 0 */
 			qsort(out->approx_fns, out->napprox_fns, sizeof(*out->approx_fns), fn_cmp);
+		for (size_t i = 0; c.hot_count && i < lay->nold; i++)
+			if (c.hot_count[i]) {
+				out->hot_fns = xrealloc(out->hot_fns, (out->nhot_fns + 1) *
+							sizeof(*out->hot_fns));
+				out->hot_fns[out->nhot_fns++] =
+					(struct replay_fn){ lay->old[i].name, c.hot_count[i] };
+			}
+		if (out->nhot_fns)
+			qsort(out->hot_fns, out->nhot_fns, sizeof(*out->hot_fns), fn_cmp);
 	}
 	arena_free(&c);
 	free(c.sc);
@@ -571,6 +601,8 @@ int replay_run(const struct lace_record *rec, const struct replay_layout *lay,
 	free(c.map);
 	free(c.shift);
 	free(c.afn_count);
+	free(c.hot_count);
+	free(c.hot);
 	return err;
 }
 
@@ -627,5 +659,6 @@ void replay_result_free(struct replay_result *r)
 {
 	free(r->procs);
 	free(r->approx_fns);
+	free(r->hot_fns);
 	memset(r, 0, sizeof(*r));
 }

@@ -13,6 +13,7 @@
 #ifndef LACE_MEASURE_REPLAY_H
 #define LACE_MEASURE_REPLAY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,6 +40,9 @@ struct replay_layout {
 	 * path (user space, with their load bias); NULL: every address, bias
 	 * 0 (a kernel) */
 	const char *object;
+	/* count the executed instructions of every old piece (the result's
+	 * hot_fns) */
+	bool heat;
 };
 
 struct replay_proc {
@@ -65,6 +69,8 @@ struct replay_result {
 	uint64_t exact, approx, outside;
 	struct replay_fn *approx_fns;   /* most instructions first */
 	size_t napprox_fns;
+	struct replay_fn *hot_fns;      /* with heat: every old piece that ran, most first */
+	size_t nhot_fns;
 };
 
 /* Replay rec through lay (NULL: the recorded layout itself) into *out.

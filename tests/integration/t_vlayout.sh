@@ -9,6 +9,8 @@
 #  - reordered builds: three draws of the function family, each made for
 #    real by a linker script that lists the input sections in the draw's
 #    order (--write-maps' NAME.order): the same checks;
+#  - an edit (--edit; the hottest units from --hot moved and aligned) and
+#    the same move made for real by a linker script: the same checks;
 #  - the draws differ from each other (the family moves code), repeat with
 #    the same seed, and a map of another build is refused in one line.
 # The recording is made under the simulator with a 2 KiB L1i, so that
@@ -107,6 +109,48 @@ l1=$(awk -F, '$1 ~ /^virtual-/ && $2 == "L1-icache-load-misses" { print $3 }' vi
 # a seed gives its draws again
 expect_exit 0 "$LACE" replay -e "$EV" --csv --virtual 3 --seed 5 prog.rec
 expect_eq "$OUT" "$(cat virtual.csv)" "the same seed, other draws"
+
+# an edit, made for real: the two hottest units of the recording moved
+# before the .text statement, each hot function 64 bytes past a 256-byte
+# boundary (what `lace build kernel --layout` writes into vmlinux.lds)
+expect_exit 0 "$LACE" replay --hot 2 --json prog.rec
+printf '%s\n' "$OUT" > hot.json
+python3 - <<'PY' || fail "cannot write the edit from --hot: $(cat hot.json)"
+import json
+hot = json.load(open("hot.json"))["hot"]
+assert len(hot) == 2, hot
+units = []
+for h in hot:
+    assert h["piece"] and h["instructions"] > 0, h
+    if h["piece"] not in [u for u, _ in units]:
+        units.append((h["piece"], h["offset"]))
+with open("moved.edit", "w") as f:
+    f.write("edit 256\n")
+    for u, off in units:
+        f.write("%s %d\n" % (u, off - 64 if off >= 64 else off + 192))
+stmt = "*(.text .stub .text.* .gnu.linkonce.t.*)"
+listed = ""
+for u, off in units:
+    obj, sec = u.split(":")
+    off = off - 64 if off >= 64 else off + 192
+    listed += '. = ALIGN(256);\n    . = . + %d;\n    "%s"(%s)\n    ' % ((256 - off % 256) % 256, obj, sec)
+s = open("base.ld").read()
+open("moved.ld", "w").write(s.replace(stmt, listed + stmt, 1))
+PY
+link moved moved.ld
+expect_exit 0 "$LACE" replay -e "$EV" --csv --edit moved.edit --layout ./moved --write-maps maps prog.rec
+printf '%s\n' "$OUT" > moved.csv
+[ -n "$(row moved.csv ./moved)" ] || fail "no counts of ./moved: $OUT"
+expect_eq "$(row moved.csv moved)" "$(row moved.csv ./moved)" "the edit's counts against the real build's"
+nm -n moved > moved.nm
+expect_eq "$(text_syms maps/moved.System.map)" "$(text_syms moved.nm)" \
+  "the edit's System.map against the real build's nm -n"
+[ "$(row moved.csv moved)" != "$(row moved.csv recorded)" ] || fail "the edit changed no count"
+# an edit naming no piece of the build: one line, exit 2
+printf 'edit 256\nnosuch.o:.text 0\n' > bad.edit
+expect_exit 2 "$LACE" replay --edit bad.edit prog.rec
+expect_one_line "$ERR"
+expect_match "not a piece of this build" "$ERR"
 
 # the map of another build beside the program: refused in one line
 cp prog.map prog.map.good
