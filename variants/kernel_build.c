@@ -321,6 +321,57 @@ static bool pad_line(const char *line, const struct kernel_pad_point *pt)
 	return *t && *t != '#' && strstr(t, pt->anchor);
 }
 
+/* The patch of a variant laid out by a file (kernel_config_add_layout):
+ * its lines before the first line of the arch's layout_file that holds
+ * layout_anchor, as a one-hunk diff. */
+static int layout_patch(const struct kernel_build *b, const struct kernel_variant *v, const char *out)
+{
+	const struct kernel_arch *a = b->arch;
+	struct strbuf p = STRBUF_INIT, diff = STRBUF_INIT;
+	struct strvec lines = STRVEC_INIT;
+	char *line = NULL;
+	size_t alloc = 0, at = SIZE_MAX, nadd = 0;
+	FILE *f;
+	int rc = 0;
+
+	strbuf_addf(&p, "%s/%s", b->src, a->layout_file);
+	if (!(f = fopen(p.buf, "r"))) {
+		rc = lace_error_set(errno, "%s: %s", p.buf, strerror(errno));
+		goto out;
+	}
+	while (getline(&line, &alloc, f) > 0)
+		strvec_push(&lines, line);
+	fclose(f);
+	for (size_t i = 0; i < lines.nr && at == SIZE_MAX; i++)
+		if (strstr(lines.v[i], a->layout_anchor))
+			at = i;
+	if (at == SIZE_MAX) {
+		rc = lace_error_set(EINVAL, "%s: no line with '%s'", p.buf, a->layout_anchor);
+		goto out;
+	}
+	for (const char *q = v->layout_lines; *q; q++)
+		nadd += *q == '\n';
+	size_t first = at < 3 ? 0 : at - 3, last = at + 3 < lines.nr ? at + 3 : lines.nr - 1;
+	strbuf_addf(&diff, "--- a/%s\n+++ b/%s\n@@ -%zu,%zu +%zu,%zu @@\n", a->layout_file, a->layout_file,
+		    first + 1, last - first + 1, first + 1, last - first + 1 + nadd);
+	for (size_t i = first; i <= last; i++) {
+		if (i == at)
+			for (const char *q = v->layout_lines; *q;) {
+				size_t l = strcspn(q, "\n");
+				strbuf_addf(&diff, "+%.*s\n", (int)l, q);
+				q += l + (q[l] == '\n');
+			}
+		strbuf_addf(&diff, " %s", lines.v[i]);
+	}
+	rc = fs_write_file(out, diff.buf, diff.len);
+out:
+	free(line);
+	strvec_clear(&lines);
+	strbuf_release(&p);
+	strbuf_release(&diff);
+	return rc;
+}
+
 /* The padding patch of a shuffled relink: one line after each pad point's
  * anchor in shuffle_file, written as a diff (one hunk from three lines
  * before the first anchor to three after the last, as diff -u would merge
@@ -528,7 +579,7 @@ int kernel_build_variant(struct kernel_build *b, const struct kernel_variant *v,
 	struct applied a = { STRVEC_INIT };
 	struct strvec patches = STRVEC_INIT, files = STRVEC_INIT;
 	int rc = 0;
-	bool plain = !v->patches.nr && !v->npad;
+	bool plain = !v->patches.nr && !v->npad && !v->layout_lines;
 
 	*seconds = 0;
 	/* one build folder per arch, always: kbuild records absolute paths of
@@ -544,6 +595,13 @@ int kernel_build_variant(struct kernel_build *b, const struct kernel_variant *v,
 	if (v->npad) {
 		strbuf_addf(&tmp, "%s/%s.pad.patch", b->kdir, v->name);
 		if ((rc = pad_patch(b, v, tmp.buf)))
+			goto out;
+		strvec_push(&patches, tmp.buf);
+	}
+	if (v->layout_lines) {
+		strbuf_reset(&tmp);
+		strbuf_addf(&tmp, "%s/%s.layout.patch", b->kdir, v->name);
+		if ((rc = layout_patch(b, v, tmp.buf)))
 			goto out;
 		strvec_push(&patches, tmp.buf);
 	}
