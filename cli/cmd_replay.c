@@ -23,9 +23,11 @@
 #include "util/xalloc.h"
 
 static struct strvec layouts;
-static const char *events_arg, *max_approx_arg, *base_arg, *family_arg, *maps_dir;
+static const char *events_arg, *max_approx_arg, *base_arg, *family_arg, *maps_dir, *permute;
 static bool json, csv, window_only;
 static long nvirtual, jobs, hot;
+static const char *write_edit;
+static unsigned long edit_align = 4096;
 static unsigned long seed = 1;
 static struct replay_plan plan;
 
@@ -52,6 +54,10 @@ static const struct lace_option replay_options[] = {
 	OPT_STRING(0, "family", &family_arg, "FAMILY",
 		   "function (default: the input sections, or functions,\n"
 		   "in another order) or relink (pads at --pad-points)"),
+	OPT_STRING(0, "permute", &permute, "SECTIONS",
+		   "function family with a map: the statements of these\n"
+		   "input sections are reordered (default: all but\n"
+		   ".head.text's; * all)"),
 	OPT_ULONG(0, "seed", &seed, "S", "the draws' seed (default 1)"),
 	OPT_STRING(0, "pad-points", &plan.pad_points, "SPEC",
 		   "the relink family's pad points:\n"
@@ -66,6 +72,11 @@ static const struct lace_option replay_options[] = {
 	OPT_INTEGER(0, "hot", &hot, 1, 100000, "N",
 		    "print the N hottest functions of the recorded build\n"
 		    "(with the piece and offset of each), nothing else"),
+	OPT_STRING(0, "write-edit", &write_edit, "FILE",
+		   "with --hot N: write an edit that starts the hottest\n"
+		   "function of each of the N hottest pieces at one\n"
+		   "offset modulo --edit-align (a positive control)"),
+	OPT_ULONG(0, "edit-align", &edit_align, "A", "--write-edit's alignment (default 4096)"),
 	OPT_STRING(0, "write-maps", &maps_dir, "DIR",
 		   "write each virtual layout as DIR/NAME.System.map"),
 	OPT_INTEGER('j', "jobs", &jobs, 1, 1024, "N", "layouts replayed at once (default: the CPUs)"),
@@ -151,13 +162,42 @@ static int replay_rows(const char *file, const struct lace_record *rec, struct r
 	return 0;
 }
 
+/* --write-edit: the edit of the hottest pieces' hottest functions, and
+ * *h becomes those functions (what --hot prints) */
+static int hot_edit(json_t **h)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_t *chosen = json_pack("{s:O,s:O,s:[]}", "build", json_object_get(*h, "build"),
+				   "instructions", json_object_get(*h, "instructions"), "hot");
+	size_t n = replay_hot_edit(*h, (size_t)hot, edit_align, chosen, &sb);
+	int rc = 0;
+
+	json_decref(*h);
+	*h = chosen;
+	if (n < (size_t)hot)
+		rc = lace_error_set(EINVAL, "--hot %ld: the recording ran code in %zu pieces of its build",
+				    hot, n);
+	else
+		rc = fs_write_file(write_edit, sb.buf, sb.len);
+	strbuf_release(&sb);
+	if (rc) {
+		lace_err("replay", "%s", lace_error_msg());
+		json_decref(*h);
+		*h = NULL;
+		return LACE_EXIT_USAGE;
+	}
+	return 0;
+}
+
 static void options_reset(void)
 {
 	strvec_clear(&layouts);
 	strvec_clear(&plan.pads);
 	strvec_clear(&plan.edits);
 	hot = 0;
-	events_arg = max_approx_arg = base_arg = family_arg = maps_dir = NULL;
+	write_edit = NULL;
+	edit_align = 4096;
+	events_arg = max_approx_arg = base_arg = family_arg = maps_dir = permute = NULL;
 	json = csv = window_only = false;
 	nvirtual = 0;
 	jobs = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
@@ -192,7 +232,12 @@ static int cmd_replay(int argc, char **argv)
 	if (family_arg && vl_family_parse(family_arg, &plan.fam.kind))
 		return lace_usage_error("replay", "--family: %s", lace_error_msg());
 	plan.fam.seed = seed;
+	plan.fam.permute = permute;
 	plan.nvirtual = (unsigned)nvirtual;
+	if (write_edit && !hot)
+		return lace_usage_error("replay", "--write-edit needs --hot N (how many pieces)");
+	if (!edit_align || edit_align & (edit_align - 1))
+		return lace_usage_error("replay", "--edit-align %lu: not a power of two", edit_align);
 	if (maps_dir && !fs_is_dir(maps_dir))
 		return lace_usage_error("replay", "--write-maps %s: not a folder", maps_dir);
 	if ((nev = events_parse(ev)) < 0)
@@ -222,12 +267,14 @@ static int cmd_replay(int argc, char **argv)
 		goto out;
 	}
 	if (hot) {
-		json_t *h = replay_plan_hot(&plan, &rec, (size_t)hot);
+		json_t *h = replay_plan_hot(&plan, &rec, write_edit ? SIZE_MAX : (size_t)hot);
 		if (!h) {
 			lace_err(argv[i], "%s", lace_error_msg());
 			rc = LACE_EXIT_USAGE;
 			goto out;
 		}
+		if (write_edit && (rc = hot_edit(&h)))
+			goto out;
 		replay_print_hot(h, json);
 		json_decref(h);
 		goto out;

@@ -9,20 +9,21 @@ INSTALL_HOOKS += install-kernel-files
 install-kernel-files:
 	install -d $(DESTDIR)$(PREFIX)/share/lace/src/kernel
 	install -m 0644 kernel/kernel.conf $(DESTDIR)$(PREFIX)/share/lace/src/kernel/
-	for d in configs $(patsubst kernel/%,%,$(wildcard kernel/patches/*)); do \
+	for d in configs layouts $(patsubst kernel/%,%,$(wildcard kernel/patches/*)); do \
 	  install -d $(DESTDIR)$(PREFIX)/share/lace/src/kernel/$$d; \
 	  for f in kernel/$$d/*; do \
 	    [ -f "$$f" ] && install -m 0644 "$$f" $(DESTDIR)$(PREFIX)/share/lace/src/kernel/$$d/ || exit 1; \
 	  done; \
 	done
 
-KERNEL_TESTS ?= t_kernel_build t_study_kernel t_check_kernel t_study_kernel_jobs \
+KERNEL_TESTS ?= t_kernel_build t_vlayout_kernel t_study_kernel t_check_kernel t_study_kernel_jobs \
 	t_study_kernel_parallel t_study_kernel_slurm t_ab_same_execution
 check-kernel:
 	$(Q)$(SETUP_DEPS) kernel
 	$(Q)$(MAKE) --no-print-directory all-targets
 	$(Q)$(LACE) build kernel x86_64 -o $(BUILD)/kernels
-	$(Q)$(LACE) build kernel x86_64 --shuffle 3 -o $(BUILD)/kernels
+	$(Q)$(LACE) build kernel x86_64 --shuffle 19 -o $(BUILD)/kernels
+	$(Q)$(LACE) build kernel x86_64 --layout kernel/layouts/conflict-16.edit -o $(BUILD)/kernels
 	$(Q)$(LACE) build kernel ppc64le -o $(BUILD)/kernels
 	$(Q)$(LACE) build kernel ppc64le-4k --variant baseline --variant old-ptes -o $(BUILD)/kernels
 	$(Q)LACE=$(abspath $(LACE)) BUILD=$(abspath $(BUILD)) LACE_KERNELS=$(abspath $(BUILD))/kernels \

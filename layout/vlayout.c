@@ -413,8 +413,33 @@ void vl_draw_pads(const struct vl_base *b, uint64_t seed, unsigned k, uint64_t *
 		pads[i] = k ? b->pads[i].unit * prng_below(&r, b->pads[i].max + 1) : 0;
 }
 
-static int lay_out(const struct vl_base *b, uint64_t salt, const uint64_t *pads, uint64_t *addr,
-		   uint64_t *sym)
+/* whether section (of a unit key OBJECT:SECTION) is in the comma list */
+static bool section_listed(const char *list, const char *key)
+{
+	const char *colon = strrchr(key, ':'), *sec = colon ? colon + 1 : key;
+	size_t n = strlen(sec);
+
+	for (const char *p = list; *p;) {
+		size_t len = strcspn(p, ",");
+		if ((len == 1 && *p == '*') || (len == n && !strncmp(p, sec, n)))
+			return true;
+		p += len + (p[len] == ',');
+	}
+	return false;
+}
+
+/* whether a draw reorders the group of unit u */
+static bool group_permuted(const struct vl_base *b, const char *permute, size_t u)
+{
+	if (!b->from_map)
+		return true;   /* a region's run of functions */
+	if (!permute)
+		return !section_listed(VL_PINNED, b->units[u].key);
+	return section_listed(permute, b->units[u].key);
+}
+
+static int lay_out(const struct vl_base *b, uint64_t salt, const char *permute, const uint64_t *pads,
+		   uint64_t *addr, uint64_t *sym)
 {
 	size_t *slot = xcalloc(b->nsteps ? b->nsteps : 1, sizeof(*slot));
 	struct run r = { b, slot, pads, addr, sym };
@@ -429,7 +454,8 @@ static int lay_out(const struct vl_base *b, uint64_t salt, const uint64_t *pads,
 			continue;
 		}
 		size_t e = group_end(b, i);
-		group_order(b, i, e, salt, slot);
+		if (group_permuted(b, permute, b->steps[i].v))
+			group_order(b, i, e, salt, slot);
 		i = e;
 	}
 	run_steps(&r, 0, b->nsteps, 0);
@@ -453,7 +479,7 @@ int vl_draw(const struct vl_base *b, const struct vl_family *f, unsigned k, cons
 	}
 	if (f->kind == VL_FAMILY_FUNCTION && k)
 		salt = prng_mix(f->seed ^ prng_mix(k + PRNG_GOLDEN)) | 1;
-	err = lay_out(b, salt, f->kind == VL_FAMILY_RELINK ? pads : NULL, addr, sym);
+	err = lay_out(b, salt, f->permute, f->kind == VL_FAMILY_RELINK ? pads : NULL, addr, sym);
 	free(drawn);
 	return err;
 }
@@ -465,7 +491,7 @@ static int self_check(struct vl_base *b)
 	uint64_t *addr = xcalloc(b->nunits ? b->nunits : 1, sizeof(*addr));
 	uint64_t *sym = xcalloc(b->nsyms ? b->nsyms : 1, sizeof(*sym));
 	size_t bad = 0, first = SIZE_MAX;
-	int err = lay_out(b, 0, NULL, addr, sym);
+	int err = lay_out(b, 0, NULL, NULL, addr, sym);
 
 	for (size_t u = 0; u < b->nunits && !err; u++)
 		if (addr[u] != b->units[u].addr && b->units[u].size) {

@@ -104,7 +104,17 @@ enum vl_family_kind { VL_FAMILY_FUNCTION, VL_FAMILY_RELINK };
 struct vl_family {
 	enum vl_family_kind kind;
 	uint64_t seed;
+	/* function family with a map: the input sections whose statements
+	 * a draw reorders, comma-separated ("*" every one); NULL: every one
+	 * but VL_PINNED's */
+	const char *permute;
 };
+
+/* Statements whose order the build itself fixes: Linux links its head
+ * objects first (startup_64 at _text is where the decompressor jumps;
+ * ppc64's head_64.o holds the fixed-address exception vectors), so no
+ * link order moves them. */
+#define VL_PINNED ".head.text"
 
 /* "function" or "relink"; 0 or -EINVAL with the message set. */
 int vl_family_parse(const char *s, enum vl_family_kind *out);

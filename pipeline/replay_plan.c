@@ -1,6 +1,7 @@
 /* lace replay's layouts; see replay_plan.h. */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "measure/replay/record_file.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include "util/json.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -112,7 +114,7 @@ static int edit_load(struct replay_plan *p, const char *path)
 	/* its pieces as edited: draw 0 of the edited program */
 	uint64_t *addr = xcalloc(b->vb.nunits ? b->vb.nunits : 1, sizeof(*addr));
 	struct vl_piece *v = xcalloc(b->vb.nunits ? b->vb.nunits : 1, sizeof(*v));
-	struct vl_family f = { VL_FAMILY_FUNCTION, 0 };
+	struct vl_family f = { VL_FAMILY_FUNCTION, 0, NULL };
 	vl_draw(&b->vb, &f, 0, NULL, addr, NULL);
 	b->nbase = vl_pieces(&b->vb, addr, v);
 	b->base = xcalloc(b->nbase ? b->nbase : 1, sizeof(*b->base));
@@ -360,6 +362,7 @@ json_t *replay_plan_hot(const struct replay_plan *p, const struct lace_record *r
 			json_object_set_new(o, "address", json_string(a));
 			if (u >= 0) {
 				json_object_set_new(o, "piece", json_string(own->vb.units[u].key));
+				json_object_set_new(o, "group", json_integer(own->vb.units[u].group));
 				json_object_set_new(o, "offset", json_integer((json_int_t)(fn->addr -
 									own->vb.units[u].addr)));
 			}
@@ -376,3 +379,35 @@ out:
 	return doc;
 }
 
+
+size_t replay_hot_edit(const json_t *all, size_t n, uint64_t align, json_t *hot, struct strbuf *edit)
+{
+	json_t *arr = json_object_get(all, "hot"), *o, *seen = json_object();
+	size_t i, found = 0;
+	double group = NAN;
+
+	strbuf_addf(edit, "# the hottest function of each of the %zu hottest pieces of %s, each\n"
+		    "# at offset 0 modulo %llu (lace replay --hot %zu --write-edit)\nedit %llu\n", n,
+		    json_string_value(json_object_get(all, "build")) ?: "the recorded build",
+		    (unsigned long long)align, n, (unsigned long long)align);
+	json_array_foreach(arr, i, o) {
+		const char *piece = json_string_value(json_object_get(o, "piece"));
+
+		if (found == n)
+			break;
+		/* an edit moves pieces of one linker-script statement: the
+		 * hottest piece's (.text, not .entry.text or .noinstr.text) */
+		if (!piece || json_object_get(seen, piece) || lace_json_get_num(o, "group") < 0 ||
+		    (!isnan(group) && lace_json_get_num(o, "group") != group))
+			continue;
+		group = lace_json_get_num(o, "group");
+		json_object_set_new(seen, piece, json_true());
+		strbuf_addf(edit, "# %s: %.0f instructions\n%s %.0f\n",
+			    json_string_value(json_object_get(o, "function")),
+			    lace_json_get_num(o, "instructions"), piece, lace_json_get_num(o, "offset"));
+		json_array_append(json_object_get(hot, "hot"), o);
+		found++;
+	}
+	json_decref(seen);
+	return found;
+}

@@ -76,6 +76,13 @@ int replay_plan_layout(const struct replay_plan *p, size_t r, const char *object
  * each with its piece and its offset there: the document `lace replay
  * --hot N --json` prints.  NULL with the message set. */
 json_t *replay_plan_hot(const struct replay_plan *p, const struct lace_record *rec, size_t n);
+/* Of a replay_plan_hot() document of every function, the hottest
+ * function of each of the n hottest pieces, as an edit (lace-replay(1),
+ * EDITS; of the hottest piece's group) that starts them all at one offset modulo align: their first
+ * lines share one L1i set when align is the L1i's set stride.  Into hot
+ * (those n functions, as --hot prints them) and the edit's text; the
+ * number of pieces found (fewer than n when the recording ran fewer). */
+size_t replay_hot_edit(const json_t *all, size_t n, uint64_t align, json_t *hot, struct strbuf *edit);
 /* Row r as a System.map into dir/NAME.System.map, and its order
  * (vl_order()) into dir/NAME.order; 0 or -errno. */
 int replay_plan_write_map(const struct replay_plan *p, size_t r, const char *dir);

@@ -123,7 +123,6 @@ static int kernel_ini(void *user, const char *section, const char *key, const ch
 			    : !strcmp(key, "shuffle_file") ? &a->shuffle_file
 			    : !strcmp(key, "layout_file") ? &a->layout_file
 			    : !strcmp(key, "layout_anchor") ? &a->layout_anchor
-			    : !strcmp(key, "layout_sections") ? &a->layout_sections
 			    : !strcmp(key, "virtual_pads") ? &a->virtual_pads : NULL;
 		if (slot)
 			set_string(slot, value);
@@ -253,7 +252,7 @@ void kernel_config_release(struct kernel_config *c)
 		struct kernel_arch *a = &c->arches[i];
 		free(a->name); free(a->make); free(a->base); free(a->config);
 		free(a->target); free(a->image); free(a->shuffle_file);
-		free(a->layout_file); free(a->layout_anchor); free(a->layout_sections);
+		free(a->layout_file); free(a->layout_anchor);
 		free(a->virtual_pads);
 		for (size_t j = 0; j < a->npads; j++)
 			free(a->pads[j].anchor);
@@ -302,10 +301,11 @@ static int edit_lines(const char *path, struct strbuf *out)
 }
 
 /* an order (NAME.order of lace replay --write-maps): the largest group's
- * objects, each once, in order, with the main text's patterns */
-static int order_lines(const char *path, const char *sections, struct strbuf *out)
+ * input sections, one statement each, in order (an object's .text and
+ * .text.fixup are two lines, as the map has them) */
+static int order_lines(const char *path, struct strbuf *out)
 {
-	struct strbuf sb = STRBUF_INIT, last = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT;
 	long best = -1;
 	size_t best_n = 0;
 	int err = strbuf_read_file(&sb, path);
@@ -319,18 +319,16 @@ static int order_lines(const char *path, const char *sections, struct strbuf *ou
 		long g_prev = -2;
 		size_t n = 0;
 		for (char *p = sb.buf; p && *p;) {
-			char *nl = strchr(p, '\n'), obj[512];
+			char *nl = strchr(p, '\n'), obj[512], sec[128];
 			long g;
-			if (*p != '#' && sscanf(p, "%ld\t%511[^\t]", &g, obj) == 2) {
+			if (*p != '#' && sscanf(p, "%ld\t%511[^\t]\t%127[^\t]", &g, obj, sec) == 3) {
 				if (!pass) {
 					n = g == g_prev ? n + 1 : 1;
 					if (n > best_n)
 						best_n = n, best = g;
 					g_prev = g;
-				} else if (g == best && strcmp(obj, last.buf ? last.buf : "")) {
-					strbuf_addf(out, "\t\t\"*:%s\"(%s)\t\\\n", obj, sections);
-					strbuf_reset(&last);
-					strbuf_addstr(&last, obj);
+				} else if (g == best) {
+					strbuf_addf(out, "\t\t\"*:%s\"(%s)\t\\\n", obj, sec);
 				}
 			}
 			p = nl ? nl + 1 : NULL;
@@ -339,7 +337,6 @@ static int order_lines(const char *path, const char *sections, struct strbuf *ou
 	if (best < 0)
 		err = lace_error_set(EINVAL, "%s: no lines of a lace-vlayout-order file", path);
 	strbuf_release(&sb);
-	strbuf_release(&last);
 	return err < 0 ? err : 0;
 }
 
@@ -357,10 +354,10 @@ int kernel_config_add_layout(struct kernel_config *c, const char *arch, const ch
 	edit = len > 5 && !strcmp(base + len - 5, ".edit");
 	if (!edit && !(len > 6 && !strcmp(base + len - 6, ".order")))
 		return lace_error_set(EINVAL, "%s: not an .edit or an .order file", path);
-	if (!a || !a->layout_file || !a->layout_anchor || !a->layout_sections)
-		return lace_error_set(EINVAL, "[arch %s] has no layout_file, layout_anchor and "
-				      "layout_sections for --edit/--order", arch);
-	err = edit ? edit_lines(path, &lines) : order_lines(path, a->layout_sections, &lines);
+	if (!a || !a->layout_file || !a->layout_anchor)
+		return lace_error_set(EINVAL, "[arch %s] has no layout_file and layout_anchor for "
+				      "--layout", arch);
+	err = edit ? edit_lines(path, &lines) : order_lines(path, &lines);
 	if (!err) {
 		strbuf_addf(&name, "baseline-%.*s", (int)(len - (edit ? 5 : 6)), base);
 		struct kernel_variant *v = variant_get(c, arch, name.buf);

@@ -19,10 +19,10 @@ struct kernel_arch {
 	char *shuffle_file;  /* --shuffle: the linker script source to pad */
 	struct kernel_pad_point *pads; /* ... at these points, in file order */
 	size_t npads, apads;
-	/* --edit/--order: the statements that place the main text's input
-	 * sections go into layout_file before the line holding layout_anchor
-	 * (the main text's own statement, whose patterns are layout_sections) */
-	char *layout_file, *layout_anchor, *layout_sections;
+	/* --layout: the statements that place the main text's input
+	 * sections, one per input section, go into layout_file before the
+	 * line holding layout_anchor (the main text's own statement) */
+	char *layout_file, *layout_anchor;
 	char *virtual_pads;  /* the relink family's pad points in the link map
 			      * (lace replay --pad-points) */
 };

@@ -87,7 +87,7 @@ static void test_relink_pads(void **state)
 	struct vl_pad *pads;
 	size_t np;
 	uint64_t addr[8], sym[4], pv[2] = { 16, 32 };
-	struct vl_family f = { VL_FAMILY_RELINK, 1 };
+	struct vl_family f = { VL_FAMILY_RELINK, 1, NULL };
 
 	image(&s, 0x1000, 0x1440);
 	map_load(&lm, map_text, align_text);
@@ -134,13 +134,60 @@ static void test_relink_pads(void **state)
 	synth_free(&s);
 }
 
+/* --permute: .head.text's statement keeps its order unless named; a
+ * list of sections leaves every other statement as built */
+static void test_permute(void **state)
+{
+	static const char two_heads[] =
+		"Linker script and memory map\n\n"
+		".text           0x0000000000001000       0x80\n"
+		" *(.head.text)\n"
+		" .head.text     0x0000000000001000       0x20 h1.o\n"
+		" .head.text     0x0000000000001020       0x20 h2.o\n"
+		" *(.text)\n"
+		" .text          0x0000000000001040       0x20 a.o\n"
+		" .text          0x0000000000001060       0x20 b.o\n";
+	static const char two_heads_align[] =
+		"h1.o\t.head.text\t0x20\t16\nh2.o\t.head.text\t0x20\t16\n"
+		"a.o\t.text\t0x20\t16\nb.o\t.text\t0x20\t16\n";
+	struct synth s;
+	struct linkmap lm;
+	struct vl_base b;
+	uint64_t a[4];
+	struct vl_family dflt = { VL_FAMILY_FUNCTION, 3, NULL }, all = { VL_FAMILY_FUNCTION, 3, "*" },
+			 text = { VL_FAMILY_FUNCTION, 3, ".text" }, none = { VL_FAMILY_FUNCTION, 3, ".entry.text" };
+	int heads_moved = 0, text_moved = 0;
+
+	(void)state;
+	image(&s, 0x1000, 0x80);
+	map_load(&lm, two_heads, two_heads_align);
+	assert_int_equal(vl_base_build(&b, &s.img, &lm, NULL, 0), 0);
+	long h1 = unit_of(&b, "h1.o:.head.text"), ua = unit_of(&b, "a.o:.text");
+	for (unsigned k = 1; k <= 20; k++) {
+		assert_int_equal(vl_draw(&b, &dflt, k, NULL, a, NULL), 0);
+		assert_int_equal(a[h1], 0x1000);
+		text_moved += a[ua] != 0x1040;
+		assert_int_equal(vl_draw(&b, &text, k, NULL, a, NULL), 0);
+		assert_int_equal(a[h1], 0x1000);
+		assert_int_equal(vl_draw(&b, &none, k, NULL, a, NULL), 0);
+		assert_int_equal(a[h1], 0x1000);
+		assert_int_equal(a[ua], 0x1040);
+		assert_int_equal(vl_draw(&b, &all, k, NULL, a, NULL), 0);
+		heads_moved += a[h1] != 0x1000;
+	}
+	assert_true(text_moved >= 5 && heads_moved >= 5);
+	vl_base_free(&b);
+	linkmap_free(&lm);
+	synth_free(&s);
+}
+
 static void test_function_family(void **state)
 {
 	struct synth s;
 	struct linkmap lm, lm2;
 	struct vl_base b, b2;
 	uint64_t a1[8], a2[8], c[8];
-	struct vl_family f = { VL_FAMILY_FUNCTION, 42 };
+	struct vl_family f = { VL_FAMILY_FUNCTION, 42, NULL };
 	int moved = 0;
 
 	image(&s, 0x1000, 0x1440);
@@ -194,7 +241,7 @@ static void test_function_family(void **state)
 						 c[unit_of(&b2, keys[i])] < c[unit_of(&b2, keys[j])]);
 	}
 	/* the relink family without pad points is refused */
-	struct vl_family r = { VL_FAMILY_RELINK, 1 };
+	struct vl_family r = { VL_FAMILY_RELINK, 1, NULL };
 	assert_int_equal(vl_draw(&b, &r, 1, NULL, a1, NULL), -EINVAL);
 	vl_base_free(&b);
 	vl_base_free(&b2);
@@ -208,7 +255,7 @@ static void test_refusals(void **state)
 	struct synth s;
 	struct linkmap lm;
 	struct vl_base b;
-	struct vl_family f = { VL_FAMILY_FUNCTION, 1 };
+	struct vl_family f = { VL_FAMILY_FUNCTION, 1, NULL };
 	uint64_t a[8];
 
 	image(&s, 0x1000, 0x1440);
@@ -270,6 +317,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_relink_pads),
 		cmocka_unit_test(test_function_family),
+		cmocka_unit_test(test_permute),
 		cmocka_unit_test(test_refusals),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
