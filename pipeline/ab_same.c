@@ -9,6 +9,7 @@
 #include "layout/symkeys.h"
 #include "measure/model_results.h"
 #include "util/error.h"
+#include "util/fs.h"
 #include "util/xalloc.h"
 
 /* EVENT[:k|:u] into the simulator's name and the replay's side */
@@ -104,5 +105,6 @@ int ab_same_prepare(struct placement_spec *spec)
 	}
 	spec->elf[0] = va;
 	spec->elf[1] = vb;
+	spec->same_build = fs_same_content(va, vb);
 	return 0;
 }

@@ -57,6 +57,9 @@ struct placement_spec {
 	size_t k_max;               /* the most draws per execution the choice takes */
 	double budget;              /* seconds of boots and replays; 0: none */
 	bool aa;                    /* run A vs A at the same E and K */
+	bool same_build;            /* A and B are one file: the comparison itself is
+				     * A vs A (paired draws of one build would be
+				     * equal by construction: a test that cannot fail) */
 	struct strvec stat_opts;    /* lace stat's options for each boot */
 	char *const *argv;          /* the workload */
 	int jobs;                   /* commands at once */

@@ -56,6 +56,9 @@ static void design_text(struct strbuf *sb, const json_t *d)
 		    E, json_is_true(json_object_get(des, "b_boots")) ? "half of them B's boots" :
 		    "all of them A's boots", K, json_string_value(json_object_get(des, "family")) ?: "",
 		    lace_json_get_num(des, "seed"));
+	if (json_is_true(json_object_get(des, "same_build")))
+		strbuf_addstr(sb, "; A and B are one build, so each cell is two independent draws "
+			      "of it (A vs A: a verdict of slower or faster would be a false one)");
 	if (pilot && !json_object_get(pilot, "error"))
 		strbuf_addf(sb, "; chosen from a pilot of %.0f x %.0f: between executions sd %.2f%%, "
 			    "between layouts sd %.2f%% (%s), a boot %.1f s, a layout pair %.2f s, "

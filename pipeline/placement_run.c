@@ -209,7 +209,7 @@ int placement_run(const struct placement_spec *s, json_t **out)
 		goto out;
 	t_boot = time_now_s() - t0;
 	t0 = time_now_s();
-	if ((rc = replays(s, dir, 0, E0, K0, false, &recs, &c, execs, &same_live)))
+	if ((rc = replays(s, dir, 0, E0, K0, s->same_build, &recs, &c, execs, &same_live)))
 		goto out;
 	t_rep = time_now_s() - t0;
 	if (pilot) {
@@ -225,7 +225,7 @@ int placement_run(const struct placement_spec *s, json_t **out)
 		 * are the pilot's: the same seeds) */
 		placement_cells_release(&c);
 		placement_cells_init(&c, s->events.nr);
-		if ((rc = replays(s, dir, 0, E, K, false, &recs, &c, execs, &same_live)))
+		if ((rc = replays(s, dir, 0, E, K, s->same_build, &recs, &c, execs, &same_live)))
 			goto out;
 		t_rep += time_now_s() - t0;
 	}
@@ -242,6 +242,8 @@ int placement_run(const struct placement_spec *s, json_t **out)
 		"executions", (json_int_t)E, "draws", (json_int_t)K, "family", s->family, "seed",
 		(json_int_t)s->seed, "b_boots", s->b_boots, "alpha", s->alpha, "margin_percent",
 		s->margin, "target_percent", s->target));
+	if (s->same_build)
+		json_object_set_new(json_object_get(*out, "design"), "same_build", json_true());
 	if (why)
 		json_object_set_new(json_object_get(*out, "design"), "pilot", why);
 	why = NULL;
