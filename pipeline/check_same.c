@@ -47,7 +47,7 @@ static void judge(const struct check_opts *o, json_t *ab, const char *workload, 
 		gated = check_config_gated(c, name);
 		json_object_set_new(ev, "gated", json_boolean(gated));
 		if (!strcmp(v, "slower") && gated)
-			check_add_reason(reasons, "slower", "%s on '%s': %+.2f%% [%+.2f%%, %+.2f%%] over %.0f "
+			check_add_reason(reasons, "slower", "%s on '%s': slower, %+.2f%% [%+.2f%%, %+.2f%%] over %.0f "
 			    "executions x %.0f layouts, Holm p %.3g", name, workload, eff,
 			    lace_json_get_num(ev, "ci_low_percent"), lace_json_get_num(ev, "ci_high_percent"),
 			    lace_json_get_num(ev, "executions"), lace_json_get_num(ev, "draws_per_execution"),
