@@ -12,6 +12,7 @@
 #include "cli/replay_layouts.h"
 #include "cli/replay_print.h"
 #include "layout/symkeys.h"
+#include "measure/cpu_profile.h"
 #include "measure/model_results.h"
 #include "measure/replay/record_file.h"
 #include "measure/replay/replay.h"
@@ -26,7 +27,7 @@ static struct strvec layouts;
 static const char *events_arg, *max_approx_arg, *base_arg, *family_arg, *maps_dir, *permute;
 static bool json, csv, window_only;
 static long nvirtual, jobs, hot;
-static const char *write_edit;
+static const char *write_edit, *cpu_profile;
 static unsigned long edit_align = 4096;
 static unsigned long seed = 1;
 static struct replay_plan plan;
@@ -77,6 +78,9 @@ static const struct lace_option replay_options[] = {
 		   "function of each of the N hottest pieces at one\n"
 		   "offset modulo --edit-align (a positive control)"),
 	OPT_ULONG(0, "edit-align", &edit_align, "A", "--write-edit's alignment (default 4096)"),
+	OPT_STRING(0, "cpu-profile", &cpu_profile, "NAME",
+		   "replay on this CPU profile's front end (default:\n"
+		   "the recording's; the stream itself is the same)"),
 	OPT_STRING(0, "write-maps", &maps_dir, "DIR",
 		   "write each virtual layout as DIR/NAME.System.map"),
 	OPT_INTEGER('j', "jobs", &jobs, 1, 1024, "N", "layouts replayed at once (default: the CPUs)"),
@@ -189,13 +193,31 @@ static int hot_edit(json_t **h)
 	return 0;
 }
 
+/* --cpu-profile: another front end for the same stream; what the host
+ * mapped with large pages (the guest's, not the core's) stays */
+static int profile_apply(struct lace_record *rec)
+{
+	struct sim_profile p;
+	uint64_t lo = rec->cfg.large_lo, hi = rec->cfg.large_hi;
+
+	if (sim_profile_load(cpu_profile, &p)) {
+		lace_err("replay", "--cpu-profile %s: %s", cpu_profile, lace_error_msg());
+		return LACE_EXIT_USAGE;
+	}
+	rec->cfg = p.cfg;
+	rec->cfg.large_lo = lo;
+	rec->cfg.large_hi = hi;
+	snprintf(rec->profile, sizeof(rec->profile), "%s", p.name);
+	return 0;
+}
+
 static void options_reset(void)
 {
 	strvec_clear(&layouts);
 	strvec_clear(&plan.pads);
 	strvec_clear(&plan.edits);
 	hot = 0;
-	write_edit = NULL;
+	write_edit = cpu_profile = NULL;
 	edit_align = 4096;
 	events_arg = max_approx_arg = base_arg = family_arg = maps_dir = permute = NULL;
 	json = csv = window_only = false;
@@ -249,6 +271,8 @@ static int cmd_replay(int argc, char **argv)
 		record_free(&rec);
 		return LACE_EXIT_USAGE;
 	}
+	if (cpu_profile && (rc = profile_apply(&rec)))
+		goto out;
 	bool win = window_only || rec.window,
 	     more = layouts.nr || nvirtual || plan.pads.nr || plan.edits.nr || hot;
 	if (more && !rec.nbuilds) {

@@ -11,6 +11,8 @@
 #    order (--write-maps' NAME.order): the same checks;
 #  - an edit (--edit; the hottest units from --hot moved and aligned) and
 #    the same move made for real by a linker script: the same checks;
+#  - --cpu-profile: the recording replayed on another core's front end
+#    equals a live run on that profile;
 #  - the draws differ from each other (the family moves code), repeat with
 #    the same seed, and a map of another build is refused in one line.
 # The recording is made under the simulator with a 2 KiB L1i, so that
@@ -152,7 +154,18 @@ expect_exit 2 "$LACE" replay --edit bad.edit prog.rec
 expect_one_line "$ERR"
 expect_match "not a piece of this build" "$ERR"
 
-# the map of another build beside the program: refused in one line
+# another core, the same stream: the 2 KiB recording replayed on the
+# i7-920's front end gives what a live run on that profile counts
+"$LACE" stat --backend sim --cpu-profile nehalem --no-results -x, -e "$EV" -- ./prog > nh.csv 2>nh.err ||
+  fail "live run on nehalem: $(cat nh.err)"
+grep -q ',L1-icache-load-misses,' nh.csv || fail "no L1i count on nehalem: $(cat nh.csv)"
+expect_exit 0 "$LACE" replay -e "$EV" --csv --cpu-profile nehalem prog.rec
+expect_eq "$(printf '%s\n' "$OUT" | awk -F, '$1 == "recorded" && $2 !~ /:/ { print $2, $3 }' | sort)" \
+  "$(awk -F, 'NF > 2 && $1 ~ /^[0-9]+$/ { print $3, $1 }' nh.csv | sort)" \
+  "replay --cpu-profile nehalem against a live run on nehalem"
+expect_exit 2 "$LACE" replay --cpu-profile nosuch prog.rec
+expect_one_line "$ERR"
+
 cp prog.map prog.map.good
 cp relink-4000.map prog.map
 expect_exit 2 "$LACE" replay --virtual 1 prog.rec
