@@ -166,6 +166,51 @@ void stats_holm(const double *p, size_t n, double *adj)
 	free(v);
 }
 
+static int dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* P(K > l) of the Kolmogorov distribution: the alternating series for
+ * l >= 1, the theta-function form (fast for small l) below */
+static double kolmogorov_sf(double l)
+{
+	double s = 0;
+
+	if (l <= 0)
+		return 1;
+	if (l >= 1) {
+		for (int k = 1; k <= 100; k++)
+			s += (k % 2 ? 2 : -2) * exp(-2.0 * k * k * l * l);
+		return s < 0 ? 0 : s > 1 ? 1 : s;
+	}
+	for (int k = 1; k <= 100; k++)
+		s += exp(-(2.0 * k - 1) * (2.0 * k - 1) * M_PI * M_PI / (8 * l * l));
+	s = 1 - sqrt(2 * M_PI) / l * s;
+	return s < 0 ? 0 : s > 1 ? 1 : s;
+}
+
+double stats_ks_uniform(const double *u, size_t n, double *D)
+{
+	double *x, d = 0;
+
+	*D = NAN;
+	if (!n)
+		return NAN;
+	x = xcalloc(n, sizeof(*x));
+	memcpy(x, u, n * sizeof(*x));
+	qsort(x, n, sizeof(*x), dbl_cmp);
+	for (size_t i = 0; i < n; i++) {
+		double hi = (double)(i + 1) / (double)n - x[i], lo = x[i] - (double)i / (double)n;
+		d = fmax(d, fmax(hi, lo));
+	}
+	free(x);
+	*D = d;
+	return kolmogorov_sf(sqrt((double)n) * d);
+}
+
 double stats_rank_p(double x, const double *ref, size_t n, enum lace_alternative alt, struct lace_rank *r)
 {
 	struct lace_rank k = { 0 };

@@ -74,6 +74,13 @@ struct lace_rank {
  * r may be NULL; returns the p. */
 double stats_rank_p(double x, const double *ref, size_t n, enum lace_alternative alt, struct lace_rank *r);
 
+/* One-sample Kolmogorov-Smirnov test of u[0..n) (values in [0, 1]) against
+ * the uniform distribution, two-sided: *D the statistic, the p from the
+ * asymptotic Kolmogorov distribution of sqrt(n) D (SciPy's kstest(...,
+ * method='asymp')).  Whether ranks of real layouts among virtual draws
+ * look uniform.  NaN with n == 0. */
+double stats_ks_uniform(const double *u, size_t n, double *D);
+
 /* Confidence interval of the ratio of paired values b_i / a_i from the
  * log-ratios: ratio = exp(mean), [ci_low, ci_high] = exp(mean -+ t * sem),
  * p of ratio == 1.  Values <= 0 give -EDOM. */

@@ -146,6 +146,22 @@ static void test_holm(void **state)
 
 /* x above (below) all n references 1..n, every n from 1 to 20: one-sided
  * p = 1/(n+1), two-sided 2/(n+1) (capped at 1), by hand */
+/* against SciPy 1.10.1: stats.kstest(x, 'uniform', method='asymp') */
+static void test_ks_uniform(void **state)
+{
+	static const double x[] = { 0.05, 0.12, 0.33, 0.41, 0.5, 0.62, 0.77, 0.81, 0.9, 0.95 };
+	static const double y[] = { 0.01, 0.02, 0.03, 0.05, 0.08, 0.1, 0.11, 0.2, 0.21, 0.3, 0.31,
+				    0.35, 0.4, 0.41, 0.45, 0.5, 0.52, 0.55, 0.6, 0.99 };
+	double D;
+
+	(void)state;
+	assert_true(fabs(stats_ks_uniform(x, 10, &D) - 0.9347322478665343) < 1e-9);
+	assert_true(fabs(D - 0.17) < 1e-12);
+	assert_true(fabs(stats_ks_uniform(y, 20, &D) - 0.014893159992088918) < 1e-9);
+	assert_true(fabs(D - 0.35) < 1e-12);
+	assert_true(isnan(stats_ks_uniform(x, 0, &D)));
+}
+
 static void test_rank_extremes(void **state)
 {
 	static const double two[20] = { 1, 2. / 3, 2. / 4, 2. / 5, 2. / 6, 2. / 7, 2. / 8, 2. / 9, 2. / 10,
@@ -327,6 +343,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_ks_uniform),
 		cmocka_unit_test(test_welch),
 		cmocka_unit_test(test_paired),
 		cmocka_unit_test(test_ratio_and_tost),
