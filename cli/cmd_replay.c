@@ -12,7 +12,6 @@
 #include "cli/replay_layouts.h"
 #include "cli/replay_print.h"
 #include "layout/symkeys.h"
-#include "measure/cpu_profile.h"
 #include "measure/model_results.h"
 #include "measure/replay/record_file.h"
 #include "measure/replay/replay.h"
@@ -66,6 +65,9 @@ static const struct lace_option replay_options[] = {
 	OPT_STRING_LIST(0, "pads", &plan.pads, "P1,P2",
 			"one more layout of each build: these pads (bytes)\n"
 			"at the pad points (a real relink's; repeatable)"),
+	OPT_STRING_LIST(0, "pads-from", &plan.pads_from, "MANIFEST",
+			"one more layout of each build: the pads of a relink\n"
+			"(its manifest.json from lace build kernel --shuffle)"),
 	OPT_BOOLEAN(0, "no-map", &plan.no_map, "lay functions out even where a link map is there"),
 	OPT_STRING_LIST(0, "edit", &plan.edits, "FILE",
 			"one more build: the recorded one with this edit\n"
@@ -92,28 +94,6 @@ static const struct lace_option replay_options[] = {
 
 #define MAX_EVENTS 16
 
-/* The events asked for, as sim_event_index()es; a count or -1 (printed). */
-static int events_parse(int *idx)
-{
-	const char *def = "instructions,L1-icache-load-misses,iTLB-load-misses,stlb-misses,"
-			  "fetch-blocks";
-	char *copy = xstrdup(events_arg ? events_arg : def), *save = NULL, *tok;
-	int n = 0;
-
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		int i = sim_event_index(tok);
-		if (i < 0 || n == MAX_EVENTS) {
-			lace_usage_error("replay", "-e %s: not an event the simulator counts", tok);
-			free(copy);
-			return -1;
-		}
-		idx[n++] = i;
-	}
-	free(copy);
-	if (!n)
-		lace_usage_error("replay", "-e: no event");
-	return n ? n : -1;
-}
 
 /* Rows 1.. of the plan, a batch at a time: each one's pieces exist only
  * while its batch runs (hundreds of virtual layouts of a kernel). */
@@ -166,55 +146,13 @@ static int replay_rows(const char *file, const struct lace_record *rec, struct r
 	return 0;
 }
 
-/* --write-edit: the edit of the hottest pieces' hottest functions, and
- * *h becomes those functions (what --hot prints) */
-static int hot_edit(json_t **h)
-{
-	struct strbuf sb = STRBUF_INIT;
-	json_t *chosen = json_pack("{s:O,s:O,s:[]}", "build", json_object_get(*h, "build"),
-				   "instructions", json_object_get(*h, "instructions"), "hot");
-	size_t n = replay_hot_edit(*h, (size_t)hot, edit_align, chosen, &sb);
-	int rc = 0;
 
-	json_decref(*h);
-	*h = chosen;
-	if (n < (size_t)hot)
-		rc = lace_error_set(EINVAL, "--hot %ld: the recording ran code in %zu pieces of its build",
-				    hot, n);
-	else
-		rc = fs_write_file(write_edit, sb.buf, sb.len);
-	strbuf_release(&sb);
-	if (rc) {
-		lace_err("replay", "%s", lace_error_msg());
-		json_decref(*h);
-		*h = NULL;
-		return LACE_EXIT_USAGE;
-	}
-	return 0;
-}
-
-/* --cpu-profile: another front end for the same stream; what the host
- * mapped with large pages (the guest's, not the core's) stays */
-static int profile_apply(struct lace_record *rec)
-{
-	struct sim_profile p;
-	uint64_t lo = rec->cfg.large_lo, hi = rec->cfg.large_hi;
-
-	if (sim_profile_load(cpu_profile, &p)) {
-		lace_err("replay", "--cpu-profile %s: %s", cpu_profile, lace_error_msg());
-		return LACE_EXIT_USAGE;
-	}
-	rec->cfg = p.cfg;
-	rec->cfg.large_lo = lo;
-	rec->cfg.large_hi = hi;
-	snprintf(rec->profile, sizeof(rec->profile), "%s", p.name);
-	return 0;
-}
 
 static void options_reset(void)
 {
 	strvec_clear(&layouts);
 	strvec_clear(&plan.pads);
+	strvec_clear(&plan.pads_from);
 	strvec_clear(&plan.edits);
 	hot = 0;
 	write_edit = cpu_profile = NULL;
@@ -224,7 +162,7 @@ static void options_reset(void)
 	nvirtual = 0;
 	jobs = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
 	seed = 1;
-	plan = (struct replay_plan){ .pads = STRVEC_INIT, .edits = STRVEC_INIT };
+	plan = (struct replay_plan){ .pads = STRVEC_INIT, .pads_from = STRVEC_INIT, .edits = STRVEC_INIT };
 }
 
 static int cmd_replay(int argc, char **argv)
@@ -262,7 +200,7 @@ static int cmd_replay(int argc, char **argv)
 		return lace_usage_error("replay", "--edit-align %lu: not a power of two", edit_align);
 	if (maps_dir && !fs_is_dir(maps_dir))
 		return lace_usage_error("replay", "--write-maps %s: not a folder", maps_dir);
-	if ((nev = events_parse(ev)) < 0)
+	if ((nev = replay_events_parse(events_arg, ev, MAX_EVENTS)) < 0)
 		return LACE_EXIT_USAGE;
 
 	record_init(&rec);
@@ -271,10 +209,10 @@ static int cmd_replay(int argc, char **argv)
 		record_free(&rec);
 		return LACE_EXIT_USAGE;
 	}
-	if (cpu_profile && (rc = profile_apply(&rec)))
+	if (cpu_profile && (rc = replay_record_profile(&rec, cpu_profile)))
 		goto out;
 	bool win = window_only || rec.window,
-	     more = layouts.nr || nvirtual || plan.pads.nr || plan.edits.nr || hot;
+	     more = layouts.nr || nvirtual || plan.pads.nr || plan.pads_from.nr || plan.edits.nr || hot;
 	if (more && !rec.nbuilds) {
 		lace_err(argv[i], "the recording names no build to carry addresses from");
 		rc = LACE_EXIT_USAGE;
@@ -284,6 +222,11 @@ static int cmd_replay(int argc, char **argv)
 		     !replay_same_machine(own, &layouts))) {
 		rc = LACE_EXIT_USAGE;
 		goto out;
+	}
+	/* a recording of a kernel in large pages: each layout maps its own */
+	if (rec.cfg.large_page && rec.cfg.large_lo < rec.cfg.large_hi) {
+		plan.large_page = rec.cfg.large_page;
+		plan.page = rec.cfg.page;
 	}
 	if (more && replay_plan_load(&plan, own, (const char *const *)layouts.v, layouts.nr)) {
 		lace_err(NULL, "%s", lace_error_msg());
@@ -297,7 +240,7 @@ static int cmd_replay(int argc, char **argv)
 			rc = LACE_EXIT_USAGE;
 			goto out;
 		}
-		if (write_edit && (rc = hot_edit(&h)))
+		if (write_edit && (rc = replay_write_hot_edit(&h, hot, edit_align, write_edit)))
 			goto out;
 		replay_print_hot(h, json);
 		json_decref(h);
@@ -327,6 +270,7 @@ out:
 	record_free(&rec);
 	strvec_clear(&layouts);
 	strvec_clear(&plan.pads);
+	strvec_clear(&plan.pads_from);
 	strvec_clear(&plan.edits);
 	return rc;
 }

@@ -8,6 +8,8 @@
 #include "cli/replay_layouts.h"
 #include "layout/symkeys.h"
 #include "util/error.h"
+#include "measure/cpu_profile.h"
+#include "measure/model_results.h"
 #include "util/file_probe.h"
 #include "util/xalloc.h"
 
@@ -54,3 +56,44 @@ bool replay_same_machine(const char *own, const struct strvec *layouts)
 	return true;
 }
 
+
+/* The events asked for, as sim_event_index()es; a count or -1 (printed). */
+int replay_events_parse(const char *events_arg, int *idx, int max)
+{
+	const char *def = "instructions,L1-icache-load-misses,iTLB-load-misses,stlb-misses,"
+			  "fetch-blocks";
+	char *copy = xstrdup(events_arg ? events_arg : def), *save = NULL, *tok;
+	int n = 0;
+
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int i = sim_event_index(tok);
+		if (i < 0 || n == max) {
+			lace_usage_error("replay", "-e %s: not an event the simulator counts", tok);
+			free(copy);
+			return -1;
+		}
+		idx[n++] = i;
+	}
+	free(copy);
+	if (!n)
+		lace_usage_error("replay", "-e: no event");
+	return n ? n : -1;
+}
+
+/* --cpu-profile: another front end for the same stream; what the host
+ * mapped with large pages (the guest's, not the core's) stays */
+int replay_record_profile(struct lace_record *rec, const char *cpu_profile)
+{
+	struct sim_profile p;
+	uint64_t lo = rec->cfg.large_lo, hi = rec->cfg.large_hi;
+
+	if (sim_profile_load(cpu_profile, &p)) {
+		lace_err("replay", "--cpu-profile %s: %s", cpu_profile, lace_error_msg());
+		return LACE_EXIT_USAGE;
+	}
+	rec->cfg = p.cfg;
+	rec->cfg.large_lo = lo;
+	rec->cfg.large_hi = hi;
+	snprintf(rec->profile, sizeof(rec->profile), "%s", p.name);
+	return 0;
+}

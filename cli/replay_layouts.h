@@ -17,4 +17,12 @@ char *replay_recorded_elf(const char *file, const struct lace_record_build *b, c
  * printing why. */
 bool replay_same_machine(const char *own, const struct strvec *layouts);
 
+/* -e's events (default: the model's five), as sim_event_index()es into
+ * idx (at most max); a count, or -1 after printing why. */
+int replay_events_parse(const char *events_arg, int *idx, int max);
+/* --cpu-profile NAME: the recording replayed on that profile's front end
+ * (what the host mapped with large pages stays); 0 or the exit status
+ * after printing why. */
+int replay_record_profile(struct lace_record *rec, const char *cpu_profile);
+
 #endif

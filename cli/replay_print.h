@@ -26,4 +26,9 @@ void replay_print_hot(const json_t *h, bool as_json);
  * approximately: print the one-line refusal naming the functions, true. */
 bool replay_refuse(const char *name, const struct replay_result *r, double limit);
 
+/* --write-edit: write the edit of the hottest pieces' hottest functions
+ * (replay_hot_edit()) to write_edit; *h becomes those hot functions (what
+ * --hot prints).  0, or the exit status after printing why (*h NULL). */
+int replay_write_hot_edit(json_t **h, long hot, unsigned long edit_align, const char *write_edit);
+
 #endif

@@ -141,12 +141,50 @@ static int pads_parse(const char *s, size_t n, uint64_t *v)
 	return k == n ? 0 : -1;
 }
 
+/* A relink's manifest (lace build kernel --shuffle): the bytes of its
+ * first npoints padding points, as one more --pads.  lace's relinks pad
+ * the code's points first (kernel.conf's virtual_pads name them). */
+static int pads_from_manifest(struct replay_plan *p, const char *path)
+{
+	json_error_t je;
+	json_t *m = json_load_file(path, 0, &je);
+	json_t *pts = json_object_get(json_object_get(m, "padding"), "points");
+	struct strbuf sb = STRBUF_INIT;
+	int err = 0;
+
+	if (!m)
+		return lace_error_set(EINVAL, "--pads-from %s: %s", path, je.text);
+	if (!p->npoints)
+		err = lace_error_set(EINVAL, "--pads-from needs --pad-points (where each pad goes)");
+	else if (json_array_size(pts) < p->npoints)
+		err = lace_error_set(EINVAL, "--pads-from %s: %zu padding points, not the %zu of "
+				     "--pad-points (not a relink's manifest?)", path,
+				     json_array_size(pts), p->npoints);
+	for (size_t i = 0; !err && i < p->npoints; i++) {
+		json_t *b = json_object_get(json_array_get(pts, i), "bytes");
+		if (!json_is_integer(b) || json_integer_value(b) < 0)
+			err = lace_error_set(EINVAL, "--pads-from %s: padding point %zu has no bytes",
+					     path, i + 1);
+		else
+			strbuf_addf(&sb, "%s%lld", i ? "," : "", (long long)json_integer_value(b));
+	}
+	if (!err)
+		strvec_push(&p->pads, sb.buf);
+	strbuf_release(&sb);
+	json_decref(m);
+	return err;
+}
+
 int replay_plan_load(struct replay_plan *p, const char *recorded, const char *const *layouts,
 		     size_t nlayouts)
 {
 	int err = 0;
 
 	if (p->pad_points && (err = vl_pads_parse(p->pad_points, &p->points, &p->npoints)))
+		return err;
+	for (size_t i = 0; i < p->pads_from.nr && !err; i++)
+		err = pads_from_manifest(p, p->pads_from.v[i]);
+	if (err)
 		return err;
 	if (p->pads.nr && !p->npoints)
 		return lace_error_set(EINVAL, "--pads needs --pad-points (where each pad goes)");
@@ -243,6 +281,52 @@ static void row_name(const struct replay_plan *p, const struct replay_row_info *
 		strbuf_addf(sb, "-%" PRIu64, ri->pads[i]);
 }
 
+/* The layout's own text in large pages, by the rule the qemu backend
+ * applies to the booted kernel (backend_qemu.c, run_config()): the whole
+ * large pages from _text up to _etext's page.  _text and _etext are the
+ * link map's symbols where the layout's draw put them, else the ELF's
+ * .text section (x86-64's script sets both at its ends). */
+static void large_range(const struct replay_plan *p, const struct replay_build *b,
+			const struct replay_row_info *ri, struct replay_layout *lay)
+{
+	uint64_t lo = 0, hi = 0, L = p->large_page;
+	long it = -1, ie = -1;
+
+	if (!L)
+		return;
+	for (size_t s = 0; s < b->vb.nsyms; s++) {
+		if (!strcmp(b->vb.syms[s], "_text"))
+			it = (long)s;
+		else if (!strcmp(b->vb.syms[s], "_etext"))
+			ie = (long)s;
+	}
+	if (it >= 0 && ie >= 0) {
+		uint64_t *addr = xcalloc(b->vb.nunits ? b->vb.nunits : 1, sizeof(*addr));
+		uint64_t *sym = xcalloc(b->vb.nsyms, sizeof(*sym));
+		if (ri->draw || ri->pads)
+			row_addr(p, ri, addr, sym);
+		else
+			memcpy(sym, b->vb.sym_addr, b->vb.nsyms * sizeof(*sym));
+		lo = sym[it];
+		hi = sym[ie];
+		free(addr);
+		free(sym);
+	} else {
+		for (size_t s = 0; s < b->img->nsections; s++)
+			if (!strcmp(b->img->sections[s].name, ".text")) {
+				lo = b->img->sections[s].addr;
+				hi = lo + b->img->sections[s].size;
+			}
+	}
+	if (!lo || hi <= lo)
+		return;
+	lay->large_set = true;
+	lay->large_lo = (lo + L - 1) & ~(L - 1);
+	lay->large_hi = ((hi + p->page - 1) & ~(p->page - 1)) & ~(L - 1);
+	if (lay->large_hi < lay->large_lo)
+		lay->large_hi = lay->large_lo;
+}
+
 int replay_plan_layout(const struct replay_plan *p, size_t r, const char *object,
 		       struct replay_layout *lay, char **name)
 {
@@ -254,7 +338,7 @@ int replay_plan_layout(const struct replay_plan *p, size_t r, const char *object
 	b = &p->builds[ri.build];
 	row_name(p, &ri, &sb);
 	*name = strbuf_detach(&sb, NULL);
-	*lay = (struct replay_layout){ own->base, own->nbase, NULL, 0, object, false };
+	*lay = (struct replay_layout){ own->base, own->nbase, NULL, 0, object, false, false, 0, 0 };
 	struct replay_sym *v = xcalloc(b->nbase ? b->nbase : 1, sizeof(*v));
 	if (!ri.draw && !ri.pads) {
 		memcpy(v, b->base, b->nbase * sizeof(*v));
@@ -278,6 +362,7 @@ int replay_plan_layout(const struct replay_plan *p, size_t r, const char *object
 	}
 	lay->new = v;
 	lay->nnew = b->nbase;
+	large_range(p, b, &ri, lay);
 	return 0;
 }
 
@@ -335,7 +420,7 @@ json_t *replay_plan_hot(const struct replay_plan *p, const struct lace_record *r
 		syms[k] = (struct replay_sym){ v[k].key, v[k].key, v[k].addr, v[k].own, v[k].extent };
 	struct replay_layout lay = { syms, nv, syms, nv,
 				     !strcmp(rec->builds[0].role, "kernel") ? NULL : rec->builds[0].path,
-				     true };
+				     true, false, 0, 0 };
 	if (replay_run(rec, &lay, &res))
 		goto out;
 	uint64_t all = res.exact + res.approx;

@@ -37,6 +37,9 @@ struct replay_plan {
 	struct vl_family fam;
 	const char *pad_points;     /* --pad-points */
 	struct strvec pads;         /* --pads: one pad vector ("P1,P2") each */
+	struct strvec pads_from;    /* --pads-from: a relink's manifest.json each (its
+				     * padding's first points, in order: one more
+				     * pad vector, after the --pads ones) */
 	bool no_map;
 	struct strvec edits;        /* --edit FILE: the recorded build edited (vl_edit) */
 	/* [0] the recorded build, then each --layout, then each --edit */
@@ -46,6 +49,9 @@ struct replay_plan {
 	struct vl_pad *points;
 	size_t npoints;
 	uint64_t **pad_vectors;     /* parsed --pads */
+	/* the recording's large pages (0: none): each layout's own range is
+	 * worked out by the same rule (replay_layout.large_set) */
+	uint64_t large_page, page;
 };
 
 /* One row of the replay: a build's layout, real (draw 0, no pads) or

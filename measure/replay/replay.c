@@ -536,14 +536,19 @@ int replay_run(const struct lace_record *rec, const struct replay_layout *lay,
 	       struct replay_result *out)
 {
 	struct rp_ctx c = { .rec = rec, .lay = lay, .out = out, .qemu = !strcmp(rec->host, "qemu") };
+	struct sim_config cfg = rec->cfg;
 	uint64_t nl, ni, ns, nlt;
 	const char *what, *why;
 	int err = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (sim_config_check(&rec->cfg, &what, &why))
+	if (lay && lay->large_set && cfg.large_page) {
+		cfg.large_lo = lay->large_lo;
+		cfg.large_hi = lay->large_hi;
+	}
+	if (sim_config_check(&cfg, &what, &why))
 		return lace_error_set(EINVAL, "%s: %s", what, why);
-	sim_model_ntags(&rec->cfg, &nl, &ni, &ns, &nlt);
+	sim_model_ntags(&cfg, &nl, &ni, &ns, &nlt);
 	c.tags = xcalloc(nl + ni + ns + nlt, sizeof(uint64_t));
 	c.sc = xmalloc(sizeof(*c.sc));
 	c.user_limit = tcg_user_page_limit(rec->cfg.page);
@@ -552,7 +557,7 @@ int replay_run(const struct lace_record *rec, const struct replay_layout *lay,
 	for (size_t i = 0; i < rec->nstreams && !err; i++) {
 		/* each stream a process of its own: cold caches, unless it
 		 * forked (then feed() replays its parent's part first) */
-		sim_model_init(&c.m, &rec->cfg, c.tags, c.tags + nl, ns ? c.tags + nl + ni : NULL,
+		sim_model_init(&c.m, &cfg, c.tags, c.tags + nl, ns ? c.tags + nl + ni : NULL,
 			       nlt ? c.tags + nl + ni + ns : NULL);
 		c.nblocks = 0;
 		c.nafn = 0;

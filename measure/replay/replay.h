@@ -43,6 +43,12 @@ struct replay_layout {
 	/* count the executed instructions of every old piece (the result's
 	 * hot_fns) */
 	bool heat;
+	/* this layout's kernel text in large pages, [large_lo, large_hi), in
+	 * place of the recording's (a build maps its own text: where its
+	 * _etext falls decides which 2 MiB pages are split); unset: the
+	 * recording's */
+	bool large_set;
+	uint64_t large_lo, large_hi;
 };
 
 struct replay_proc {

@@ -178,6 +178,24 @@ static char *hashed_input(const char *dir, const char *path)
 		strbuf_release(&full);
 		return NULL;
 	}
+	/* an ELF's link map goes with it: lace replay reads NAME.map and
+	 * NAME.map.align beside it (virtual layouts by input section) */
+	static const char *const sidecars[] = { ".map", ".map.align" };
+	for (size_t i = 0; i < sizeof(sidecars) / sizeof(*sidecars); i++) {
+		struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+
+		strbuf_addf(&a, "%s%s", path, sidecars[i]);
+		strbuf_addf(&b, "%s%s", full.buf, sidecars[i]);
+		if (!access(a.buf, R_OK) && copy_file(a.buf, b.buf) < 0)
+			rel.len = 0;
+		strbuf_release(&a);
+		strbuf_release(&b);
+	}
+	if (!rel.len) {
+		strbuf_release(&rel);
+		strbuf_release(&full);
+		return NULL;
+	}
 	strbuf_release(&full);
 	return strbuf_detach(&rel, NULL);
 }

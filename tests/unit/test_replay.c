@@ -125,7 +125,7 @@ static void test_other_layout(void **state)
 	static const struct replay_sym moved[] = {
 		{ "A", "A", 0x5000, 0x100, 0 }, { "B", "B", 0x7000, 0x48, 0 },
 	};
-	struct replay_layout lay = { old, 3, moved, 2, NULL, false };
+	struct replay_layout lay = { old, 3, moved, 2, NULL, false, false, 0, 0 };
 	struct lace_record r;
 	struct lace_record_stream s;
 	struct replay_result res;
