@@ -49,6 +49,10 @@ static const struct lace_option same_options[] = {
 		    "design may take (default: none)", .seen = &scratch.seen),
 	OPT_BOOLEAN(0, "aa", &scratch.aa, "with --same-execution: also A against A (a control)",
 		    .seen = &scratch.seen),
+	OPT_INTEGER(0, "aa-trials", &scratch.aa_trials, 1, 100000, "T",
+		    "with --same-execution: T trials of A against A on the\n"
+		    "recorded executions, fresh draws each: the rate of\n"
+		    "false slower/faster verdicts", .seen = &scratch.seen),
 	OPT_BOOLEAN(0, "a-only", &scratch.a_only,
 		    "with --same-execution: record A's boots only (B does\nnot boot)",
 		    .seen = &scratch.seen),
@@ -135,6 +139,7 @@ static int options(const struct ab_same_cli *c, const struct ab_plan *plan, stru
 	o->K = (size_t)c->draws;
 	o->budget = c->budget;
 	o->aa = c->aa;
+	o->aa_trials = (size_t)c->aa_trials;
 	o->b_boots = !c->a_only;
 	o->argv = argv;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);

@@ -13,6 +13,7 @@ struct ab_same_cli {
 	bool on;                /* --same-execution */
 	bool seen;              /* one of the options below was given */
 	long executions, draws; /* 0: the pilot chooses */
+	long aa_trials;         /* --aa-trials */
 	const char *family, *pad_points, *primary;
 	double target;          /* percent */
 	double budget;          /* seconds */

@@ -191,19 +191,25 @@ static double log_ratio(double a, double b)
 int placement_cells_add(struct placement_cells *c, const struct placement_spec *s, size_t e,
 			bool aa, const json_t *replay)
 {
+	return placement_cells_add_range(c, s, e, aa, replay, 1, SIZE_MAX);
+}
+
+int placement_cells_add_range(struct placement_cells *c, const struct placement_spec *s, size_t e,
+			      bool aa, const json_t *replay, size_t first_k, size_t nk)
+{
 	int side = placement_exec_side(s, e);
 
-	for (unsigned k = 1;; k++) {
+	for (size_t k = first_k; k - first_k < nk; k++) {
 		char own[32], other[32];
 		const json_t *ra, *rb;
 
 		if (aa) {
-			snprintf(own, sizeof(own), "virtual-%u", 2 * k - 1);
-			snprintf(other, sizeof(other), "virtual-%u", 2 * k);
+			snprintf(own, sizeof(own), "virtual-%zu", 2 * k - 1);
+			snprintf(other, sizeof(other), "virtual-%zu", 2 * k);
 			ra = row_named(replay, own, false);
 			rb = row_named(replay, other, false);
 		} else {
-			snprintf(own, sizeof(own), "virtual-%u", k);
+			snprintf(own, sizeof(own), "virtual-%zu", k);
 			const json_t *r_own = row_named(replay, own, false), *r_other = row_named(replay, own, true);
 			ra = side ? r_other : r_own;
 			rb = side ? r_own : r_other;
@@ -212,7 +218,7 @@ int placement_cells_add(struct placement_cells *c, const struct placement_spec *
 						      "its pair", e, r_own ? "" : "the other build's", own);
 		}
 		if (!ra || !rb) {
-			if (k == 1)
+			if (k == first_k)
 				return lace_error_set(EINVAL, "execution %zu: the replay has no virtual "
 						      "layouts", e);
 			break;

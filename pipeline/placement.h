@@ -57,6 +57,9 @@ struct placement_spec {
 	size_t k_max;               /* the most draws per execution the choice takes */
 	double budget;              /* seconds of boots and replays; 0: none */
 	bool aa;                    /* run A vs A at the same E and K */
+	size_t aa_trials;           /* A vs A trials, each E x K fresh draws of the
+				     * recorded executions: how often the test
+				     * says slower or faster when nothing moved */
 	bool same_build;            /* A and B are one file: the comparison itself is
 				     * A vs A (paired draws of one build would be
 				     * equal by construction: a test that cannot fail) */
@@ -96,6 +99,10 @@ void placement_cells_release(struct placement_cells *c);
  * placement_replay_argv()); 0 or -EINVAL with the message set. */
 int placement_cells_add(struct placement_cells *c, const struct placement_spec *s, size_t e,
 			bool aa, const json_t *replay);
+/* The same for draws (or A vs A draw pairs) first_k .. first_k + nk - 1
+ * of the replay only (1-based): one A vs A trial of a replay of many. */
+int placement_cells_add_range(struct placement_cells *c, const struct placement_spec *s, size_t e,
+			      bool aa, const json_t *replay, size_t first_k, size_t nk);
 
 /* E and K from the pilot's cells (the first primary's components), the
  * cost of a boot and of a replay of one draw pair (seconds, wall, with

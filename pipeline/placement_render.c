@@ -122,6 +122,16 @@ void placement_render_text(FILE *f, const json_t *d)
 			"draws; must not be slower or faster):\n");
 		table_text(f, json_object_get(aa, "events"));
 	}
+	const json_t *tr = json_object_get(d, "aa_trials");
+	if (tr)
+		fprintf(f, "\nA vs A trials: %.0f trials of %.0f executions x %.0f draw pairs, %.0f false "
+			"verdicts (%.0f slower, %.0f faster): rate %.1f%% [%.1f%%, %.1f%%] (Clopper-Pearson "
+			"95%%); %.0f trials with no verdict possible\n", lace_json_get_num(tr, "trials"),
+			lace_json_get_num(tr, "executions"), lace_json_get_num(tr, "draws"),
+			lace_json_get_num(tr, "false_verdicts"), lace_json_get_num(tr, "slower"),
+			lace_json_get_num(tr, "faster"), 100 * lace_json_get_num(tr, "rate"),
+			100 * lace_json_get_num(tr, "ci_low"), 100 * lace_json_get_num(tr, "ci_high"),
+			lace_json_get_num(tr, "no_verdict_possible"));
 	fprintf(f, "\ncost (not a result): boots %.1f s, replays %.1f s\n",
 		lace_json_get_num(cost, "boot_seconds"), lace_json_get_num(cost, "replay_seconds"));
 	strbuf_release(&sb);

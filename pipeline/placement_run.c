@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
+
 #include "pipeline/placement.h"
 #include "pipeline/selfexec.h"
 #include "util/error.h"
@@ -181,6 +183,82 @@ static int replays(const struct placement_spec *s, const char *dir, size_t from,
 	return rc;
 }
 
+/* Clopper-Pearson's exact interval of a binomial proportion x/n */
+static void binomial_ci(size_t x, size_t n, double alpha, double *lo, double *hi)
+{
+	*lo = x ? gsl_cdf_beta_Pinv(alpha / 2, (double)x, (double)(n - x + 1)) : 0;
+	*hi = x < n ? gsl_cdf_beta_Pinv(1 - alpha / 2, (double)(x + 1), (double)(n - x)) : 1;
+}
+
+/* A vs A trials: each execution replayed once through 2 K T draws of its
+ * own build; trial t takes draw pairs t K + 1 .. t K + K of every
+ * execution (fresh layouts, the same recorded executions: under the null
+ * nothing differs between A and A but the draws, so reusing executions
+ * keeps each trial a true null), and its verdicts on the primaries
+ * (Holm over them) count as false when slower or faster. */
+static json_t *trials(const struct placement_spec *s, const char *dir, size_t E, size_t K,
+		      const struct strvec *recs, int *rc)
+{
+	struct batch b = { RUN_POOL_INIT, STRVEC_INIT, STRVEC_INIT };
+	json_t **docs = xcalloc(E + 1, sizeof(*docs)), *out = NULL;
+	size_t T = s->aa_trials, slower = 0, faster = 0, undecided = 0;
+
+	for (size_t e = 0; e < E; e++) {
+		struct strvec argv = STRVEC_INIT;
+		char what[96];
+
+		placement_replay_argv(s, e, K * T, true, recs->v[e], &argv);
+		snprintf(what, sizeof(what), "lace replay of execution %zu (%zu A vs A trials)", e, T);
+		batch_add(&b, dir, what, &argv);
+		strvec_clear(&argv);
+	}
+	if ((*rc = batch_run(&b, s->jobs, docs)))
+		goto out;
+	for (size_t t = 0; t < T && !*rc; t++) {
+		struct placement_cells c;
+		size_t i;
+		json_t *a, *ev;
+
+		placement_cells_init(&c, s->events.nr);
+		for (size_t e = 0; e < E && !*rc; e++)
+			*rc = placement_cells_add_range(&c, s, e, true, docs[e], t * K + 1, K);
+		if (!*rc) {
+			bool any_s = false, any_f = false, decided = true;
+			a = placement_analysis(s, &c);
+			json_array_foreach(a, i, ev) {
+				const char *v = json_string_value(json_object_get(ev, "verdict"));
+				if (!v)
+					continue;
+				any_s |= !strcmp(v, "slower");
+				any_f |= !strcmp(v, "faster");
+				decided &= strcmp(v, "no verdict possible") != 0;
+			}
+			slower += any_s;
+			faster += any_f && !any_s;
+			undecided += !decided;
+			json_decref(a);
+		}
+		placement_cells_release(&c);
+	}
+	if (!*rc) {
+		double lo, hi;
+		size_t x = slower + faster;
+
+		binomial_ci(x, T, 0.05, &lo, &hi);
+		out = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:f,s:f}", "trials", (json_int_t)T,
+				"executions", (json_int_t)E, "draws", (json_int_t)K, "false_verdicts",
+				(json_int_t)x, "slower", (json_int_t)slower, "faster", (json_int_t)faster,
+				"no_verdict_possible", (json_int_t)undecided, "rate", (double)x / (double)T,
+				"ci_low", lo, "ci_high", hi);
+	}
+out:
+	for (size_t e = 0; e < E; e++)
+		json_decref(docs[e]);
+	free(docs);
+	batch_clear(&b);
+	return out;
+}
+
 static json_t *side_json(const struct placement_spec *s, int i)
 {
 	return json_pack("{s:s,s:s}", "boot", s->boot[i], "elf", s->elf[i]);
@@ -235,6 +313,13 @@ int placement_run(const struct placement_spec *s, json_t **out)
 			goto out;
 		t_rep += time_now_s() - t0;
 	}
+	json_t *tr = NULL;
+	if (s->aa_trials) {
+		t0 = time_now_s();
+		if (!(tr = trials(s, dir, E, K, &recs, &rc)))
+			goto out;
+		t_rep += time_now_s() - t0;
+	}
 	*out = json_schema_object("lace-placement");
 	json_object_set_new(*out, "a", side_json(s, 0));
 	json_object_set_new(*out, "b", side_json(s, 1));
@@ -256,6 +341,8 @@ int placement_run(const struct placement_spec *s, json_t **out)
 		json_object_set_new(a, "events", placement_analysis(s, &aa));
 		json_object_set_new(*out, "a_vs_a", a);
 	}
+	if (tr)
+		json_object_set_new(*out, "aa_trials", tr);
 	json_object_set_new(*out, "cost", json_pack("{s:f,s:f}", "boot_seconds", t_boot,
 						      "replay_seconds", t_rep));
 out:
