@@ -17,7 +17,7 @@
 #include "variants/config.h"
 
 static struct study_opts o;
-static long shuffle, jobs;
+static long shuffle, jobs, executions, draws, family_draws;
 static bool report_only, shuffle_seen, kernel, quiet, jobs_seen;
 static const char *kernels_dir, *plan_dir, *merge_dir;
 
@@ -46,6 +46,12 @@ static const struct lace_option study_options[] = {
 		    "booted under QEMU (--backend qemu); DIR default\n"
 		    "build/study-kernel; relinks replayed, not booted:\n"
 		    "--shuffle default 19, --quick 3"),
+	OPT_INTEGER(0, "executions", &executions, 2, 1000, "E", "with --kernel: reading 4's recorded boots\n"
+		    "(default 8, --quick 4)"),
+	OPT_INTEGER(0, "draws", &draws, 2, 10000, "K", "with --kernel: reading 4's virtual layout pairs\n"
+		    "per execution (default 8, --quick 4)"),
+	OPT_INTEGER(0, "family-draws", &family_draws, 10, 1000000, "N", "with --kernel: the draws baseline and\n"
+		    "the relinks rank among (default 1000, --quick 200)"),
 	OPT_STRING(0, "kernels", &kernels_dir, "DIR", "with --kernel: where the kernels are built\n"
 		   "(default build/kernels)"),
 	OPT_INTEGER('j', "jobs", &jobs, 1, 1024, "N", "measurements at once (default: the number of\n"
@@ -120,6 +126,8 @@ static int study_kernel(void)
 		/* the relinks are replayed, not booted: 19 cost their links
 		 * (~7 s each) and a replay, and allow a one-sided 5% */
 		.shuffle = shuffle_seen ? (unsigned)shuffle : o.quick ? 3 : 19,
+		.executions = (unsigned)executions, .draws = (unsigned)draws,
+		.family_draws = (unsigned)family_draws,
 		.quick = o.quick, .no_build = o.keep_variants, .progress = o.progress,
 		.progress_data = o.progress_data, .jobs = o.jobs,
 	};
@@ -146,6 +154,7 @@ static int study_kernel(void)
 	if (report_only) {
 		if (!(res = load_results(ko.out_dir)))
 			return LACE_EXIT_USAGE;
+		kstudy_analyse(res);
 	} else if (merge_dir) {
 		ko.plan_dir = merge_dir;
 		if (kstudy_merge(&ko, &res) < 0) {
@@ -174,6 +183,7 @@ static int cmd_study(int argc, char **argv)
 {
 	o = (struct study_opts){ .out_dir = "build/study", .backend = "auto", .seed = 1 };
 	report_only = shuffle_seen = kernel = quiet = jobs_seen = false;
+	executions = draws = family_draws = 0;
 	kernels_dir = plan_dir = merge_dir = NULL;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	jobs = cpus > 0 ? cpus : 1;

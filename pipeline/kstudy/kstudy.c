@@ -17,6 +17,7 @@
 #include "measure/qemu/guest.h"
 #include "pipeline/kstudy/kstudy_code.h"
 #include "pipeline/kstudy/kstudy_jobs.h"
+#include "pipeline/kstudy/kstudy_r4_design.h"
 #include "pipeline/kstudy/kstudy_priv.h"
 #include "pipeline/kstudy/kstudy_stat.h"
 #include "pipeline/selfexec.h"
@@ -130,6 +131,7 @@ static void step_build(struct ks *s)
 	} builds[] = {
 		{ "x86_64 variants", "x86_64", { NULL }, false },
 		{ "x86_64 randomized relinks", "x86_64", { NULL }, true },
+		{ "x86_64 placement controls", "x86_64", { NULL }, false },
 		{ "ppc64le variants", "ppc64le", { NULL }, false },
 		{ "ppc64le 4K-page baseline and old-ptes", "ppc64le-4k", { "baseline", "old-ptes", NULL },
 		  false },
@@ -138,7 +140,8 @@ static void step_build(struct ks *s)
 
 	json_object_set_new(s->res, "builds", out);
 	for (size_t i = 0; i < ARRAY_SIZE(builds); i++) {
-		if (builds[i].shuffle && !s->o->shuffle)
+		bool controls = strstr(builds[i].what, "controls") != NULL;
+		if ((builds[i].shuffle && !s->o->shuffle) || (controls && !s->o->src))
 			continue;
 		json_t *b = json_object();
 		/* one at a time: the builds share lace's build cache, and each
@@ -153,6 +156,17 @@ static void step_build(struct ks *s)
 			strvec_pushv(&j->argv, (const char *[]){ "--variant", builds[i].variants[v], NULL });
 		if (builds[i].shuffle)
 			strvec_pushf(&j->argv, "--shuffle=%u", s->o->shuffle);
+		/* reading 4's positive control and three reordered builds,
+		 * each a relink of baseline laid out by a file */
+		static const char *const layouts[] = { "conflict-16.edit", "reorder-1.order",
+						       "reorder-2.order", "reorder-3.order" };
+		for (size_t l = 0; controls && l < ARRAY_SIZE(layouts); l++) {
+			char path[PATH_MAX];
+
+			snprintf(path, sizeof(path), "%.3000s/kernel/layouts/%s", s->o->src, layouts[l]);
+			strvec_push(&j->argv, "--layout");
+			kjob_input(j, path);
+		}
 		json_array_append_new(out, b);
 	}
 }
@@ -708,4 +722,12 @@ int kstudy_merge(const struct kstudy_opts *o, json_t **results)
 		total += s.q.v[i].seconds;
 	end(&s, total);
 	return 0;
+}
+
+void kstudy_analyse(json_t *results)
+{
+	json_t *r = json_object_get(results, "r4_entry_text");
+
+	if (r && json_object_get(r, "design"))
+		kstudy_r4_judge(r);
 }
