@@ -222,8 +222,8 @@ by_list() {
   return 1
 }
 
-# by_pool URL: apt-helper download-file into $tmp/pool.deb, up to $tries
-# tries; p_err the last reason, p_gone when the mirror answered 404
+# by_pool URL SIZE: apt-helper download-file into $tmp/pool.deb, up to
+# $tries tries; p_err the last reason, p_gone when the mirror answered 404
 by_pool() {
   n=1 p_gone=
   while :; do
@@ -236,9 +236,14 @@ by_pool() {
     fi
     printf 'try %d of %d:\n%s\n' "$n" "$tries" "$out" >>"$log"
     p_err=$(reason "$out")
-    # apt says "Connection failed" when the mirror does not answer
-    [ $(( $(date +%s) - t0 )) -lt "$timeout" ] ||
+    # apt says "Connection failed" when the mirror does not answer, and
+    # "Undetermined Error" when a transfer stops short: say which
+    if [ -f "$tmp/pool.deb" ]; then
+      got=$(wc -c <"$tmp/pool.deb" | tr -d ' ')
+      [ "$got" -ge "$2" ] || p_err="$p_err: the transfer stopped after $got of $2 bytes"
+    elif [ $(( $(date +%s) - t0 )) -ge "$timeout" ]; then
       p_err="$p_err: no answer within $timeout s (LACE_FETCH_TIMEOUT)"
+    fi
     rm -f "$tmp/pool.deb" "$tmp/pool.deb.FAILED"
     case $p_err in *404*) p_gone=1; return 1 ;; esac
     [ "$n" -lt "$tries" ] || { [ "$tries" -le 1 ] || p_err="$p_err (after $tries tries)"; return 1; }
@@ -421,7 +426,7 @@ fi
 
 # 2. the pool path, from the mirror the sources name for the archive
 url="${l_uri%/}/$e_file"
-if by_pool "$url"; then
+if by_pool "$url" "$e_size"; then
   if take "$tmp/pool.deb" "$e_size" "$e_sha"; then
     echo "fetch-deb: $what: not from apt's list ($l_err); fetched by its pool path $url, size and SHA256 verified" >&2
     record "$e_pkg" "$e_ver" "$e_sha" pinned

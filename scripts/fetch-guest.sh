@@ -12,7 +12,8 @@
 # not, a part already in the cache is not fetched again, and each failure
 # is one line on stderr, also kept in the cache folder as PART.fetch-error
 # (the qemu backend quotes it when the part is missing); the last line
-# names every part that failed, and the exit status is 1.
+# names every part that failed with its cause ("fetch-guest: ppc64le
+# kernel: fetch-deb: ..."), and the exit status is 1.
 #
 # x86_64: the cloud kernel's vmlinuz and config (Role x86_64-kernel).
 # Debian's System.map in the image package is a one-line placeholder ("the
@@ -151,13 +152,13 @@ for p in $parts; do
     line=$(grep -v '^[ \t]*$' ".$p.err" | tail -n 1)
     [ -n "$line" ] || line="fetch-guest: the $arch $p could not be fetched (no reason given)"
     printf '%s\n' "$line" > "$p.fetch-error"
-    failed="${failed:+$failed and }$p"
-    why="${why:+$why; }$p: $line"
+    failed=1
+    why="${why:+$why; }$arch $p: $line"
   fi
   rm -f ".$p.err"
 done
 if [ -n "$failed" ]; then
-  echo "fetch-guest: the $arch $failed failed: $why" >&2
+  echo "fetch-guest: $why" >&2
   exit 1
 fi
 echo "$cache"
