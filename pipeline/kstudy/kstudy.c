@@ -612,7 +612,8 @@ static void end(struct ks *s, double total)
 
 static int run_stages(struct ks *s, int from, int max, const char *name)
 {
-	struct kjobs_progress pr = { name, s->t0, 0, 0, s->o->progress, s->o->progress_data };
+	struct kjobs_progress pr = { .name = name, .t0 = s->t0, .fn = s->o->progress,
+				     .data = s->o->progress_data };
 
 	/* a named phase counts its steps over all its stages */
 	for (size_t i = 0; name && i < s->q.nr; i++)
@@ -630,7 +631,7 @@ static int run_stages(struct ks *s, int from, int max, const char *name)
 			}
 		pr.name = ph ? ph : "";
 		if (!name)
-			pr.done = pr.total = 0;
+			pr.done = pr.total = pr.failed = 0;
 		int rc = kjobs_run_stage(&s->q, s->o->plan_dir, st, max, &pr);
 		if (rc < 0)
 			return rc;
