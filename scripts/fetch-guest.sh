@@ -81,6 +81,8 @@ part_busybox() {
   want=$(fetch_deb --resolve "$arch-busybox") || return 1
   want=$(echo "$want" | cut -d' ' -f1,2)
   [ -f busybox ] && [ "$(cat busybox.from 2>/dev/null)" = "$want" ] && return 0
+  # one from another package than the pin stands for is not used
+  rm -f busybox busybox.from
   deb=$(deb_of busybox) || return 1
   rm -rf x && mkdir x && dpkg-deb -x "$deb" x && [ -f x/bin/busybox ] ||
     { echo "fetch-guest: $deb: no bin/busybox in it" >&2; rm -rf x; return 1; }

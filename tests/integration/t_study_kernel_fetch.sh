@@ -8,7 +8,9 @@
 # say it was not measured for that reason without booting anything, the
 # final line names it, the exit status is 1, and the qemu backend quotes
 # it.  Run again once the mirror serves the kernel, the study resumes:
-# busybox is not fetched again, the kernel is.  No kernel builds are
+# busybox is not fetched again, the kernel is.  A pin the mirror no longer
+# has fails naming its successor, which LACE_ALLOW_NEWER=1 takes, listed at
+# the top of the summary and the report.  No kernel builds are
 # needed (every reading of lace's own kernels says "not built"), no
 # network.
 # timeout: 120
@@ -92,4 +94,27 @@ expect_eq "$(grep -c busybox-static "$T/mirror.log")" "$n_busybox" "busybox down
 expect_nomatch "incomplete" "$(cat out2.txt)"
 expect_nomatch "Incomplete" "$(head -n 1 ks/report.md)"
 expect_match "^lace study: \[guests 3/3, [0-9]+m[0-9]{2}s(, ~[0-9]+m[0-9]{2}s left)?\] guest fetch ppc64le kernel$" "$(cat err2.txt)"
+
+# the pin of x86_64 busybox is a version the mirror does not have: the
+# busybox of another version is not used, the fetch fails naming the
+# successor, and LACE_ALLOW_NEWER=1 takes it, at the top of the report
+python3 - "$LACE_MANIFEST" <<'PY'
+import sys
+p = sys.argv[1]
+s = open(p).read().split("\n\n")
+s = [x.replace("Version: 1:1.0-1", "Version: 1:0.9-1").replace("_1.0-1_amd64.deb", "_0.9-1_amd64.deb")
+     if "Role: x86_64-busybox" in x else x for x in s]
+open(p, "w").write("\n\n".join(s))
+PY
+"$LACE" study --kernel --quick --no-build --kernels nokernels --out ks > out3.txt 2> err3.txt
+expect_eq "$?" 1 "exit status with the pinned busybox gone"
+expect_match "^lace study --kernel: incomplete: guest fetch x86_64 busybox failed: fetch-deb: busybox-static 1:0\.9-1 \(amd64\) is no longer on the mirror \(.*404.*\); the manifest's successor \(newest busybox-static\) is busybox-static 1:1\.0-1 now: LACE_ALLOW_NEWER=1" "$(head -n 1 out3.txt)"
+[ ! -e cache/guest/x86_64/busybox ] || fail "the busybox of another version than the pin was kept"
+LACE_ALLOW_NEWER=1 "$LACE" study --kernel --quick --no-build --kernels nokernels --out ks > out4.txt 2> err4.txt
+expect_eq "$?" 1 "exit status with no kernels built"
+newer="fetch-deb: using busybox-static 1:1\.0-1 \(amd64\), not the pinned busybox-static 1:0\.9-1 \(LACE_ALLOW_NEWER=1\): not the committed version"
+expect_match "^lace study --kernel: not the committed version: $newer$" "$(head -n 1 out4.txt)"
+expect_match "^\*\*Not the committed versions\*\* \(\`LACE_ALLOW_NEWER=1\`\)" "$(head -n 1 ks/report.md)"
+expect_match "^- $newer$" "$(sed -n 3p ks/report.md)"
+[ -x cache/guest/x86_64/busybox ] || fail "LACE_ALLOW_NEWER=1 did not fetch the successor"
 exit 0
