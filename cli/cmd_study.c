@@ -13,6 +13,7 @@
 #include "pipeline/study_analysis.h"
 #include "util/error.h"
 #include "util/parse_options.h"
+#include "util/strvec.h"
 #include "util/sysinfo.h"
 #include "variants/config.h"
 
@@ -99,21 +100,33 @@ static json_t *load_results(const char *dir)
 }
 
 /* The end of both studies: the summary, where the reports are, and exit
- * 1 when a step could not be measured.  Takes res. */
-static int finish(json_t *res, const char *dir, void (*summary)(const json_t *, FILE *))
+ * 1 when a step could not be measured, naming what kept the others from
+ * it (the kernel study's failed builds and guest fetches) when there is
+ * such a cause.  Takes res. */
+static int finish(json_t *res, const char *dir, void (*summary)(const json_t *, FILE *), bool kernel_study)
 {
+	struct strvec causes = STRVEC_INIT;
 	size_t missing;
+	int rc = 0;
 
 	summary(res, stdout);
 	printf("\nreport: %s/report.md, %s/report.html, %s/results.json\n", dir, dir, dir);
 	missing = count_not_measured(res);
-	json_decref(res);
+	if (kernel_study)
+		kstudy_problems(res, &causes);
 	if (missing) {
-		lace_err("study", "%zu step%s could not be measured (see the report)", missing,
-			 missing == 1 ? "" : "s");
-		return LACE_EXIT_FAIL;
+		if (causes.nr)
+			lace_err("study", "%zu step%s could not be measured: %s%s (see the report)", missing,
+				 missing == 1 ? "" : "s", causes.v[0],
+				 causes.nr > 1 ? ", and more" : "");
+		else
+			lace_err("study", "%zu step%s could not be measured (see the report)", missing,
+				 missing == 1 ? "" : "s");
+		rc = LACE_EXIT_FAIL;
 	}
-	return 0;
+	strvec_clear(&causes);
+	json_decref(res);
+	return rc;
 }
 
 /* lace study --kernel: its own steps and report (pipeline/kstudy/kstudy.c) */
@@ -176,7 +189,7 @@ static int study_kernel(void)
 		return LACE_EXIT_FAIL;
 	}
 	free(src);
-	return finish(res, ko.out_dir, kstudy_print_summary);
+	return finish(res, ko.out_dir, kstudy_print_summary, true);
 }
 
 static int cmd_study(int argc, char **argv)
@@ -234,7 +247,7 @@ static int cmd_study(int argc, char **argv)
 		json_decref(res);
 		return LACE_EXIT_USAGE;
 	}
-	return finish(res, o.out_dir, study_print_summary);
+	return finish(res, o.out_dir, study_print_summary, false);
 }
 
 LACE_COMMAND(study, .name = "study", .summary = "the built-in case study end to end: build, diff, measure, report",

@@ -1,7 +1,6 @@
 /* `lace build --kernel`; see kernel_build.h. */
 #include "variants/kernel_build.h"
 
-#include <dirent.h>
 #include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -126,36 +125,79 @@ static int run_make(const struct kernel_build *b, const char *dir, const char *l
 
 /* --- the source ------------------------------------------------------- */
 
-/* The .deb of the source package in cache/src, downloaded if absent. */
+/* scripts/fetch-deb.sh, lace's one fetcher: beside kernel/ in the tree
+ * and in share/lace/src alike */
+static void fetcher_path(const struct kernel_build *b, struct strbuf *sb)
+{
+	strbuf_addf(sb, "%s/../scripts/fetch-deb.sh", b->cfg->dir);
+}
+
+/* The version the source package's pin stands for now (fetch-deb.sh
+ * --resolve: the manifest's, or a successor LACE_ALLOW_NEWER=1 took). */
+static int source_resolve(const struct kernel_build *b, char **version)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf fetch = STRBUF_INIT;
+	struct strvec words = STRVEC_INIT;
+	int rc;
+
+	fetcher_path(b, &fetch);
+	strvec_pushv(&cp.args, (const char *[]){ fetch.buf, "--resolve", b->cfg->package, NULL });
+	cp.out_capture = 1;
+	cp.err_capture = 1;
+	rc = child_process_run_ok(&cp, "fetch-deb.sh --resolve");
+	if (!rc) {
+		strvec_split(&words, cp.out.buf);
+		if (words.nr < 2)
+			rc = lace_error_set(EINVAL, "%s --resolve %s: no version in '%s'", fetch.buf,
+					    b->cfg->package, cp.out.buf);
+		else
+			*version = xstrdup(words.v[1]);
+	}
+	strvec_clear(&words);
+	child_process_clear(&cp);
+	strbuf_release(&fetch);
+	return rc;
+}
+
+/* The .deb of the source package in cache/src: fetched and verified
+ * against scripts/downloads.manifest by fetch-deb.sh (from apt's list, or
+ * by its pool path when the list fails), or the verified one already
+ * there.  What the fetcher said goes to src/fetch.log; its one line is
+ * the error. */
 static int source_deb(struct kernel_build *b, const char *srcroot, struct strbuf *deb)
 {
-	struct strbuf prefix = STRBUF_INIT, log = STRBUF_INIT;
-	int rc = 0;
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf fetch = STRBUF_INIT, retry = STRBUF_INIT, log = STRBUF_INIT;
+	int rc;
 
-	strbuf_addf(&prefix, "%s_", b->cfg->package);
+	fetcher_path(b, &fetch);
+	strbuf_addf(&retry, "lace build kernel %s", b->arch->name);
 	strbuf_addf(&log, "%s/fetch.log", srcroot);
-	for (int attempt = 0; attempt < 2 && !deb->len && !rc; attempt++) {
-		DIR *d = opendir(srcroot);
-		struct dirent *e;
-		while (d && (e = readdir(d)))
-			if (!strncmp(e->d_name, prefix.buf, prefix.len) && strstr(e->d_name, ".deb")) {
-				strbuf_addf(deb, "%s/%s", srcroot, e->d_name);
-				/* package_VERSION_all.deb */
-				const char *v = e->d_name + prefix.len, *u = strchr(v, '_');
-				free(b->version);
-				b->version = u ? xstrndup(v, (size_t)(u - v)) : xstrdup(v);
-				break;
-			}
-		if (d)
-			closedir(d);
-		if (!deb->len && !attempt) {
-			const char *argv[] = { "apt-get", "download", b->cfg->package, NULL };
-			rc = run_cmd(srcroot, log.buf, "downloading the kernel source (apt-get download)", argv);
-		}
+	strvec_pushv(&cp.args, (const char *[]){ fetch.buf, "--retry", retry.buf, b->cfg->package,
+						 srcroot, NULL });
+	cp.out_capture = 1;
+	cp.err_capture = 1;
+	rc = child_process_run_ok(&cp, "fetching the kernel source");
+	fs_write_file(log.buf, cp.err.buf, cp.err.len);
+	strbuf_rtrim(&cp.out);
+	if (!rc && !cp.out.len)
+		rc = lace_error_set(ENOENT, "%s %s printed no .deb", fetch.buf, b->cfg->package);
+	if (!rc) {
+		/* DIR/package_VERSION_all.deb */
+		const char *base = strrchr(cp.out.buf, '/'), *v, *u;
+
+		base = base ? base + 1 : cp.out.buf;
+		v = strchr(base, '_');
+		v = v ? v + 1 : base;
+		u = strchr(v, '_');
+		free(b->version);
+		b->version = u ? xstrndup(v, (size_t)(u - v)) : xstrdup(v);
+		strbuf_add(deb, cp.out.buf, cp.out.len);
 	}
-	if (!rc && !deb->len)
-		rc = lace_error_set(ENOENT, "apt-get download %s left no .deb in %s", b->cfg->package, srcroot);
-	strbuf_release(&prefix);
+	child_process_clear(&cp);
+	strbuf_release(&fetch);
+	strbuf_release(&retry);
 	strbuf_release(&log);
 	return rc;
 }
@@ -180,7 +222,16 @@ static int source_fetch(struct kernel_build *b)
 			fclose(f);
 		}
 		b->version = xstrdup(v[0] ? v : "unknown");
-		rc = 0;
+		/* a source of another version than the pin's (or the successor
+		 * LACE_ALLOW_NEWER=1 took) is never built from quietly */
+		char *want = NULL;
+		if ((rc = source_resolve(b, &want)))
+			goto out;
+		if (strcmp(want, b->version))
+			rc = lace_error_set(EEXIST, "%s: holds %s %s, not the %s that scripts/downloads.manifest "
+					    "stands for now: remove it and %s to fetch that one", b->src,
+					    b->cfg->package, b->version, want, done.buf);
+		free(want);
 		goto out;
 	}
 	double t0 = phase_begin(b, "source: fetch and extract", "source");

@@ -21,6 +21,7 @@
 #include <jansson.h>
 
 #include "pipeline/progress.h"
+#include "util/strvec.h"
 
 struct kstudy_opts {
 	const char *out_dir;    /* build/study-kernel */
@@ -55,6 +56,11 @@ int kstudy_merge(const struct kstudy_opts *o, json_t **results);
 /* The analyses of results again (reading 4's verdicts), so a re-render
  * (--report-only) follows the current analysis. */
 void kstudy_analyse(json_t *results);
+/* What kept the study from being whole, one line each ("guest fetch
+ * ppc64le kernel failed: <cause>", "build ... failed: <cause>"): failed
+ * builds and guest fetches, which every step that needed them says it was
+ * not measured for.  They head the report and the summary. */
+void kstudy_problems(const json_t *results, struct strvec *lines);
 /* report.md and report.html from results, into dir. */
 int kstudy_write_reports(const json_t *results, const char *dir);
 void kstudy_print_summary(const json_t *results, FILE *f);
