@@ -13,7 +13,9 @@
 #                    option used):
 #                    - the kernel's vmlinux ($(scripts/fetch-vmlinux.sh)), a
 #                      283 MB download: run only when it is already fetched;
-#                    - lace study, which takes minutes (make study runs it).
+#                    - lace study, which takes minutes (make study runs it);
+#                    - lace build kernel and lace ab --same-execution, which
+#                      need lace's kernel builds (make check-kernel).
 # Inline code spans that start with "lace " or "make " are checked for
 # syntax the same way.
 . "$SRC/tests/integration/lib.sh"
@@ -80,6 +82,8 @@ while IFS= read -r line; do
       case $line in
         *fetch-vmlinux.sh*) vmlinux_fetched || syntax_only="needs the kernel's vmlinux (scripts/fetch-vmlinux.sh downloads 283 MB)" ;;
         "build/lace study"*) syntax_only="lace study takes minutes (make study runs it)" ;;
+        "build/lace build kernel"* | *--same-execution*)
+          syntax_only="needs lace's kernel builds (minutes; make check-kernel makes them and t_ab_same_execution runs this)" ;;
       esac
       if [ -n "$syntax_only" ]; then
         echo "syntax only: $line ($syntax_only)"
