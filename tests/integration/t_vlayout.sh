@@ -72,6 +72,20 @@ PY
   expect_eq "$(text_syms "maps/pads-$pad.System.map")" "$(text_syms "relink-$pad.nm")" \
     "pad $pad: the virtual System.map against the relink's nm -n"
 done
+# a relink's manifest as the pad vector (--pads-from): the same layout as
+# --pads; one with fewer padding points than --pad-points, or not JSON,
+# is refused in one line
+printf '{"padding": {"points": [{"after": "X", "bytes": 208}]}}\n' > m208.json
+expect_exit 0 "$LACE" replay -e "$EV" --csv --pad-points "$PP" --pads-from m208.json prog.rec
+expect_eq "$(printf '%s\n' "$OUT" | awk -F, '$1 == "pads-208" { print $2, $3 }')" "$(row relink-208.csv pads-208)" \
+  "--pads-from against --pads"
+printf '{"padding": {"points": []}}\n' > m0.json
+expect_exit 2 "$LACE" replay --pad-points "$PP" --pads-from m0.json prog.rec
+expect_one_line "$ERR"
+expect_match "0 padding points, not the 1 of --pad-points" "$ERR"
+echo 'not json' > bad.json
+expect_exit 2 "$LACE" replay --pad-points "$PP" --pads-from bad.json prog.rec
+expect_one_line "$ERR"
 # a pad that moves code: the counts of the 16-byte pad differ from the base's
 [ "$(row relink-16.csv pads-16)" != "$(row relink-16.csv recorded)" ] ||
   fail "a 16-byte pad changed no count (2 KiB L1i): the test cannot see"
