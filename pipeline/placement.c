@@ -178,8 +178,7 @@ static double row_count(const json_t *row, const char *event)
 	return lace_json_get_num(json_object_get(row, part), base);
 }
 
-/* ln(B/A); a count of 0 on one side only: ln((B+1)/(A+1)) */
-static double log_ratio(double a, double b)
+double placement_log_ratio(double a, double b)
 {
 	if (a == b)
 		return 0;
@@ -235,7 +234,7 @@ int placement_cells_add_range(struct placement_cells *c, const struct placement_
 			if (isnan(a) || isnan(b))
 				return lace_error_set(EINVAL, "execution %zu: the replay has no %s",
 						      e, s->events.v[v]);
-			c->d[v][c->n] = log_ratio(a, b);
+			c->d[v][c->n] = placement_log_ratio(a, b);
 			c->a_sum[v] += a;
 			c->b_sum[v] += b;
 			c->equal[v] += a == b;
@@ -247,7 +246,7 @@ int placement_cells_add_range(struct placement_cells *c, const struct placement_
 
 /* ---- the design --------------------------------------------------------- */
 
-static void result_json(json_t *o, const struct placement_result *r)
+void placement_result_json(json_t *o, const struct placement_result *r)
 {
 	json_object_set_new(o, "executions", json_integer((json_int_t)r->E));
 	json_object_set_new(o, "cells", json_integer((json_int_t)r->cells));
@@ -336,7 +335,7 @@ static json_t *analysis_of(const struct placement_spec *s, const struct placemen
 		json_object_set_new(o, "b_mean", lace_json_real(c->n ? c->b_sum[v] / (double)c->n : NAN));
 		json_object_set_new(o, "cells_equal", json_integer((json_int_t)c->equal[v]));
 		if (ok[v])
-			result_json(o, &res[v]);
+			placement_result_json(o, &res[v]);
 		else
 			json_object_set_new(o, "error", json_string("fewer than 2 executions"));
 		if (primary) {

@@ -104,6 +104,13 @@ int placement_cells_add(struct placement_cells *c, const struct placement_spec *
 int placement_cells_add_range(struct placement_cells *c, const struct placement_spec *s, size_t e,
 			      bool aa, const json_t *replay, size_t first_k, size_t nk);
 
+/* A cell: ln(B/A), and for a count of 0 on one side only ln((B+1)/(A+1))
+ * (a miss count can be 0; its log cannot). */
+double placement_log_ratio(double a, double b);
+/* r's numbers into o, as the lace-placement document names them. */
+struct placement_result;
+void placement_result_json(json_t *o, const struct placement_result *r);
+
 /* E and K from the pilot's cells (the first primary's components), the
  * cost of a boot and of a replay of one draw pair (seconds, wall, with
  * the jobs running at once); into *E, *K; the reason, as a JSON object
