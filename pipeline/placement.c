@@ -135,10 +135,10 @@ void placement_cells_init(struct placement_cells *c, size_t nevents)
 {
 	memset(c, 0, sizeof(*c));
 	c->nevents = nevents;
-	c->d = xcalloc(nevents ? nevents : 1, sizeof(*c->d));
-	c->a_sum = xcalloc(nevents ? nevents : 1, sizeof(*c->a_sum));
-	c->b_sum = xcalloc(nevents ? nevents : 1, sizeof(*c->b_sum));
-	c->equal = xcalloc(nevents ? nevents : 1, sizeof(*c->equal));
+	c->d = xcalloc(nevents, sizeof(*c->d));
+	c->a_sum = xcalloc(nevents, sizeof(*c->a_sum));
+	c->b_sum = xcalloc(nevents, sizeof(*c->b_sum));
+	c->equal = xcalloc(nevents, sizeof(*c->equal));
 }
 
 void placement_cells_release(struct placement_cells *c)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "measure/layout_noise.h"
+#include "util/array.h"
 #include "util/error.h"
 
 #define CLOSE(a, b) assert_true(fabs((a) - (b)) < 1e-12)
@@ -40,7 +41,7 @@ static void test_parse(void **state)
 	layout_noise_release(&ln);
 
 	static const char *const bad[] = { "0", "-1", "100", "abc", "", "=2", "cycles=", "cycles=x" };
-	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		assert_int_not_equal(layout_noise_parse(&ln, bad[i]), 0);
 		assert_non_null(strstr(lace_error_msg(), "--layout-noise"));
 	}
