@@ -190,6 +190,12 @@ static int write_edits(struct ks *s, char paths[][PATH_MAX], char *why, size_t w
 		snprintf(why, wlen, "%s", lace_error_msg());
 		return -1;
 	}
+	/* absolute: a job runs in the plan folder, not where lace was started */
+	char *abs = realpath(dir, NULL);
+	if (abs) {
+		snprintf(dir, sizeof(dir), "%.3000s", abs);
+		free(abs);
+	}
 	int rc = 0;
 	for (size_t c = 0; c < KSTUDY_R4_NCONFLICTS && !rc; c++) {
 		struct strbuf sb = STRBUF_INIT;
