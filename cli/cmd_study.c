@@ -34,11 +34,11 @@ static const struct lace_option study_options[] = {
 	OPT_CALLBACK(0, "backend", NULL, "B", "auto (default): hardware counters when the CPU counts\n"
 		     "L1-icache and iTLB events, else the simulator; hw; sim", backend_cb,
 		     .choices = "auto hw sim"),
-	OPT_BOOLEAN(0, "quick", &o.quick, "smaller workloads and 4 randomized builds (about a\n"
-		    "minute; too few for a 5% rank verdict, as the report says)"),
+	OPT_BOOLEAN(0, "quick", &o.quick, "smaller workloads, 4 randomized builds, reading 4\n"
+		    "on 4 executions x 8 draws (about a minute)"),
 	OPT_STRING(0, "out", &o.out_dir, "DIR", "output folder (default build/study)"),
-	OPT_INTEGER(0, "shuffle", &shuffle, 0, 100, "K", "randomized builds of baseline (default 19, the\n"
-		    "fewest for a 5% rank verdict; --quick: 4)",
+	OPT_INTEGER(0, "shuffle", &shuffle, 0, 100, "K", "randomized builds of baseline: reading 1's noise\n"
+		    "floor, a check of reading 4's family (default 19; --quick: 4)",
 		    .seen = &shuffle_seen),
 	OPT_ULONG(0, "seed", &o.seed, "S", "seed of the randomized builds (default 1)"),
 	OPT_BOOLEAN(0, "no-build", &o.keep_variants, "reuse DIR/variants when it exists"),
