@@ -9,6 +9,7 @@
 #include "cli/ab_same.h"
 #include "cli/command.h"
 #include "cli/session_cli.h"
+#include "layout/symkeys.h"
 #include "measure/ab_run.h"
 #include "util/error.h"
 #include "util/parse_num.h"
@@ -26,6 +27,11 @@ static int rounds_cb(const struct lace_option *opt, const char *arg)
 	else
 		plan.autorounds = false;
 	return 0;
+}
+
+static int layout_noise_cb(const struct lace_option *opt, const char *arg)
+{
+	return layout_noise_parse(opt->value, arg);
 }
 
 static const struct lace_option ab_options[] = {
@@ -58,6 +64,8 @@ static const struct lace_option ab_options[] = {
 		    "equivalence margin in percent (default 1)"),
 	OPT_PERCENT(0, "confidence", &plan.confidence, 50, 100, "PCT",
 		    "confidence level in percent (default 95)"),
+	OPT_CALLBACK(0, "layout-noise", &plan.layout_noise, "[EVENT=]PCT",
+		     "A and B two builds: the sd of an event (of every one\nwithout EVENT=) across layouts of one build, folded\ninto its interval; repeatable", layout_noise_cb),
 	OPT_INCLUDE(session_cli_report_options),
 	OPT_INCLUDE(session_cli_run_options),
 	OPT_INCLUDE(session_cli_backend_options),
@@ -93,6 +101,9 @@ static int ab_main(int argc, char **argv)
 	if (ab_same.seen && !ab_same.on)
 		return lace_usage_error("ab", "--executions, --draws, --family, --pad-points, --primary, "
 					"--target, --budget, --aa and --a-only go with --same-execution");
+	if (ab_same.on && layout_noise_any(&plan.layout_noise))
+		return lace_usage_error("ab", "--layout-noise is for two builds' runs; --same-execution "
+					"measures the layouts itself (--draws)");
 	if (ab_same.on && (plan.cmd_a || plan.cmd_b || base || head || workload))
 		return lace_usage_error("ab", "--same-execution compares --kernel-a and --kernel-b "
 					"on one workload (-- CMD ARGS), not -A/-B");
@@ -123,6 +134,7 @@ static int ab_main(int argc, char **argv)
 static int cmd_ab(int argc, char **argv)
 {
 	session_cli_init("ab");
+	build_scope_build_id_reader = symkeys_build_id; /* which builds A and B are */
 	ab_plan_init(&plan);
 	base = head = workload = NULL;
 	ab_same_cli_init();
@@ -148,6 +160,9 @@ LACE_COMMAND(ab, .name = "ab", .summary = "compare two commands, interleaved, wi
 		      "over executions and layouts, with a CI, the smallest effect the design detects\n"
 		      "and a verdict per primary event (slower, faster, equivalent, inconclusive, or\n"
 		      "no verdict possible).\n"
+		      "Without it, A and B of two builds (or of commands lace cannot tell apart) are\n"
+		      "judged as two binaries, not a placement: the output says so; --layout-noise PCT\n"
+		      "folds a known layout spread into the intervals.\n"
 		      "\n",
 	     .options = ab_options,
 	     .usage_tail = "\n"

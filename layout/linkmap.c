@@ -294,7 +294,7 @@ static int item_by_object(const void *a, const void *b, void *lm)
 
 static void align_from_objects(struct linkmap *lm, const char *root)
 {
-	size_t *idx = xcalloc(lm->nitems ? lm->nitems : 1, sizeof(*idx)), n = 0;
+	size_t *idx = xcalloc(lm->nitems, sizeof(*idx)), n = 0;
 	struct strbuf path = STRBUF_INIT;
 
 	for (size_t i = 0; i < lm->nitems; i++)

@@ -177,7 +177,7 @@ static int from_map(struct build *bd, const struct lace_image *img, const struct
 			step_add(bd, VS_START, os->addr);
 		prev_end = os->addr + os->size;
 		/* the last input of each after:SECTION pad, in this section */
-		size_t *last_of = xcalloc(npads ? npads : 1, sizeof(*last_of));
+		size_t *last_of = xcalloc(npads, sizeof(*last_of));
 		for (size_t p = 0; p < npads; p++) {
 			last_of[p] = SIZE_MAX;
 			for (size_t i = os->first; i < os->first + os->n; i++)
@@ -284,7 +284,9 @@ static void from_functions(struct build *bd, const struct lace_image *img)
 		if (end > f->addr + f->size && end - (f->addr + f->size) >= next_align)
 			extent = end - f->addr;
 		if (f->section != cur_section) {
-			step_add(bd, VS_START, sec->addr);
+			/* code before the section's first sized function (ppc64's
+			 * vectors, asm stubs) stays where it is: start at that function */
+			step_add(bd, VS_START, f->addr);
 			cur_section = f->section;
 			cur_region = -2;
 		}
@@ -441,7 +443,7 @@ static bool group_permuted(const struct vl_base *b, const char *permute, size_t 
 static int lay_out(const struct vl_base *b, uint64_t salt, const char *permute, const uint64_t *pads,
 		   uint64_t *addr, uint64_t *sym)
 {
-	size_t *slot = xcalloc(b->nsteps ? b->nsteps : 1, sizeof(*slot));
+	size_t *slot = xcalloc(b->nsteps, sizeof(*slot));
 	struct run r = { b, slot, pads, addr, sym };
 	int err = 0;
 
@@ -488,8 +490,8 @@ int vl_draw(const struct vl_base *b, const struct vl_family *f, unsigned k, cons
 
 static int self_check(struct vl_base *b)
 {
-	uint64_t *addr = xcalloc(b->nunits ? b->nunits : 1, sizeof(*addr));
-	uint64_t *sym = xcalloc(b->nsyms ? b->nsyms : 1, sizeof(*sym));
+	uint64_t *addr = xcalloc(b->nunits, sizeof(*addr));
+	uint64_t *sym = xcalloc(b->nsyms, sizeof(*sym));
 	size_t bad = 0, first = SIZE_MAX;
 	int err = lay_out(b, 0, NULL, NULL, addr, sym);
 
@@ -537,7 +539,7 @@ int vl_base_build(struct vl_base *b, const struct lace_image *img, const struct 
 		  const struct vl_pad *pads, size_t npads)
 {
 	struct build bd = { .b = b };
-	bool *found = xcalloc(npads ? npads : 1, sizeof(*found));
+	bool *found = xcalloc(npads, sizeof(*found));
 	int err = 0;
 
 	memset(b, 0, sizeof(*b));
@@ -558,10 +560,10 @@ int vl_base_build(struct vl_base *b, const struct lace_image *img, const struct 
 		err = self_check(b);
 	if (!err) {
 		b->npads = npads;
-		b->pads = xcalloc(npads ? npads : 1, sizeof(*b->pads));
+		b->pads = xcalloc(npads, sizeof(*b->pads));
 		for (size_t p = 0; p < npads; p++)
 			b->pads[p] = (struct vl_pad){ xstrdup(pads[p].where), pads[p].unit, pads[p].max };
-		b->func_unit = xcalloc(img->nfuncs ? img->nfuncs : 1, sizeof(*b->func_unit));
+		b->func_unit = xcalloc(img->nfuncs, sizeof(*b->func_unit));
 		for (size_t i = 0; i < img->nfuncs; i++)
 			b->func_unit[i] = unit_at(b, img->funcs[i].addr);
 	}
@@ -635,7 +637,7 @@ static int order_line_cmp(const void *a, const void *b)
 
 void vl_order(const struct vl_base *b, const uint64_t *addr, struct strbuf *out)
 {
-	struct order_line *v = xcalloc(b->nunits ? b->nunits : 1, sizeof(*v));
+	struct order_line *v = xcalloc(b->nunits, sizeof(*v));
 
 	for (size_t u = 0; u < b->nunits; u++)
 		v[u] = (struct order_line){ b->units[u].group, addr ? addr[u] : b->units[u].addr, u };
@@ -694,9 +696,9 @@ void vl_system_map(const struct vl_base *b, const uint64_t *addr, const uint64_t
 		   struct strbuf *out)
 {
 	const struct image_priv *p = image_priv(b->img);
-	struct map_line *v = xcalloc(p->nsyms ? p->nsyms : 1, sizeof(*v));
+	struct map_line *v = xcalloc(p->nsyms, sizeof(*v));
 	/* the script's symbols by name: where the layout set them */
-	struct named *script = xcalloc(b->nsyms ? b->nsyms : 1, sizeof(*script));
+	struct named *script = xcalloc(b->nsyms, sizeof(*script));
 	size_t n = 0;
 
 	for (size_t s = 0; s < b->nsyms; s++)

@@ -96,17 +96,17 @@ int vl_base_edited(const struct vl_base *src, const struct vl_edit *e, struct vl
 		out->units[u] = src->units[u];
 		out->units[u].key = xstrdup(src->units[u].key);
 	}
-	out->syms = xcalloc(src->nsyms ? src->nsyms : 1, sizeof(*out->syms));
-	out->sym_addr = xcalloc(src->nsyms ? src->nsyms : 1, sizeof(*out->sym_addr));
+	out->syms = xcalloc(src->nsyms, sizeof(*out->syms));
+	out->sym_addr = xcalloc(src->nsyms, sizeof(*out->sym_addr));
 	for (size_t s = 0; s < src->nsyms; s++) {
 		out->syms[s] = xstrdup(src->syms[s]);
 		out->sym_addr[s] = src->sym_addr[s];
 	}
-	out->pads = xcalloc(src->npads ? src->npads : 1, sizeof(*out->pads));
+	out->pads = xcalloc(src->npads, sizeof(*out->pads));
 	for (size_t p = 0; p < src->npads; p++)
 		out->pads[p] = (struct vl_pad){ xstrdup(src->pads[p].where), src->pads[p].unit,
 						src->pads[p].max };
-	out->func_unit = xcalloc(src->img->nfuncs ? src->img->nfuncs : 1, sizeof(*out->func_unit));
+	out->func_unit = xcalloc(src->img->nfuncs, sizeof(*out->func_unit));
 	memcpy(out->func_unit, src->func_unit, src->img->nfuncs * sizeof(*out->func_unit));
 	out->steps = xcalloc(src->nsteps + 3 * e->n, sizeof(*out->steps));
 	out->nsteps = 0;

@@ -11,6 +11,7 @@
 
 #include "pipeline/placement_render.h"
 #include "pipeline/selfexec.h"
+#include "util/array.h"
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/strvec.h"
@@ -91,7 +92,7 @@ void check_same_measure(const struct check_opts *o, const char *base, const char
 		{ "--primary", c->primary }, { "--target", c->target }, { "--budget", c->budget },
 		{ "--family", c->family }, { "--seed", c->seed }, { "--timeout", c->timeout },
 	};
-	for (size_t i = 0; i < sizeof(design) / sizeof(design[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(design); i++)
 		if (design[i].val)
 			strvec_pushv(&argv, (const char *[]){ design[i].opt, design[i].val, NULL });
 	strvec_push(&argv, "--");

@@ -135,10 +135,10 @@ void placement_cells_init(struct placement_cells *c, size_t nevents)
 {
 	memset(c, 0, sizeof(*c));
 	c->nevents = nevents;
-	c->d = xcalloc(nevents ? nevents : 1, sizeof(*c->d));
-	c->a_sum = xcalloc(nevents ? nevents : 1, sizeof(*c->a_sum));
-	c->b_sum = xcalloc(nevents ? nevents : 1, sizeof(*c->b_sum));
-	c->equal = xcalloc(nevents ? nevents : 1, sizeof(*c->equal));
+	c->d = xcalloc(nevents, sizeof(*c->d));
+	c->a_sum = xcalloc(nevents, sizeof(*c->a_sum));
+	c->b_sum = xcalloc(nevents, sizeof(*c->b_sum));
+	c->equal = xcalloc(nevents, sizeof(*c->equal));
 }
 
 void placement_cells_release(struct placement_cells *c)
@@ -178,8 +178,7 @@ static double row_count(const json_t *row, const char *event)
 	return lace_json_get_num(json_object_get(row, part), base);
 }
 
-/* ln(B/A); a count of 0 on one side only: ln((B+1)/(A+1)) */
-static double log_ratio(double a, double b)
+double placement_log_ratio(double a, double b)
 {
 	if (a == b)
 		return 0;
@@ -250,7 +249,7 @@ void placement_cells_add_counts(struct placement_cells *c, size_t e, const doubl
 			c->d[v] = xrealloc(c->d[v], c->cap * sizeof(**c->d));
 	}
 	for (size_t v = 0; v < c->nevents; v++) {
-		c->d[v][c->n] = log_ratio(a[v], b[v]);
+		c->d[v][c->n] = placement_log_ratio(a[v], b[v]);
 		c->a_sum[v] += a[v];
 		c->b_sum[v] += b[v];
 		c->equal[v] += a[v] == b[v];

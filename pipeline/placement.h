@@ -104,10 +104,13 @@ int placement_cells_add(struct placement_cells *c, const struct placement_spec *
 int placement_cells_add_range(struct placement_cells *c, const struct placement_spec *s, size_t e,
 			      bool aa, const json_t *replay, size_t first_k, size_t nk);
 /* One cell of execution e from A's and B's counts, one of each event
- * (c->nevents): d = ln(B/A) (a count of 0 on one side only: ln((B+1) /
- * (A+1))).  For callers that read the replays' rows themselves (the
- * model study's reading 4). */
+ * (c->nevents): d = placement_log_ratio(A, B).  For callers that read
+ * the replays' rows themselves (the model study's reading 4). */
 void placement_cells_add_counts(struct placement_cells *c, size_t e, const double *a, const double *b);
+
+/* A cell: ln(B/A), and for a count of 0 on one side only ln((B+1)/(A+1))
+ * (a miss count can be 0; its log cannot). */
+double placement_log_ratio(double a, double b);
 
 /* E and K from the pilot's cells (the first primary's components), the
  * cost of a boot and of a replay of one draw pair (seconds, wall, with

@@ -72,9 +72,9 @@ static int units_build(struct replay_plan *p)
 			snprintf(why, sizeof(why), "%s", lace_error_msg());
 			return lace_error_set(err, "%s: %s", b->path, why);
 		}
-		struct vl_piece *v = xcalloc(b->vb.nunits ? b->vb.nunits : 1, sizeof(*v));
+		struct vl_piece *v = xcalloc(b->vb.nunits, sizeof(*v));
 		b->nbase = vl_pieces(&b->vb, NULL, v);
-		b->base = xcalloc(b->nbase ? b->nbase : 1, sizeof(*b->base));
+		b->base = xcalloc(b->nbase, sizeof(*b->base));
 		for (size_t k = 0; k < b->nbase; k++)
 			b->base[k] = (struct replay_sym){ v[k].key, v[k].key, v[k].addr, v[k].own,
 							  v[k].extent };
@@ -112,12 +112,12 @@ static int edit_load(struct replay_plan *p, const char *path)
 	}
 	p->nbuilds++;
 	/* its pieces as edited: draw 0 of the edited program */
-	uint64_t *addr = xcalloc(b->vb.nunits ? b->vb.nunits : 1, sizeof(*addr));
-	struct vl_piece *v = xcalloc(b->vb.nunits ? b->vb.nunits : 1, sizeof(*v));
+	uint64_t *addr = xcalloc(b->vb.nunits, sizeof(*addr));
+	struct vl_piece *v = xcalloc(b->vb.nunits, sizeof(*v));
 	struct vl_family f = { VL_FAMILY_FUNCTION, 0, NULL };
 	vl_draw(&b->vb, &f, 0, NULL, addr, NULL);
 	b->nbase = vl_pieces(&b->vb, addr, v);
-	b->base = xcalloc(b->nbase ? b->nbase : 1, sizeof(*b->base));
+	b->base = xcalloc(b->nbase, sizeof(*b->base));
 	for (size_t k = 0; k < b->nbase; k++)
 		b->base[k] = (struct replay_sym){ v[k].key, v[k].key, v[k].addr, v[k].own, v[k].extent };
 	free(addr);
@@ -188,7 +188,7 @@ int replay_plan_load(struct replay_plan *p, const char *recorded, const char *co
 		return err;
 	if (p->pads.nr && !p->npoints)
 		return lace_error_set(EINVAL, "--pads needs --pad-points (where each pad goes)");
-	p->pad_vectors = xcalloc(p->pads.nr ? p->pads.nr : 1, sizeof(*p->pad_vectors));
+	p->pad_vectors = xcalloc(p->pads.nr, sizeof(*p->pad_vectors));
 	for (size_t i = 0; i < p->pads.nr; i++) {
 		p->pad_vectors[i] = xcalloc(p->npoints, sizeof(uint64_t));
 		if (pads_parse(p->pads.v[i], p->npoints, p->pad_vectors[i]))
@@ -301,7 +301,7 @@ static void large_range(const struct replay_plan *p, const struct replay_build *
 			ie = (long)s;
 	}
 	if (it >= 0 && ie >= 0) {
-		uint64_t *addr = xcalloc(b->vb.nunits ? b->vb.nunits : 1, sizeof(*addr));
+		uint64_t *addr = xcalloc(b->vb.nunits, sizeof(*addr));
 		uint64_t *sym = xcalloc(b->vb.nsyms, sizeof(*sym));
 		if (ri->draw || ri->pads)
 			row_addr(p, ri, addr, sym);
@@ -339,12 +339,12 @@ int replay_plan_layout(const struct replay_plan *p, size_t r, const char *object
 	row_name(p, &ri, &sb);
 	*name = strbuf_detach(&sb, NULL);
 	*lay = (struct replay_layout){ own->base, own->nbase, NULL, 0, object, false, false, 0, 0 };
-	struct replay_sym *v = xcalloc(b->nbase ? b->nbase : 1, sizeof(*v));
+	struct replay_sym *v = xcalloc(b->nbase, sizeof(*v));
 	if (!ri.draw && !ri.pads) {
 		memcpy(v, b->base, b->nbase * sizeof(*v));
 	} else {
-		uint64_t *addr = xcalloc(b->vb.nunits ? b->vb.nunits : 1, sizeof(*addr));
-		struct vl_piece *pc = xcalloc(b->vb.nunits ? b->vb.nunits : 1, sizeof(*pc));
+		uint64_t *addr = xcalloc(b->vb.nunits, sizeof(*addr));
+		struct vl_piece *pc = xcalloc(b->vb.nunits, sizeof(*pc));
 		int err = row_addr(p, &ri, addr, NULL);
 
 		if (err) {
@@ -375,8 +375,8 @@ int replay_plan_write_map(const struct replay_plan *p, size_t r, const char *dir
 
 	replay_plan_row(p, r, &ri);
 	vb = &p->builds[ri.build].vb;
-	uint64_t *addr = xcalloc(vb->nunits ? vb->nunits : 1, sizeof(*addr));
-	uint64_t *sym = xcalloc(vb->nsyms ? vb->nsyms : 1, sizeof(*sym));
+	uint64_t *addr = xcalloc(vb->nunits, sizeof(*addr));
+	uint64_t *sym = xcalloc(vb->nsyms, sizeof(*sym));
 	err = row_addr(p, &ri, addr, sym);
 	if (!err) {
 		row_name(p, &ri, &name);
@@ -413,9 +413,9 @@ json_t *replay_plan_hot(const struct replay_plan *p, const struct lace_record *r
 	/* the recorded build's functions as the pieces: their heat */
 	if (vl_base_build(&fb, own->img, NULL, NULL, 0))
 		return NULL;
-	struct vl_piece *v = xcalloc(fb.nunits ? fb.nunits : 1, sizeof(*v));
+	struct vl_piece *v = xcalloc(fb.nunits, sizeof(*v));
 	size_t nv = vl_pieces(&fb, NULL, v);
-	struct replay_sym *syms = xcalloc(nv ? nv : 1, sizeof(*syms));
+	struct replay_sym *syms = xcalloc(nv, sizeof(*syms));
 	for (size_t k = 0; k < nv; k++)
 		syms[k] = (struct replay_sym){ v[k].key, v[k].key, v[k].addr, v[k].own, v[k].extent };
 	struct replay_layout lay = { syms, nv, syms, nv,

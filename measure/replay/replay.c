@@ -636,13 +636,13 @@ static void *many_worker(void *arg)
 int replay_run_many(const struct lace_record *rec, const struct replay_layout *const *lays,
 		    size_t n, struct replay_result *out, unsigned jobs, size_t *failed)
 {
-	struct many m = { rec, lays, out, n, 0, xcalloc(n ? n : 1, sizeof(int)),
-			  xcalloc(n ? n : 1, sizeof(*m.msg)) };
+	struct many m = { rec, lays, out, n, 0, xcalloc(n, sizeof(int)),
+			  xcalloc(n, sizeof(*m.msg)) };
 	pthread_t *t;
 	unsigned nt = jobs < 1 ? 1 : jobs > n ? (unsigned)n : jobs, started = 0;
 	int err = 0;
 
-	t = xcalloc(nt ? nt : 1, sizeof(*t));
+	t = xcalloc(nt, sizeof(*t));
 	for (unsigned i = 1; i < nt; i++)   /* this thread is one of them */
 		started += !pthread_create(&t[started], NULL, many_worker, &m);
 	many_worker(&m);

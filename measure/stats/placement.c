@@ -237,13 +237,13 @@ int placement_analyze(const double *d, const size_t *exec, size_t n, double alph
 	memset(r, 0, sizeof(*r));
 	for (size_t i = 0; i < n; i++)
 		maxe = exec[i] + 1 > maxe ? exec[i] + 1 : maxe;
-	double *sum = xcalloc(maxe ? maxe : 1, sizeof(*sum)), *sq = xcalloc(maxe ? maxe : 1, sizeof(*sq));
-	size_t *k = xcalloc(maxe ? maxe : 1, sizeof(*k));
+	double *sum = xcalloc(maxe, sizeof(*sum)), *sq = xcalloc(maxe, sizeof(*sq));
+	size_t *k = xcalloc(maxe, sizeof(*k));
 	for (size_t i = 0; i < n; i++) {
 		sum[exec[i]] += d[i];
 		k[exec[i]]++;
 	}
-	double *m = xcalloc(maxe ? maxe : 1, sizeof(*m)), vw = 0, inv_k = 0;
+	double *m = xcalloc(maxe, sizeof(*m)), vw = 0, inv_k = 0;
 	size_t nvw = 0;
 	for (size_t e = 0; e < maxe; e++) {
 		if (!k[e])

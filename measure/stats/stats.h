@@ -89,6 +89,11 @@ struct lace_ratio {
 	double ratio, ci_low, ci_high, p;
 	double log_mean, log_sd; /* of d_i = ln(b_i/a_i) */
 	double tost_p;           /* TOST of the ratio within [1-margin, 1+margin] */
+	double log_se, df;       /* the standard error of ln(ratio) and its df */
+	/* stats_ratio_fold(): the known spread folded in (0: none), and what
+	 * the runs alone gave before it */
+	double fold_sd;
+	double runs_ci_low, runs_ci_high, runs_p;
 };
 int stats_ratio_ci(const double *a, const double *b, size_t n, double confidence, double margin,
 		   struct lace_ratio *r);
@@ -108,6 +113,24 @@ struct lace_side_mean {
  * is the smaller n.  -EDOM when a mean is <= 0, -EINVAL when a df < 1. */
 int stats_ratio_unpaired(const struct lace_side_mean *a, const struct lace_side_mean *b,
 			 double confidence, double margin, struct lace_ratio *r);
+
+/* The exact ratio b_mean/a_mean of n rounds or runs that never varied (a
+ * simulated count): zero-width CI, p 0 (1 when equal); a spread folded
+ * in afterwards (stats_ratio_fold()) gives it an interval. */
+void stats_ratio_exact(double a_mean, double b_mean, size_t n, double margin, struct lace_ratio *r);
+
+/* Fold a known spread into a ratio from stats_ratio_ci() or
+ * stats_ratio_unpaired(): layout_sd is the sd of ln(count) across layouts
+ * of one build (lace ab/compare --layout-noise PCT, as a fraction).  A and
+ * B are one layout draw each, so ln(B/A) carries two independent draws:
+ *   se'^2 = se^2 + 2 layout_sd^2,
+ * with Welch-Satterthwaite df' = se'^4 / (se^4 / df) (the spread is taken
+ * as known: infinite df; no runs' spread at all gives a normal interval).
+ * The CI, p and TOST p are recomputed from se' and df'; the runs' own CI
+ * and p are kept in runs_ci_low, runs_ci_high, runs_p.  A ratio with no
+ * spread (an exact simulated count) gets an interval this way.  Nothing
+ * happens when layout_sd <= 0 or the ratio is NaN. */
+void stats_ratio_fold(struct lace_ratio *r, double layout_sd, double confidence, double margin);
 
 enum lace_verdict {
 	LACE_VERDICT_INCONCLUSIVE = 0,
@@ -136,7 +159,9 @@ int stats_factor(const struct lace_ratio *r, double *factor, double *pm);
 /* For an inconclusive event: the total rounds a paired comparison with the
  * same spread would need to decide it (reach the margin on one side);
  * 0 when it is not inconclusive, SIZE_MAX when the estimate sits on the
- * margin and no number of rounds is likely to settle it. */
+ * margin and no number of rounds is likely to settle it -- or when a
+ * folded layout spread alone keeps the interval wider than that distance
+ * (rounds shrink the runs' part of the error, never the layouts'). */
 size_t stats_rounds_needed(const struct lace_ratio *r, double confidence, double margin);
 
 #endif

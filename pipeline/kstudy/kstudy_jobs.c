@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "pipeline/selfexec.h"
+#include "util/array.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/run.h"
@@ -181,7 +182,7 @@ static char *hashed_input(const char *dir, const char *path)
 	/* an ELF's link map goes with it: lace replay reads NAME.map and
 	 * NAME.map.align beside it (virtual layouts by input section) */
 	static const char *const sidecars[] = { ".map", ".map.align" };
-	for (size_t i = 0; i < sizeof(sidecars) / sizeof(*sidecars); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(sidecars); i++) {
 		struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
 
 		strbuf_addf(&a, "%s%s", path, sidecars[i]);

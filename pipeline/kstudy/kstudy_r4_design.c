@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "measure/stats/placement.h"
+#include "pipeline/placement.h"
 #include "measure/stats/stats.h"
 #include "util/array.h"
 #include "util/json.h"
@@ -43,8 +44,7 @@ static void cell_add(struct cells *c, size_t e, double a, double b)
 		return;
 	c->d = xrealloc(c->d, (c->n + 1) * sizeof(*c->d));
 	c->exec = xrealloc(c->exec, (c->n + 1) * sizeof(*c->exec));
-	/* ln(B/A); a count of 0 on one side only: ln((B+1)/(A+1)) */
-	c->d[c->n] = a == b ? 0 : a <= 0 || b <= 0 ? log((b + 1) / (a + 1)) : log(b / a);
+	c->d[c->n] = placement_log_ratio(a, b);
 	c->exec[c->n++] = e;
 	c->equal += a == b;
 	c->a_sum += a;
@@ -100,21 +100,7 @@ static json_t *result_json(const char *event, const struct cells *c, const struc
 		json_object_set_new(o, "error", json_string("fewer than 2 executions"));
 		return o;
 	}
-	json_object_set_new(o, "executions", json_integer((json_int_t)r->E));
-	json_object_set_new(o, "draws_per_execution", lace_json_real(r->k_harmonic));
-	json_object_set_new(o, "effect_percent", lace_json_real(r->effect));
-	json_object_set_new(o, "ci_low_percent", lace_json_real(r->ci_low));
-	json_object_set_new(o, "ci_high_percent", lace_json_real(r->ci_high));
-	json_object_set_new(o, "t", lace_json_real(r->t));
-	json_object_set_new(o, "df", lace_json_real(r->df));
-	json_object_set_new(o, "p", lace_json_real(r->p));
-	json_object_set_new(o, "p_signflip", lace_json_real(r->p_signflip));
-	json_object_set_new(o, "normality_p", lace_json_real(r->normality_p));
-	json_object_set_new(o, "tost_p", lace_json_real(r->tost_p));
-	json_object_set_new(o, "mde_percent", lace_json_real(r->mde));
-	json_object_set_new(o, "sd_execution_means", lace_json_real(r->sd_exec));
-	json_object_set_new(o, "var_within", lace_json_real(r->var_within));
-	json_object_set_new(o, "var_between", lace_json_real(r->var_between));
+	placement_result_json(o, r);
 	return o;
 }
 

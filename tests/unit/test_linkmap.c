@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "layout/linkmap.h"
+#include "util/array.h"
 #include "util/error.h"
 #include "util/fs.h"
 
@@ -87,7 +88,7 @@ static void test_parse(void **state)
 		LM_SYMBOL, LM_STATEMENT, LM_INPUT, LM_INPUT, LM_ALIGN, LM_ADVANCE, LM_STATEMENT,
 		LM_INPUT, LM_INPUT, LM_ALIGN, LM_SYMBOL, LM_STATEMENT, LM_INPUT, LM_SYMBOL, LM_SET,
 	};
-	assert_int_equal(lm.osecs[0].n, sizeof(want) / sizeof(want[0]));
+	assert_int_equal(lm.osecs[0].n, ARRAY_SIZE(want));
 	for (size_t i = 0; i < lm.osecs[0].n; i++)
 		assert_int_equal(lm.items[lm.osecs[0].first + i].kind, want[i]);
 	it = &lm.items[lm.osecs[0].first];
