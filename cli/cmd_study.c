@@ -264,9 +264,10 @@ LACE_COMMAND(study, .name = "study", .summary = "the built-in case study end to 
 		      "     layout noise floor of the randomized builds;\n"
 		      "  2. PTEs created old vs young;\n"
 		      "  3. instructions per call of the 4K and 64K insert paths;\n"
-		      "  4. entry text moved out and slow paths pushed cold: each variant's\n"
-		      "     difference from baseline ranked among the randomized builds',\n"
-		      "     next to the lace diff findings.\n"
+		      "  4. entry text moved out and slow paths pushed cold: recorded executions\n"
+		      "     of baseline's hackbench replayed through paired virtual layouts of\n"
+		      "     baseline and each variant (the placement design: effect, 95% CI,\n"
+		      "     verdict, A vs A first), next to the lace diff findings.\n"
 		      "Writes DIR/report.md, DIR/report.html (self-contained, SVG figures) and\n"
 		      "DIR/results.json, and prints a summary.\n"
 		      "\n",
