@@ -157,7 +157,7 @@ bench-run: $(ALL_TARGETS) $(BENCH_TARGETS)
 
 study: setup-test
 	$(Q)$(MAKE) --no-print-directory all-targets
-	$(Q)$(LACE) study
+	$(Q)$(LACE) study --out $(BUILD)/study
 
 # the study on real kernels (lace study --kernel): kernel builds (about 20
 # minutes the first time on 2 cores), then a few minutes of QEMU boots

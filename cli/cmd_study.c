@@ -34,11 +34,11 @@ static const struct lace_option study_options[] = {
 	OPT_CALLBACK(0, "backend", NULL, "B", "auto (default): hardware counters when the CPU counts\n"
 		     "L1-icache and iTLB events, else the simulator; hw; sim", backend_cb,
 		     .choices = "auto hw sim"),
-	OPT_BOOLEAN(0, "quick", &o.quick, "smaller workloads and 4 randomized builds (about a\n"
-		    "minute; too few for a 5% rank verdict, as the report says)"),
+	OPT_BOOLEAN(0, "quick", &o.quick, "smaller workloads, 4 randomized builds, reading 4\n"
+		    "on 4 executions x 8 draws (about a minute)"),
 	OPT_STRING(0, "out", &o.out_dir, "DIR", "output folder (default build/study)"),
-	OPT_INTEGER(0, "shuffle", &shuffle, 0, 100, "K", "randomized builds of baseline (default 19, the\n"
-		    "fewest for a 5% rank verdict; --quick: 4)",
+	OPT_INTEGER(0, "shuffle", &shuffle, 0, 100, "K", "randomized builds of baseline: reading 1's noise\n"
+		    "floor, a check of reading 4's family (default 19; --quick: 4)",
 		    .seen = &shuffle_seen),
 	OPT_ULONG(0, "seed", &o.seed, "S", "seed of the randomized builds (default 1)"),
 	OPT_BOOLEAN(0, "no-build", &o.keep_variants, "reuse DIR/variants when it exists"),
@@ -264,9 +264,10 @@ LACE_COMMAND(study, .name = "study", .summary = "the built-in case study end to 
 		      "     layout noise floor of the randomized builds;\n"
 		      "  2. PTEs created old vs young;\n"
 		      "  3. instructions per call of the 4K and 64K insert paths;\n"
-		      "  4. entry text moved out and slow paths pushed cold: each variant's\n"
-		      "     difference from baseline ranked among the randomized builds',\n"
-		      "     next to the lace diff findings.\n"
+		      "  4. entry text moved out and slow paths pushed cold: recorded executions\n"
+		      "     of baseline's hackbench replayed through paired virtual layouts of\n"
+		      "     baseline and each variant (the placement design: effect, 95% CI,\n"
+		      "     verdict, A vs A first), next to the lace diff findings.\n"
 		      "Writes DIR/report.md, DIR/report.html (self-contained, SVG figures) and\n"
 		      "DIR/results.json, and prints a summary.\n"
 		      "\n",

@@ -196,9 +196,10 @@ int placement_cells_add(struct placement_cells *c, const struct placement_spec *
 int placement_cells_add_range(struct placement_cells *c, const struct placement_spec *s, size_t e,
 			      bool aa, const json_t *replay, size_t first_k, size_t nk)
 {
-	int side = placement_exec_side(s, e);
+	int side = placement_exec_side(s, e), rc = 0;
+	double *a = xcalloc(c->nevents + 1, sizeof(*a)), *b = xcalloc(c->nevents + 1, sizeof(*b));
 
-	for (size_t k = first_k; k - first_k < nk; k++) {
+	for (size_t k = first_k; k - first_k < nk && !rc; k++) {
 		char own[32], other[32];
 		const json_t *ra, *rb;
 
@@ -212,36 +213,48 @@ int placement_cells_add_range(struct placement_cells *c, const struct placement_
 			const json_t *r_own = row_named(replay, own, false), *r_other = row_named(replay, own, true);
 			ra = side ? r_other : r_own;
 			rb = side ? r_own : r_other;
-			if (!r_own != !r_other)
-				return lace_error_set(EINVAL, "execution %zu: the replay has %s %s without "
-						      "its pair", e, r_own ? "" : "the other build's", own);
+			if (!r_own != !r_other) {
+				rc = lace_error_set(EINVAL, "execution %zu: the replay has %s %s without "
+						    "its pair", e, r_own ? "" : "the other build's", own);
+				break;
+			}
 		}
 		if (!ra || !rb) {
 			if (k == first_k)
-				return lace_error_set(EINVAL, "execution %zu: the replay has no virtual "
-						      "layouts", e);
+				rc = lace_error_set(EINVAL, "execution %zu: the replay has no virtual "
+						    "layouts", e);
 			break;
 		}
-		if (c->n == c->cap) {
-			c->cap = c->cap ? 2 * c->cap : 256;
-			c->exec = xrealloc(c->exec, c->cap * sizeof(*c->exec));
-			for (size_t v = 0; v < c->nevents; v++)
-				c->d[v] = xrealloc(c->d[v], c->cap * sizeof(**c->d));
+		for (size_t v = 0; v < c->nevents && !rc; v++) {
+			a[v] = row_count(ra, s->events.v[v]);
+			b[v] = row_count(rb, s->events.v[v]);
+			if (isnan(a[v]) || isnan(b[v]))
+				rc = lace_error_set(EINVAL, "execution %zu: the replay has no %s",
+						    e, s->events.v[v]);
 		}
-		for (size_t v = 0; v < c->nevents; v++) {
-			double a = row_count(ra, s->events.v[v]), b = row_count(rb, s->events.v[v]);
-
-			if (isnan(a) || isnan(b))
-				return lace_error_set(EINVAL, "execution %zu: the replay has no %s",
-						      e, s->events.v[v]);
-			c->d[v][c->n] = placement_log_ratio(a, b);
-			c->a_sum[v] += a;
-			c->b_sum[v] += b;
-			c->equal[v] += a == b;
-		}
-		c->exec[c->n++] = e;
+		if (!rc)
+			placement_cells_add_counts(c, e, a, b);
 	}
-	return 0;
+	free(a);
+	free(b);
+	return rc;
+}
+
+void placement_cells_add_counts(struct placement_cells *c, size_t e, const double *a, const double *b)
+{
+	if (c->n == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : 256;
+		c->exec = xrealloc(c->exec, c->cap * sizeof(*c->exec));
+		for (size_t v = 0; v < c->nevents; v++)
+			c->d[v] = xrealloc(c->d[v], c->cap * sizeof(**c->d));
+	}
+	for (size_t v = 0; v < c->nevents; v++) {
+		c->d[v][c->n] = placement_log_ratio(a[v], b[v]);
+		c->a_sum[v] += a[v];
+		c->b_sum[v] += b[v];
+		c->equal[v] += a[v] == b[v];
+	}
+	c->exec[c->n++] = e;
 }
 
 /* ---- the design --------------------------------------------------------- */

@@ -103,13 +103,14 @@ int placement_cells_add(struct placement_cells *c, const struct placement_spec *
  * of the replay only (1-based): one A vs A trial of a replay of many. */
 int placement_cells_add_range(struct placement_cells *c, const struct placement_spec *s, size_t e,
 			      bool aa, const json_t *replay, size_t first_k, size_t nk);
+/* One cell of execution e from A's and B's counts, one of each event
+ * (c->nevents): d = placement_log_ratio(A, B).  For callers that read
+ * the replays' rows themselves (the model study's reading 4). */
+void placement_cells_add_counts(struct placement_cells *c, size_t e, const double *a, const double *b);
 
 /* A cell: ln(B/A), and for a count of 0 on one side only ln((B+1)/(A+1))
  * (a miss count can be 0; its log cannot). */
 double placement_log_ratio(double a, double b);
-/* r's numbers into o, as the lace-placement document names them. */
-struct placement_result;
-void placement_result_json(json_t *o, const struct placement_result *r);
 
 /* E and K from the pilot's cells (the first primary's components), the
  * cost of a boot and of a replay of one draw pair (seconds, wall, with
@@ -117,6 +118,13 @@ void placement_result_json(json_t *o, const struct placement_result *r);
  * (the components, the costs, the target, what it reaches). */
 json_t *placement_design(const struct placement_spec *s, const struct placement_cells *pilot,
 			 double boot_s, double cell_s, size_t *E, size_t *K);
+
+/* r's numbers into o: executions, cells, draws_per_execution, the effect
+ * and its interval (percent), t, df, p, p_signflip, normality, tost_p,
+ * mde_percent and the variance components (the keys every report of the
+ * design reads). */
+struct placement_result;
+void placement_result_json(json_t *o, const struct placement_result *r);
 
 /* The analysis: per event its placement_result, the verdicts of the
  * primaries (Holm over them) and the estimates of the rest. */

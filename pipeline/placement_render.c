@@ -19,7 +19,7 @@ static const char *num(char *b, size_t n, double v, const char *fmt)
 }
 
 /* "+1.17% [+0.40%, +1.94%]" */
-static void effect_text(struct strbuf *sb, const json_t *e)
+void placement_render_effect(struct strbuf *sb, const json_t *e)
 {
 	char b[3][32];
 
@@ -30,7 +30,7 @@ static void effect_text(struct strbuf *sb, const json_t *e)
 
 /* the verdict as said: "no verdict possible: smallest detectable effect
  * 3.2%", or an estimate's "(estimate)" */
-static void verdict_text(struct strbuf *sb, const json_t *e)
+void placement_render_verdict(struct strbuf *sb, const json_t *e)
 {
 	const char *v = json_string_value(json_object_get(e, "verdict"));
 
@@ -83,8 +83,8 @@ static void table_text(FILE *f, const json_t *events)
 		struct strbuf ef = STRBUF_INIT, v = STRBUF_INIT;
 		char b[6][32];
 
-		effect_text(&ef, e);
-		verdict_text(&v, e);
+		placement_render_effect(&ef, e);
+		placement_render_verdict(&v, e);
 		fprintf(f, "%-26s %12.0f %12.0f  %-28s %8s %8s %9s %7s %8s  %s\n",
 			json_string_value(json_object_get(e, "event")), lace_json_get_num(e, "a_mean"),
 			lace_json_get_num(e, "b_mean"), ef.buf, num(b[0], 32, lace_json_get_num(e, "p"), "%.3g"),
@@ -150,14 +150,14 @@ static void table_md(struct strbuf *sb, const json_t *events)
 
 		strbuf_addf(sb, "| `%s` | %.0f | %.0f | ", json_string_value(json_object_get(e, "event")),
 			    lace_json_get_num(e, "a_mean"), lace_json_get_num(e, "b_mean"));
-		effect_text(sb, e);
+		placement_render_effect(sb, e);
 		strbuf_addf(sb, " | %s | %s | %s | %s | %s | ",
 			    num(b[0], 32, lace_json_get_num(e, "p"), "%.3g"),
 			    num(b[1], 32, lace_json_get_num(e, "p_holm"), "%.3g"),
 			    num(b[2], 32, lace_json_get_num(e, "p_signflip"), "%.3g"),
 			    num(b[3], 32, lace_json_get_num(e, "normality_p"), "%.2f"),
 			    num(b[4], 32, lace_json_get_num(e, "mde_percent"), "%.2f%%"));
-		verdict_text(sb, e);
+		placement_render_verdict(sb, e);
 		strbuf_addstr(sb, " |\n");
 	}
 }
