@@ -571,25 +571,32 @@ int kernel_build_start(struct kernel_build *b, const char *out)
 	 * patches are on the shared source while it builds, and every arch
 	 * reads that source (include/asm-generic is shared) */
 	strbuf_addf(&sb, "%s/src", b->cache);
-	if ((rc = fs_mkdir_p(sb.buf, 0755)))
-		return lace_error_set(-rc, "%s: cannot create: %s", sb.buf, strerror(-rc));
+	if ((rc = fs_mkdir_p(sb.buf, 0755))) {
+		rc = lace_error_set(-rc, "%s: cannot create: %s", sb.buf, strerror(-rc));
+		goto out;
+	}
 	strbuf_addf(&sb, "/%s.lock", b->cfg->srcdir);
 	b->lockfd = open(sb.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (b->lockfd < 0)
-		return lace_error_set(errno, "%s: %s", sb.buf, strerror(errno));
+	if (b->lockfd < 0) {
+		rc = lace_error_set(errno, "%s: %s", sb.buf, strerror(errno));
+		goto out;
+	}
 	if (flock(b->lockfd, LOCK_EX | LOCK_NB) && errno == EWOULDBLOCK) {
 		if (b->progress)
 			b->progress(b->progress_data, "waiting for another lace build --kernel", 0, 0);
-		if (flock(b->lockfd, LOCK_EX))
-			return lace_error_set(errno, "%s: cannot lock: %s", sb.buf, strerror(errno));
+		if (flock(b->lockfd, LOCK_EX)) {
+			rc = lace_error_set(errno, "%s: cannot lock: %s", sb.buf, strerror(errno));
+			goto out;
+		}
 		if (b->progress)
 			b->progress(b->progress_data, "waiting for another lace build --kernel", 0, 1);
 	}
 	strbuf_reset(&sb);
 	if ((rc = source_fetch(b)))
-		return rc;
+		goto out;
 	strbuf_addf(&sb, "%s/patch.log", b->kdir);
 	rc = patches_recover(b, sb.buf);
+out:
 	strbuf_release(&sb);
 	return rc ? rc : base_build(b);
 }
