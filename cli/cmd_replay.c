@@ -26,7 +26,7 @@ static struct strvec layouts;
 static const char *events_arg, *max_approx_arg, *base_arg, *family_arg, *maps_dir, *permute;
 static bool json, csv, window_only;
 static long nvirtual, jobs, hot;
-static const char *write_edit, *cpu_profile;
+static const char *write_edit, *cpu_profile, *hot_by;
 static unsigned long edit_align = 4096;
 static unsigned long seed = 1;
 static struct replay_plan plan;
@@ -75,6 +75,9 @@ static const struct lace_option replay_options[] = {
 	OPT_INTEGER(0, "hot", &hot, 1, 100000, "N",
 		    "print the N hottest functions of the recorded build\n"
 		    "(with the piece and offset of each), nothing else"),
+	OPT_STRING(0, "hot-by", &hot_by, "WHAT",
+		   "--hot's heat: instructions (run in each, the default)\n"
+		   "or entries (runs of its first instruction)"),
 	OPT_STRING(0, "write-edit", &write_edit, "FILE",
 		   "with --hot N: write an edit that starts the hottest\n"
 		   "function of each of the N hottest pieces at one\n"
@@ -155,7 +158,7 @@ static void options_reset(void)
 	strvec_clear(&plan.pads_from);
 	strvec_clear(&plan.edits);
 	hot = 0;
-	write_edit = cpu_profile = NULL;
+	write_edit = cpu_profile = hot_by = NULL;
 	edit_align = 4096;
 	events_arg = max_approx_arg = base_arg = family_arg = maps_dir = permute = NULL;
 	json = csv = window_only = false;
@@ -196,6 +199,10 @@ static int cmd_replay(int argc, char **argv)
 	plan.nvirtual = (unsigned)nvirtual;
 	if (write_edit && !hot)
 		return lace_usage_error("replay", "--write-edit needs --hot N (how many pieces)");
+	if (hot_by && strcmp(hot_by, "instructions") && strcmp(hot_by, "entries"))
+		return lace_usage_error("replay", "--hot-by %s: not instructions or entries", hot_by);
+	if (hot_by && !hot)
+		return lace_usage_error("replay", "--hot-by needs --hot N");
 	if (!edit_align || edit_align & (edit_align - 1))
 		return lace_usage_error("replay", "--edit-align %lu: not a power of two", edit_align);
 	if (maps_dir && !fs_is_dir(maps_dir))
@@ -234,7 +241,8 @@ static int cmd_replay(int argc, char **argv)
 		goto out;
 	}
 	if (hot) {
-		json_t *h = replay_plan_hot(&plan, &rec, write_edit ? SIZE_MAX : (size_t)hot);
+		json_t *h = replay_plan_hot(&plan, &rec, write_edit ? SIZE_MAX : (size_t)hot,
+					    hot_by && !strcmp(hot_by, "entries"));
 		if (!h) {
 			lace_err(argv[i], "%s", lace_error_msg());
 			rc = LACE_EXIT_USAGE;

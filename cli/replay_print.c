@@ -137,10 +137,12 @@ void replay_print_hot(const json_t *h, bool as_json)
 		fputc('\n', stdout);
 		return;
 	}
-	printf("%14s %7s  %-40s %s\n", "instructions", "share", "function", "piece+offset");
+	printf("%14s %7s %10s  %-40s %s\n", "instructions", "share", "entries", "function",
+	       "piece+offset");
 	json_array_foreach(json_object_get(h, "hot"), i, o)
-		printf("%14.0f %6.2f%%  %-40s %s+%.0f\n", lace_json_get_num(o, "instructions"),
-		       100 * lace_json_get_num(o, "share"), json_string_value(json_object_get(o, "function")),
+		printf("%14.0f %6.2f%% %10.0f  %-40s %s+%.0f\n", lace_json_get_num(o, "instructions"),
+		       100 * lace_json_get_num(o, "share"), lace_json_get_num(o, "entries"),
+		       json_string_value(json_object_get(o, "function")),
 		       json_string_value(json_object_get(o, "piece")) ?: "-", lace_json_get_num(o, "offset"));
 }
 
@@ -150,8 +152,9 @@ void replay_print_hot(const json_t *h, bool as_json)
 int replay_write_hot_edit(json_t **h, long hot, unsigned long edit_align, const char *write_edit)
 {
 	struct strbuf sb = STRBUF_INIT;
-	json_t *chosen = json_pack("{s:O,s:O,s:[]}", "build", json_object_get(*h, "build"),
-				   "instructions", json_object_get(*h, "instructions"), "hot");
+	json_t *chosen = json_pack("{s:O,s:O,s:O,s:[]}", "build", json_object_get(*h, "build"),
+				   "instructions", json_object_get(*h, "instructions"), "by",
+				   json_object_get(*h, "by"), "hot");
 	size_t n = replay_hot_edit(*h, (size_t)hot, edit_align, chosen, &sb);
 	int rc = 0;
 

@@ -402,7 +402,17 @@ int replay_plan_write_map(const struct replay_plan *p, size_t r, const char *dir
 	return err;
 }
 
-json_t *replay_plan_hot(const struct replay_plan *p, const struct lace_record *rec, size_t n)
+static int fn_entries_cmp(const void *a, const void *b)
+{
+	const struct replay_fn *x = a, *y = b;
+
+	if (x->entries != y->entries)
+		return x->entries < y->entries ? 1 : -1;
+	return x->instructions < y->instructions ? 1 : x->instructions > y->instructions ? -1 : 0;
+}
+
+json_t *replay_plan_hot(const struct replay_plan *p, const struct lace_record *rec, size_t n,
+			bool by_entries)
 {
 	const struct replay_build *own = &p->builds[0];
 	struct vl_base fb;
@@ -425,12 +435,16 @@ json_t *replay_plan_hot(const struct replay_plan *p, const struct lace_record *r
 		goto out;
 	uint64_t all = res.exact + res.approx;
 	json_t *arr = json_array();
-	doc = json_pack("{s:s,s:I,s:o}", "build", own->path, "instructions", (json_int_t)all, "hot", arr);
+	if (by_entries && res.nhot_fns)
+		qsort(res.hot_fns, res.nhot_fns, sizeof(*res.hot_fns), fn_entries_cmp);
+	doc = json_pack("{s:s,s:I,s:s,s:o}", "build", own->path, "instructions", (json_int_t)all,
+			"by", by_entries ? "entries" : "instructions", "hot", arr);
 	for (size_t i = 0; i < res.nhot_fns && i < n; i++) {
 		const char *name = res.hot_fns[i].name;
-		json_t *o = json_pack("{s:s,s:I,s:f}", "function", name, "instructions",
+		json_t *o = json_pack("{s:s,s:I,s:f,s:I}", "function", name, "instructions",
 				      (json_int_t)res.hot_fns[i].instructions, "share",
-				      all ? (double)res.hot_fns[i].instructions / (double)all : 0.0);
+				      all ? (double)res.hot_fns[i].instructions / (double)all : 0.0,
+				      "entries", (json_int_t)res.hot_fns[i].entries);
 		/* its piece in the build's own layout (an input section with
 		 * the map), and where in it the function starts */
 		for (size_t f = 0; f < own->img->nfuncs; f++) {
@@ -471,10 +485,13 @@ size_t replay_hot_edit(const json_t *all, size_t n, uint64_t align, json_t *hot,
 	size_t i, found = 0;
 	double group = NAN;
 
-	strbuf_addf(edit, "# the hottest function of each of the %zu hottest pieces of %s, each\n"
-		    "# at offset 0 modulo %llu (lace replay --hot %zu --write-edit)\nedit %llu\n", n,
-		    json_string_value(json_object_get(all, "build")) ?: "the recorded build",
-		    (unsigned long long)align, n, (unsigned long long)align);
+	const char *by = json_string_value(json_object_get(all, "by")) ?: "instructions";
+
+	strbuf_addf(edit, "# the hottest function of each of the %zu hottest pieces of %s (by %s),\n"
+		    "# each at offset 0 modulo %llu (lace replay --hot %zu --hot-by %s --write-edit)\n"
+		    "edit %llu\n", n,
+		    json_string_value(json_object_get(all, "build")) ?: "the recorded build", by,
+		    (unsigned long long)align, n, by, (unsigned long long)align);
 	json_array_foreach(arr, i, o) {
 		const char *piece = json_string_value(json_object_get(o, "piece"));
 
@@ -487,9 +504,10 @@ size_t replay_hot_edit(const json_t *all, size_t n, uint64_t align, json_t *hot,
 			continue;
 		group = lace_json_get_num(o, "group");
 		json_object_set_new(seen, piece, json_true());
-		strbuf_addf(edit, "# %s: %.0f instructions\n%s %.0f\n",
+		strbuf_addf(edit, "# %s: %.0f instructions, %.0f entries\n%s %.0f\n",
 			    json_string_value(json_object_get(o, "function")),
-			    lace_json_get_num(o, "instructions"), piece, lace_json_get_num(o, "offset"));
+			    lace_json_get_num(o, "instructions"), lace_json_get_num(o, "entries"), piece,
+			    lace_json_get_num(o, "offset"));
 		json_array_append(json_object_get(hot, "hot"), o);
 		found++;
 	}

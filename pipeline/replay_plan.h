@@ -80,8 +80,12 @@ int replay_plan_layout(const struct replay_plan *p, size_t r, const char *object
 		       struct replay_layout *lay, char **name);
 /* The n hottest functions of the recorded build in the recording (rec),
  * each with its piece and its offset there: the document `lace replay
- * --hot N --json` prints.  NULL with the message set. */
-json_t *replay_plan_hot(const struct replay_plan *p, const struct lace_record *rec, size_t n);
+ * --hot N --json` prints.  Hottest by the instructions run in each, or
+ * (by_entries) by the runs of each one's first instruction: how often its
+ * first line is fetched, what a conflict of first lines costs.  NULL with
+ * the message set. */
+json_t *replay_plan_hot(const struct replay_plan *p, const struct lace_record *rec, size_t n,
+			bool by_entries);
 /* Of a replay_plan_hot() document of every function, the hottest
  * function of each of the n hottest pieces, as an edit (lace-replay(1),
  * EDITS; of the hottest piece's group) that starts them all at one offset modulo align: their first

@@ -26,8 +26,9 @@ struct rp_block {
 };
 
 struct rp_afn {
-	uint32_t fn;     /* index in lay->old */
-	uint32_t n;      /* instructions of the block in it */
+	uint32_t fn;       /* index in lay->old */
+	uint32_t n;        /* instructions of the block in it */
+	uint32_t entries;  /* with heat: 1 when one is the function's first */
 };
 
 struct rp_chunk {
@@ -57,6 +58,7 @@ struct rp_ctx {
 				* nearest mapped predecessor */
 	uint64_t *afn_count;   /* per old function: approximate instructions run */
 	uint64_t *hot_count;   /* with heat: per old function, instructions run */
+	uint64_t *hot_entries; /* with heat: per old function, runs of its first */
 	struct replay_result *out;
 
 	struct sim_model m;
@@ -138,6 +140,7 @@ static void layout_prepare(struct rp_ctx *c)
 	c->shift = xcalloc(l->nold, sizeof(*c->shift));
 	c->afn_count = xcalloc(l->nold, sizeof(*c->afn_count));
 	c->hot_count = l->heat ? xcalloc(l->nold, sizeof(*c->hot_count)) : NULL;
+	c->hot_entries = l->heat ? xcalloc(l->nold, sizeof(*c->hot_entries)) : NULL;
 	for (size_t i = 0; i < l->nold; i++) {
 		size_t lo = 0, hi = l->nnew;
 		c->map[i] = -1;
@@ -184,7 +187,7 @@ static long old_find(const struct replay_layout *l, uint64_t a)
 enum { CL_EXACT, CL_APPROX, CL_OUTSIDE };
 
 /* Carry runtime address a over to the layout; *fn: the old function. */
-static uint64_t addr_carry(const struct rp_ctx *c, uint64_t a, int *cls, long *fn)
+static uint64_t addr_carry(const struct rp_ctx *c, uint64_t a, int *cls, long *fn, bool *first)
 {
 	const struct replay_layout *l = c->lay;
 	uint64_t bias = 0, link;
@@ -201,6 +204,7 @@ static uint64_t addr_carry(const struct rp_ctx *c, uint64_t a, int *cls, long *f
 	*fn = k;
 	if (k < 0)
 		return a;
+	*first = link == l->old[k].addr;
 	if (c->map[k] >= 0) {
 		const struct replay_sym *n = &l->new[c->map[k]];
 		*cls = n->size == l->old[k].size ? CL_EXACT : CL_APPROX;
@@ -240,16 +244,18 @@ static int block_define(struct rp_ctx *c, const struct rec_event *ev, uint64_t *
 		if (c->lay) {
 			int cls;
 			long fn = -1;
-			a = addr_carry(c, a, &cls, &fn);
+			bool first = false;
+			a = addr_carry(c, a, &cls, &fn, &first);
 			if (c->hot_count && fn >= 0) {
 				if (b->hn && c->hot[c->nhot - 1].fn == (uint32_t)fn) {
 					c->hot[c->nhot - 1].n++;
+					c->hot[c->nhot - 1].entries += first;
 				} else {
 					if (c->nhot == c->hot_cap) {
 						c->hot_cap = c->hot_cap ? 2 * c->hot_cap : 256;
 						c->hot = xrealloc(c->hot, c->hot_cap * sizeof(*c->hot));
 					}
-					c->hot[c->nhot++] = (struct rp_afn){ (uint32_t)fn, 1 };
+					c->hot[c->nhot++] = (struct rp_afn){ (uint32_t)fn, 1, first };
 					b->hn++;
 				}
 			}
@@ -266,7 +272,7 @@ static int block_define(struct rp_ctx *c, const struct rec_event *ev, uint64_t *
 						c->afn_cap = c->afn_cap ? 2 * c->afn_cap : 256;
 						c->afn = xrealloc(c->afn, c->afn_cap * sizeof(*c->afn));
 					}
-					c->afn[c->nafn++] = (struct rp_afn){ (uint32_t)fn, 1 };
+					c->afn[c->nafn++] = (struct rp_afn){ (uint32_t)fn, 1, 0 };
 					b->an++;
 				}
 			}
@@ -333,8 +339,12 @@ static void blocks_settle(struct rp_ctx *c)
 		c->out->outside += b->execs * b->outside;
 		for (uint32_t k = 0; k < b->an; k++)
 			c->afn_count[c->afn[b->afirst + k].fn] += b->execs * c->afn[b->afirst + k].n;
-		for (uint32_t k = 0; k < b->hn; k++)
-			c->hot_count[c->hot[b->hfirst + k].fn] += b->execs * c->hot[b->hfirst + k].n;
+		for (uint32_t k = 0; k < b->hn; k++) {
+			const struct rp_afn *h = &c->hot[b->hfirst + k];
+
+			c->hot_count[h->fn] += b->execs * h->n;
+			c->hot_entries[h->fn] += b->execs * h->entries;
+		}
 		b->execs = 0;
 	}
 }
@@ -584,7 +594,7 @@ int replay_run(const struct lace_record *rec, const struct replay_layout *lay,
 				out->approx_fns = xrealloc(out->approx_fns, (out->napprox_fns + 1) *
 							   sizeof(*out->approx_fns));
 				out->approx_fns[out->napprox_fns++] =
-					(struct replay_fn){ lay->old[i].name, c.afn_count[i] };
+					(struct replay_fn){ lay->old[i].name, c.afn_count[i], 0 };
 			}
 		if (out->napprox_fns)   /* qsort wants a non-NULL base even for 0 */
 			qsort(out->approx_fns, out->napprox_fns, sizeof(*out->approx_fns), fn_cmp);
@@ -593,7 +603,8 @@ int replay_run(const struct lace_record *rec, const struct replay_layout *lay,
 				out->hot_fns = xrealloc(out->hot_fns, (out->nhot_fns + 1) *
 							sizeof(*out->hot_fns));
 				out->hot_fns[out->nhot_fns++] =
-					(struct replay_fn){ lay->old[i].name, c.hot_count[i] };
+					(struct replay_fn){ lay->old[i].name, c.hot_count[i],
+							    c.hot_entries[i] };
 			}
 		if (out->nhot_fns)
 			qsort(out->hot_fns, out->nhot_fns, sizeof(*out->hot_fns), fn_cmp);
@@ -607,6 +618,7 @@ int replay_run(const struct lace_record *rec, const struct replay_layout *lay,
 	free(c.shift);
 	free(c.afn_count);
 	free(c.hot_count);
+	free(c.hot_entries);
 	free(c.hot);
 	return err;
 }

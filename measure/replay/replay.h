@@ -61,6 +61,7 @@ struct replay_proc {
 struct replay_fn {
 	const char *name;
 	uint64_t instructions;
+	uint64_t entries;   /* hot_fns: runs of its first instruction */
 };
 
 struct replay_result {

@@ -11,6 +11,8 @@
 #    order (--write-maps' NAME.order): the same checks;
 #  - an edit (--edit; the hottest units from --hot moved and aligned) and
 #    the same move made for real by a linker script: the same checks;
+#  - --hot-by entries counts the runs of each function's first
+#    instruction: gdb's breakpoint hits on the same program;
 #  - --cpu-profile: the recording replayed on another core's front end
 #    equals a live run on that profile;
 #  - the draws differ from each other (the family moves code), repeat with
@@ -167,6 +169,33 @@ printf 'edit 256\nnosuch.o:.text 0\n' > bad.edit
 expect_exit 2 "$LACE" replay --edit bad.edit prog.rec
 expect_one_line "$ERR"
 expect_match "not a piece of this build" "$ERR"
+
+# --hot-by entries: the runs of each function's first instruction, most
+# first; the independent count is gdb's, a breakpoint at that address
+# with an ignore count, on the same (deterministic) program run natively
+GDB=$(command -v gdb || command -v gdb-multiarch)
+if [ -n "$GDB" ]; then
+  expect_exit 0 "$LACE" replay --hot 3 --hot-by entries --json prog.rec
+  printf '%s\n' "$OUT" > entries.json
+  python3 - entries.json > bp.gdb <<'PY' || fail "--hot-by entries: $(cat entries.json)"
+import json, sys
+h = json.load(open(sys.argv[1]))
+assert h["by"] == "entries", h
+e = [x["entries"] for x in h["hot"]]
+assert len(e) == 3 and e == sorted(e, reverse=True) and e[-1] > 0, e
+for x in h["hot"]:
+    print("break *%s\nignore $bpnum 100000000" % x["address"])
+print("run\ninfo breakpoints")
+PY
+  "$GDB" -nx -batch -x bp.gdb ./prog > gdb.out 2>&1 || fail "gdb: $(tail -n 3 gdb.out)"
+  got=$(awk '/breakpoint already hit/ { print $4 }' gdb.out | tr '\n' ' ')
+  want=$(python3 -c 'import json; print(" ".join(str(x["entries"]) for x in json.load(open("entries.json"))["hot"]) + " ")')
+  expect_eq "$got" "$want" "--hot-by entries against gdb's breakpoint hits"
+else
+  echo "note: no gdb, --hot-by entries not checked against breakpoint hits"
+fi
+expect_exit 2 "$LACE" replay --hot 3 --hot-by calls prog.rec
+expect_one_line "$ERR"
 
 # another core, the same stream: the 2 KiB recording replayed on the
 # i7-920's front end gives what a live run on that profile counts
