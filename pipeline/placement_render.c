@@ -28,6 +28,18 @@ void placement_render_effect(struct strbuf *sb, const json_t *e)
 		    num(b[2], 32, lace_json_get_num(e, "ci_high_percent"), "%+.2f%%"));
 }
 
+/* "0.0123 | 0.049 | 0.0156 | 0.63 | 1.00% | " */
+void placement_render_stats_cells(struct strbuf *sb, const json_t *e)
+{
+	char b[5][32];
+
+	strbuf_addf(sb, "%s | %s | %s | %s | %s | ", num(b[0], 32, lace_json_get_num(e, "p"), "%.3g"),
+		    num(b[1], 32, lace_json_get_num(e, "p_holm"), "%.3g"),
+		    num(b[2], 32, lace_json_get_num(e, "p_signflip"), "%.3g"),
+		    num(b[3], 32, lace_json_get_num(e, "normality_p"), "%.2f"),
+		    num(b[4], 32, lace_json_get_num(e, "mde_percent"), "%.2f%%"));
+}
+
 /* the verdict as said: "no verdict possible: smallest detectable effect
  * 3.2%", or an estimate's "(estimate)" */
 void placement_render_verdict(struct strbuf *sb, const json_t *e)

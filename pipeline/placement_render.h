@@ -20,5 +20,8 @@ void placement_render_md(struct strbuf *sb, const json_t *doc);
  * event without one. */
 void placement_render_effect(struct strbuf *sb, const json_t *result);
 void placement_render_verdict(struct strbuf *sb, const json_t *result);
+/* A table row's test cells, each followed by " | ": p, Holm p, sign-flip
+ * p, Shapiro-Wilk p, smallest detectable effect ("-" where not given). */
+void placement_render_stats_cells(struct strbuf *sb, const json_t *result);
 
 #endif

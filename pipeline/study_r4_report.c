@@ -257,16 +257,7 @@ static void table_verdicts(struct strbuf *sb, const json_t *q)
 		strbuf_addstr(sb, " | ");
 		placement_render_effect(sb, t);
 		strbuf_addstr(sb, " | ");
-		num(sb, jnum(t, "p"), "%.3g");
-		strbuf_addstr(sb, " | ");
-		num(sb, jnum(t, "p_holm"), "%.3g");
-		strbuf_addstr(sb, " | ");
-		num(sb, jnum(t, "p_signflip"), "%.3g");
-		strbuf_addstr(sb, " | ");
-		num(sb, jnum(t, "normality_p"), "%.2f");
-		strbuf_addstr(sb, " | ");
-		num(sb, jnum(t, "mde_percent"), "%.2f%%");
-		strbuf_addstr(sb, " | ");
+		placement_render_stats_cells(sb, t);
 		verdict(sb, t, held);
 		strbuf_addstr(sb, " |\n");
 	}

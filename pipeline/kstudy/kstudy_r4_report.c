@@ -8,6 +8,7 @@
 
 #include "measure/stats/placement.h"
 #include "pipeline/kstudy/kstudy_r4_design.h"
+#include "pipeline/placement_render.h"
 #include "pipeline/svgplot.h"
 #include "util/array.h"
 #include "util/json.h"
@@ -40,17 +41,6 @@ static void num(struct strbuf *sb, double v, const char *fmt)
 		strbuf_addf(sb, fmt, v);
 }
 
-/* "+1.17% [+0.40%, +1.94%]" */
-static void effect(struct strbuf *sb, const json_t *t)
-{
-	num(sb, jnum(t, "effect_percent"), "%+.2f%%");
-	strbuf_addstr(sb, " [");
-	num(sb, jnum(t, "ci_low_percent"), "%+.2f%%");
-	strbuf_addstr(sb, ", ");
-	num(sb, jnum(t, "ci_high_percent"), "%+.2f%%");
-	strbuf_addstr(sb, "]");
-}
-
 static void verdict(struct strbuf *sb, const json_t *t, bool withheld)
 {
 	const char *v = js(t, "verdict");
@@ -70,20 +60,6 @@ static void verdict(struct strbuf *sb, const json_t *t, bool withheld)
 		strbuf_addstr(sb, " within +-1%");
 }
 
-static void stats_cells(struct strbuf *sb, const json_t *t)
-{
-	num(sb, jnum(t, "p"), "%.3g");
-	strbuf_addstr(sb, " | ");
-	num(sb, jnum(t, "p_holm"), "%.3g");
-	strbuf_addstr(sb, " | ");
-	num(sb, jnum(t, "p_signflip"), "%.3g");
-	strbuf_addstr(sb, " | ");
-	num(sb, jnum(t, "normality_p"), "%.2f");
-	strbuf_addstr(sb, " | ");
-	num(sb, jnum(t, "mde_percent"), "%.2f%%");
-	strbuf_addstr(sb, " | ");
-}
-
 static void table_verdicts(struct strbuf *sb, const json_t *r4, bool withheld)
 {
 	size_t i;
@@ -99,9 +75,9 @@ static void table_verdicts(struct strbuf *sb, const json_t *r4, bool withheld)
 		strbuf_addstr(sb, " | ");
 		num(sb, jnum(t, "b_mean"), "%.0f");
 		strbuf_addstr(sb, " | ");
-		effect(sb, t);
+		placement_render_effect(sb, t);
 		strbuf_addstr(sb, " | ");
-		stats_cells(sb, t);
+		placement_render_stats_cells(sb, t);
 		verdict(sb, t, withheld);
 		strbuf_addstr(sb, " |\n");
 	}
@@ -144,7 +120,7 @@ static void controls(struct strbuf *sb, const json_t *r4)
 			"cell (the same design, E and K):", ok_word(c, "aa"));
 	json_array_foreach(json_object_get(json_object_get(r4, "aa"), "events"), i, t) {
 		strbuf_addf(sb, "%s `%s` ", i ? ";" : "", js(t, "event"));
-		effect(sb, t);
+		placement_render_effect(sb, t);
 		strbuf_addf(sb, ", %s", js(t, "verdict"));
 	}
 	strbuf_addstr(sb, ".\n");
@@ -168,9 +144,9 @@ static void controls(struct strbuf *sb, const json_t *r4)
 				  "|---:|---|---:|---:|---:|---:|---:|---|\n");
 		json_array_foreach(json_object_get(pos, "doses"), i, t) {
 			strbuf_addf(sb, "| %lld | ", (long long)json_integer_value(json_object_get(t, "n")));
-			effect(sb, t);
+			placement_render_effect(sb, t);
 			strbuf_addstr(sb, " | ");
-			stats_cells(sb, t);
+			placement_render_stats_cells(sb, t);
 			strbuf_addf(sb, "%s |\n", js(t, "verdict"));
 		}
 		strbuf_addch(sb, '\n');
@@ -268,7 +244,7 @@ static void seed_answer(struct strbuf *sb, const json_t *r4, bool withheld)
 			continue;
 		strbuf_addf(sb, " on %s, moving the entry code into `.text` changes kernel L1i misses by ",
 			    kstudy_r4_profiles[p]);
-		effect(sb, t);
+		placement_render_effect(sb, t);
 		strbuf_addf(sb, " over %.0f executions x %.0f layout pairs (", jnum(t, "executions"),
 			    jnum(t, "draws_per_execution"));
 		verdict(sb, t, withheld);
@@ -385,7 +361,7 @@ void kstudy_r4_summary(const json_t *res, FILE *f)
 		if (!json_is_true(json_object_get(t, "primary")))
 			continue;
 		snprintf(pair, sizeof(pair), "%s -> %s", short_name(js(t, "a")), short_name(js(t, "b")));
-		effect(&sb, t);
+		placement_render_effect(&sb, t);
 		verdict(&v, t, withheld);
 		fprintf(f, "    %-15s %-34s %-20s %-30s %s\n", js(t, "profile"), pair, js(t, "event"), sb.buf,
 			v.buf);
