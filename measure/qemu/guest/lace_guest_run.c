@@ -17,6 +17,10 @@
  * written to QEMU's isa-debug-exit port (0xf4), which ends QEMU at once
  * with exit code (status << 1) | 1.
  *
+ * The runs have no address-space randomization (personality
+ * ADDR_NO_RANDOMIZE, as setarch -R): where the stack lands would change
+ * the program's own path from one execution to the next.
+ *
  * --trace counts the guest kernel's tracepoints over the window by the
  * kernel's own means: a perf counter (inherited by the runs) when the
  * kernel has perf events, else the ftrace ring buffer (a large one,
@@ -33,6 +37,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/personality.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
@@ -256,6 +261,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: lace-guest-run [--exit-port] [--trace SYS:NAME,...] LOOPS CMD [ARG...]\n");
 		return 2;
 	}
+	/* The workload's stack, mmap base and vDSO where they were in every
+	 * other boot (setarch -R): with randomization, a perturbed boot's
+	 * entropy moved the stack, and a string of argv or environ that
+	 * landed in a page's last 48 bytes sent glibc's strlen down its
+	 * page-cross path, 16 more user instructions in 1 boot of 40.  A
+	 * perturbation is to change timing, not the program's path. */
+	personality(ADDR_NO_RANDOMIZE);
 	/* before the tracepoints are on: its faults are not the workload's */
 	touch_stack();
 	if (ftrace && ftrace_prepare())
