@@ -128,7 +128,7 @@ static void controls(struct strbuf *sb, const json_t *r4)
 		strbuf_addf(sb, "- Positive control: not measured: %s.\n", js(r4, "positive_not_measured"));
 	} else if (pos) {
 		strbuf_addf(sb, "- Positive control, dose-response (%s): N hot kernel functions (lace replay "
-				"--hot --write-edit, `kernel/layouts/conflict-16.edit`) at one offset modulo "
+				"--hot --hot-by entries --write-edit, `kernel/layouts/conflict-16.edit`) at one offset modulo "
 				"4 KiB, so their first lines share one L1i set of Skylake's %lld ways; "
 				"slower above the ways: %s, monotone: %s, within the smallest detectable effect "
 				"below them: %s; the real build of N = 16 (`baseline-conflict-16`) against its "
