@@ -239,7 +239,7 @@ static uint32_t refs_compact(const struct sim_cache *c, struct sim_ref *r, uint3
 		r[k] = r[j];
 		r[k].first = r[j].insn != prev_insn;
 		prev_insn = r[j].insn;
-		r[k].insn = sim_cache_setoff(c, r[j].block);
+		r[k].insn = sim_cache_set_of(c, r[j].block);
 		r[k].way = 0;
 		k++;
 	}

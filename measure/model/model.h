@@ -152,8 +152,7 @@ struct sim_insn {
 struct sim_ref {
 	uint64_t block;
 	uint32_t insn;   /* build time: index of the instruction; after
-			  * compaction: the set's first slot in the cache's
-			  * tags (sim_cache_setoff(), where its MRU tag is) */
+			  * compaction: the block's set (sim_cache_set_of()) */
 	uint16_t fn;
 	uint8_t first;   /* first kept lookup of its instruction: resets the
 			  * at-most-one-miss rule */
@@ -253,12 +252,13 @@ static inline void sim_seg_refs_run(struct sim_model *m, const struct sim_seg *s
 				    struct sim_ref *lines, uint32_t nlines,
 				    struct sim_ref *pages, uint32_t npages)
 {
-	uint64_t *tags = m->l1i.tags, *stamps = m->l1i.stamps, clock = m->l1i.clock;
-	uint32_t i;
+	uint64_t *mru = m->l1i.mru, *tags = m->l1i.tags, *stamps = m->l1i.stamps;
+	uint64_t clock = m->l1i.clock;
+	uint32_t stride = m->l1i.stride, i;
 
 	for (i = 0; i < nlines; i++) {
 		uint64_t block = lines[i].block;
-		uint32_t setoff = lines[i].insn, slot = setoff + 1 + lines[i].way;
+		uint32_t set = lines[i].insn, slot = set * stride + lines[i].way;
 
 		if (__builtin_expect(tags[slot] != block, 0)) {
 			m->l1i.clock = clock;
@@ -266,20 +266,22 @@ static inline void sim_seg_refs_run(struct sim_model *m, const struct sim_seg *s
 			return;
 		}
 		stamps[slot] = ++clock;
-		tags[setoff] = block;
+		mru[set] = block;
 	}
 	m->l1i.clock = clock;
 
+	mru = m->itlb.mru;
 	tags = m->itlb.tags;
 	stamps = m->itlb.stamps;
 	clock = m->itlb.clock;
+	stride = m->itlb.stride;
 	for (i = 0; i < npages; i++) {
 		uint64_t block = pages[i].block;
-		uint32_t setoff = pages[i].insn, slot = setoff + 1 + pages[i].way;
+		uint32_t set = pages[i].insn, slot = set * stride + pages[i].way;
 
 		/* a page is nearly always the MRU one of its set: that hit
 		 * changes nothing (code lines are not, they take turns) */
-		if (tags[setoff] == block)
+		if (mru[set] == block)
 			continue;
 		if (__builtin_expect(tags[slot] != block, 0)) {
 			m->itlb.clock = clock;
@@ -287,7 +289,7 @@ static inline void sim_seg_refs_run(struct sim_model *m, const struct sim_seg *s
 			return;
 		}
 		stamps[slot] = ++clock;
-		tags[setoff] = block;
+		mru[set] = block;
 	}
 	m->itlb.clock = clock;
 }

@@ -103,12 +103,12 @@ static void test_symmap(void **state)
 
 static void test_flush_below_keeps_kernel_lru(void **state)
 {
-	uint64_t tags[10];   /* sim_cache_ntags(): tags and stamps of 1 set */
+	uint64_t tags[9];   /* sim_cache_ntags(): tags and stamps of 1 set, its MRU copy */
 	struct sim_cache c;
 	uint64_t user = 5, k1 = (uint64_t)1 << 52, k2 = k1 + 1;
 
 	/* one set of 4 ways, line = page */
-	assert_int_equal(sim_cache_ntags(4 * 4096, 4, 4096), 10);
+	assert_int_equal(sim_cache_ntags(4 * 4096, 4, 4096), 9);
 	sim_cache_init(&c, 4 * 4096, 4, 4096, tags);
 	sim_cache_ref_block(&c, k1);
 	sim_cache_ref_block(&c, user);

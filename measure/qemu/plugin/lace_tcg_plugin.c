@@ -427,15 +427,15 @@ static void guard_build(struct tb_info *t)
 	uint32_t k = 0;
 
 	for (uint32_t i = 0; i < t->seg.nlines && k < TB_GUARD; i++, k++) {
-		t->guard_tag[k] = &model.l1i.tags[t->seg.lines[i].insn];
+		t->guard_tag[k] = &model.l1i.mru[t->seg.lines[i].insn];
 		t->guard_block[k] = t->seg.lines[i].block;
 	}
 	for (uint32_t i = 0; i < t->seg.npages && k < TB_GUARD; i++, k++) {
-		t->guard_tag[k] = &model.itlb.tags[t->seg.pages[i].insn];
+		t->guard_tag[k] = &model.itlb.mru[t->seg.pages[i].insn];
 		t->guard_block[k] = t->seg.pages[i].block;
 	}
 	for (uint32_t i = 0; i < t->seg.nlpages && k < TB_GUARD; i++, k++) {
-		t->guard_tag[k] = &model.litlb.tags[t->seg.lpages[i].insn];
+		t->guard_tag[k] = &model.litlb.mru[t->seg.lpages[i].insn];
 		t->guard_block[k] = t->seg.lpages[i].block;
 	}
 	t->guarded = t->seg.nlines + t->seg.npages + t->seg.nlpages <= TB_GUARD;
@@ -673,11 +673,12 @@ LACE_QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_
 	fprintf(out, "# lace-tcg 1 target=%s\n", info->target_name);
 	fflush(out);
 	sim_model_ntags(&cfg, &nl, &ni, &ns, &nlt);
-	l1i = calloc(nl, sizeof(*l1i));
-	itlb = calloc(ni, sizeof(*itlb));
-	stlb = calloc(ns ? ns : 1, sizeof(*stlb));
-	litlb = calloc(nlt ? nlt : 1, sizeof(*litlb));
-	if (!l1i || !itlb || !stlb || !litlb)
+	/* 128-byte aligned: a set's tags and stamps are two adjacent host
+	 * cache lines (cache.h) */
+	if (posix_memalign((void **)&l1i, 128, nl * sizeof(*l1i)) ||
+	    posix_memalign((void **)&itlb, 128, ni * sizeof(*itlb)) ||
+	    posix_memalign((void **)&stlb, 128, (ns ? ns : 1) * sizeof(*stlb)) ||
+	    posix_memalign((void **)&litlb, 128, (nlt ? nlt : 1) * sizeof(*litlb)))
 		return fail("out of memory", NULL);
 	sim_model_init(&model, &cfg, l1i, itlb, stlb, litlb);
 	user_limit = tcg_user_page_limit(cfg.page);

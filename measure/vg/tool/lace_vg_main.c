@@ -133,18 +133,23 @@ static void bad_config(const HChar *what, const HChar *why)
 }
 
 /* Tag arrays come from static memory when they fit: the generated code
- * reads the L1i's and iTLB's, and reaches them from the model's address
- * (lace_vg_ir.c's ir_addr) rather than by 64-bit constants. */
+ * reads the L1i's and iTLB's MRU copies, and reaches them from the model's
+ * address (lace_vg_ir.c's ir_addr) rather than by 64-bit constants.  Each
+ * starts on 128 bytes, so that a set's tags and stamps are two adjacent
+ * host cache lines (cache.h). */
 #define TAG_POOL (1u << 16)
-static uint64_t tag_pool[TAG_POOL];
+static uint64_t tag_pool[TAG_POOL] __attribute__((aligned(128)));
 
 static uint64_t *tags_alloc(const HChar *cc, uint64_t n)
 {
 	static uint64_t used;
 	uint64_t *p;
 
-	if (n > TAG_POOL - used)
-		return VG_(malloc)(cc, n * sizeof(uint64_t));
+	n = (n + 15) & ~(uint64_t)15;
+	if (n > TAG_POOL - used) {
+		HChar *q = VG_(malloc)(cc, n * sizeof(uint64_t) + 128);
+		return (uint64_t *)(((Addr)q + 127) & ~(Addr)127);
+	}
 	p = tag_pool + used;
 	used += n;
 	return p;
