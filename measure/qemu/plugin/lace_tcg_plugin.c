@@ -9,10 +9,11 @@
  *            stlb_entries=N,stlb_ways=N,page=N,fetch_block=N]
  *
  * Each translation block is compiled once, at translation, into a model
- * record (a segment of its distinct lines and pages, sim_seg_build, and an
- * MRU guard; struct tb_info), and costs one callback per execution -- from
- * the first window on: until then only the window markers are
- * instrumented (tb_trans_boot, instrument_all).  The L1i is looked up by the host address of the
+ * record (a segment of its distinct lines and pages, sim_seg_build, and
+ * its compact block, sim_blk_build: struct tb_hot, one host cache line),
+ * and costs one callback per execution -- from the first window on: until
+ * then only the window markers are instrumented (tb_trans_boot,
+ * instrument_all).  The L1i is looked up by the host address of the
  * guest's code (guest RAM is one page-aligned host mapping, so this is the
  * guest-physical line: processes sharing virtual addresses do not alias);
  * the TLBs by the guest-virtual page.  QEMU shows no CR3/PCID, so the
@@ -48,30 +49,38 @@
 
 LACE_QEMU_PLUGIN_EXPORT int qemu_plugin_version = LACE_QEMU_PLUGIN_VERSION;
 
-/* One translated block, compiled: one record per translation, carved from
- * big chunks (rec_alloc) with its kept lookups and function slots right
- * behind it, so that an execution reads a few adjacent host cache lines
- * (separate allocations per array cost more than the model itself).
- * Records are never freed: plugin API 1 says nothing when QEMU drops a
- * block, and a retranslation makes a new record.
+/* One translated block, compiled: one record per translation, in two
+ * parts.  Records are never freed: plugin API 1 says nothing when QEMU
+ * drops a block, and a retranslation makes a new record.
  *
- * The hot part first.  Most executions change no cache state: every kept
- * lookup hits the most recently used tag of its set (a hit there leaves
- * the set as it is).  The guard tests that with a fixed number of loads
- * and no data-dependent branch -- unused slots compare a dummy tag with
- * itself -- and only a block that fails it, or has more lookups than
- * slots, runs the model's lookups (sim_seg_run_caches_inline). */
-#define TB_GUARD 4
+ * The hot part (struct tb_hot) is all an execution reads: one 64-byte
+ * host cache line holding the model's compact block (struct sim_blk: the
+ * fetch states, the kept lookups with their way hints), the block's key
+ * and its execution count, carved from chunks of their own so that the
+ * blocks of a loop share few host cache lines.  What grows by a constant
+ * with every execution is not counted there: the instructions, line and
+ * page lookups, the fetch model's constant part and the per-function
+ * counts are the block's constants times its executions, added up by
+ * side when a window closes (tb_window_sums) and per function at exit.
+ *
+ * The cold part (struct tb_info) holds the model's segment (its lookups'
+ * instructions and functions, for a miss or a stale hint), the constants,
+ * and what the rare paths need.  A block that does not fit the compact
+ * form (more than SIM_BLK_LINES lines, two pages) is TB_GENERAL: it runs
+ * its segment in the slow path. */
+struct tb_info;
+struct tb_hot {
+	struct sim_blk b;            /* b.host32: executions (its wraps go to the
+				      * cold part's execs_hi); b.host8[0]: the key */
+	struct tb_info *cold;
+};
 
 struct tb_info {
-	uint8_t key;                 /* TB_KERNEL | TB_SWITCH; see fast_key */
-	uint8_t guarded;             /* the guard covers every kept lookup */
-	uint32_t ninsn, l1i_loads, itlb_loads;
-	uint64_t execs;              /* per-function counts: settled at exit */
-	const uint64_t *guard_tag[TB_GUARD];
-	uint64_t guard_block[TB_GUARD];
-	struct sim_fetch_seg fetch;
-	/* cold */
+	struct sim_fn_stats pend;    /* the compact block's misses, for pend_to at exit */
+	struct sim_fn_stats *pend_to;   /* its function's counters, or NULL */
+	struct tb_hot *hot;
+	uint64_t execs_hi;           /* 2^32 times the wraps of hot->b.host32 */
+	uint64_t base;               /* executions when the window last closed */
 	struct sim_seg seg;          /* lines, pages and functions */
 	struct tb_info *next_all;    /* every record, for settling */
 	uint64_t vaddr;
@@ -84,10 +93,12 @@ struct tb_info {
 	struct sim_ref refs[];       /* seg.lines, then seg.pages, then seg.fns */
 };
 
-#define TB_KERNEL 1u
-#define TB_SWITCH 2u
-#define TB_EXC    4u             /* kernel block at a synchronous exception's entry */
-#define TB_SLOW   0x80u          /* never in a block's key */
+#define TB_KERNEL  1u
+#define TB_SWITCH  2u
+#define TB_EXC     4u            /* kernel block at a synchronous exception's entry */
+#define TB_GENERAL 8u            /* runs its segment (no compact block) */
+#define TB_SLOW    0x80u         /* never in a block's key */
+#define tb_key(h) ((h)->b.host8[0])
 
 static struct sim_model model;
 static struct sim_totals last;
@@ -110,7 +121,8 @@ static size_t nirq;
 /* The block executed last, and the user block a synchronous exception
  * left (whose rest a new block counts again when the kernel returns into
  * it; tcg_block_rest) */
-static struct tb_info *last_tb, *excepted;
+static struct tb_hot *last_tb;
+static struct tb_info *excepted;
 static int excepted_switched;   /* the kernel switched processes since */
 static uint64_t exc_addr[64];   /* exc=: where synchronous exceptions enter the kernel */
 static size_t nexc;
@@ -118,33 +130,39 @@ static size_t nexc;
  * the current side, no path= tracking; anything else takes the slow path
  * in tb_exec (TB_SLOW: window closed or paths). */
 static uint8_t fast_key = TB_SLOW;
-static const uint64_t guard_dummy;
+/* The instructions counted so far, for path= (whose blocks all take the
+ * slow path): the model's totals leave them to the blocks' constants. */
+static uint64_t path_clock;
 
 static void fast_key_update(void)
 {
 	fast_key = (uint8_t)(!window_open || paths.n ? TB_SLOW : cur_kernel ? TB_KERNEL : 0);
 }
 
-/* Chunks of 1 MiB; records of blocks translated one after another (mostly
- * code that runs together) sit next to each other. */
-static void *rec_alloc(size_t size)
+/* Chunks of 1 MiB, one series for the hot parts and one for the cold;
+ * records of blocks translated one after another (mostly code that runs
+ * together) sit next to each other. */
+struct arena {
+	char *chunk;
+	size_t left;
+};
+static struct arena hot_arena, cold_arena;
+
+static void *rec_alloc(struct arena *a, size_t size, size_t align)
 {
-	static char *chunk;
-	static size_t left;
 	void *p;
 
-	size = (size + 15) & ~(size_t)15;
-	if (size > left) {
+	size = (size + align - 1) & ~(align - 1);
+	if (size > a->left) {
 		size_t c = size > ((size_t)1 << 20) ? size : (size_t)1 << 20;
 
-		chunk = malloc(c);
-		if (!chunk)
+		if (posix_memalign((void **)&a->chunk, 64, c))
 			abort();   /* QEMU itself aborts on allocation failure */
-		left = c;
+		a->left = c;
 	}
-	p = chunk;
-	chunk += size;
-	left -= size;
+	p = a->chunk;
+	a->chunk += size;
+	a->left -= size;
 	return p;
 }
 
@@ -154,6 +172,33 @@ static void totals_sync(void)
 {
 	model.t.fetch_blocks = model.fetch.entries;
 	model.t.fetch_late = model.fetch.late;
+}
+
+static uint64_t tb_execs(const struct tb_info *t)
+{
+	return t->execs_hi + t->hot->b.host32;
+}
+
+/* What the blocks' constants times their executions since the last window
+ * closed add to each side (see struct tb_hot); executions are counted in
+ * windows only. */
+static void tb_window_sums(struct tcg_split *w)
+{
+	for (struct tb_info *t = all_tbs; t; t = t->next_all) {
+		uint64_t now = tb_execs(t), n = now - t->base;
+		struct sim_totals *side = tb_key(t->hot) & TB_KERNEL ? &w->k : &w->u;
+
+		if (!n)
+			continue;
+		t->base = now;
+		if (tb_key(t->hot) & TB_GENERAL)
+			continue;   /* its segment counted them */
+		side->instructions += n * t->seg.ninsn;
+		side->l1i_loads += n * t->seg.l1i_loads;
+		side->itlb_loads += n * t->seg.itlb_loads;
+		side->fetch_blocks += n * t->seg.fetch.empty_entries;
+		side->fetch_late += n * t->seg.fetch.seq_late;
+	}
 }
 
 /* Does block t run the code of block e from t's start on?  The same
@@ -170,17 +215,60 @@ static int same_code(const struct tb_info *e, const struct tb_info *t)
 	return t->haddr == e->haddr + (t->vaddr - e->vaddr);
 }
 
-/* tb_exec's rare cases, out of line so that the common path saves no
- * registers: 0 when the block counts nothing (window closed). */
-static __attribute__((noinline)) int tb_slow(struct tb_info *t)
+static __attribute__((noinline)) void tb_wrap(struct tb_hot *h)
 {
+	h->cold->execs_hi += (uint64_t)1 << 32;
+}
+
+/* One execution of a block that counts (the window open, its side the
+ * current one), but for its constants (tb_window_sums); nl and large are
+ * its shape (sim_blk_run_caches_n), constants in tb_exec's copies. */
+static inline __attribute__((always_inline)) void tb_count_n(struct tb_hot *h, uint32_t nl,
+							     int large)
+{
+	if (__builtin_expect(++h->b.host32 == 0, 0))
+		tb_wrap(h);
+	sim_blk_fetch(&model.fetch, &h->b);
+	sim_blk_run_caches_n(&model, &h->b, &h->cold->pend, nl, large);
+	last_tb = h;
+}
+
+static void tb_count(struct tb_hot *h)
+{
+	tb_count_n(h, h->b.nl, h->b.flags & SIM_BLK_LARGE);
+}
+
+/* A TB_GENERAL block: all of its segment (sim_seg_run of a lazy segment
+ * whose executions the hot part counts). */
+static __attribute__((noinline)) void tb_count_general(struct tb_hot *h)
+{
+	struct tb_info *t = h->cold;
+
+	if (__builtin_expect(++h->b.host32 == 0, 0))
+		tb_wrap(h);
+	model.t.instructions += t->seg.ninsn;
+	model.t.l1i_loads += t->seg.l1i_loads;
+	model.t.itlb_loads += t->seg.itlb_loads;
+	sim_seg_run_caches_inline(&model, &t->seg);
+	sim_fetch_seg_apply(&model.fetch, &t->seg.fetch);
+	last_tb = h;
+}
+
+/* tb_exec's rare cases, out of line so that the common path saves no
+ * registers: the window closed, a side change, the context switch, an
+ * exception's entry, path= tracking, a TB_GENERAL block. */
+static __attribute__((noinline)) void tb_slow(struct tb_hot *h)
+{
+	struct tb_info *t = h->cold;
+	uint8_t key = tb_key(h);
+
 	if (!window_open)
-		return 0;
-	if ((t->key & TB_EXC) && last_tb && !(last_tb->key & TB_KERNEL)) {
-		excepted = last_tb;
+		return;
+	if ((key & TB_EXC) && last_tb && !(tb_key(last_tb) & TB_KERNEL)) {
+		excepted = last_tb->cold;
 		excepted_switched = 0;
 	}
-	if (t->key & TB_SWITCH) {
+	if (key & TB_SWITCH) {
 		excepted_switched = 1;
 		/* a new address space may follow: forget the user pages */
 		sim_cache_flush_below(&model.itlb, user_limit);
@@ -190,17 +278,19 @@ static __attribute__((noinline)) int tb_slow(struct tb_info *t)
 	}
 	if (paths.n && t->irq)
 		tcg_paths_interrupt(&paths);
-	if (paths.n)
-		tcg_paths_block(&paths, t->vaddr, t->path_fn, t->call_ret, model.t.instructions);
+	if (paths.n) {
+		tcg_paths_block(&paths, t->vaddr, t->path_fn, t->call_ret, path_clock);
+		path_clock += t->seg.ninsn;
+	}
 	/* the split is taken when the side changes, not after every block: a
 	 * per-block copy of the totals cost as much as the model */
-	if ((t->key & TB_KERNEL) != (unsigned)cur_kernel) {
+	if ((key & TB_KERNEL) != (unsigned)cur_kernel) {
 		totals_sync();
 		tcg_split_account(&win, cur_kernel, &model.t, &last);
 		if (cur_kernel && excepted && same_code(excepted, t)) {
 			/* back in user space: into the excepted block, whose
 			 * instructions from here on were counted, not run */
-			uint32_t rest = tcg_block_rest(excepted->ioff, excepted->ninsn,
+			uint32_t rest = tcg_block_rest(excepted->ioff, excepted->seg.ninsn,
 						       excepted->vaddr, t->vaddr);
 
 			win.u.instructions -= rest;
@@ -214,48 +304,64 @@ static __attribute__((noinline)) int tb_slow(struct tb_info *t)
 			 * handler): its block's rest is lost, not retried */
 			excepted = NULL;
 		}
-		cur_kernel = t->key & TB_KERNEL;
+		cur_kernel = key & TB_KERNEL;
 		fast_key_update();
 	}
-	return 1;
-}
-
-static __attribute__((noinline)) void tb_caches(struct tb_info *t)
-{
-	sim_seg_run_caches_inline(&model, &t->seg);
+	if (key & TB_GENERAL)
+		tb_count_general(h);
+	else
+		tb_count(h);
 }
 
 static void tb_exec(unsigned int vcpu, void *ud)
 {
-	struct tb_info *t = ud;
-	uint64_t diff = 0;
+	struct tb_hot *h = ud;
 
-	if (__builtin_expect(t->key != fast_key, 0) && !tb_slow(t))
-		return;
-	/* sim_seg_run() of a lazy segment, with the fetch totals left to
-	 * totals_sync() */
-	model.t.instructions += t->ninsn;
-	model.t.l1i_loads += t->l1i_loads;
-	model.t.itlb_loads += t->itlb_loads;
-	t->execs++;
-	for (int i = 0; i < TB_GUARD; i++)
-		diff |= *t->guard_tag[i] ^ t->guard_block[i];
-	if (__builtin_expect(diff || !t->guarded, 0))
-		tb_caches(t);
-	sim_fetch_seg_apply(&model.fetch, &t->fetch);
-	last_tb = t;
+	if (__builtin_expect(tb_key(h) != fast_key, 0))
+		tb_slow(h);
+	else
+		tb_count(h);
+}
+
+/* tb_exec for each shape of compact block (lines, large page): the host
+ * CPU then predicts every branch of an execution that changes nothing
+ * (one shared copy mispredicted its loops as blocks of one, two and three
+ * lines took turns). */
+#define TB_EXEC(NL, LARGE)                                                    \
+	static void tb_exec_##NL##_##LARGE(unsigned int vcpu, void *ud)       \
+	{                                                                     \
+		struct tb_hot *h = ud;                                        \
+									      \
+		if (__builtin_expect(tb_key(h) != fast_key, 0))               \
+			tb_slow(h);                                           \
+		else                                                          \
+			tb_count_n(h, NL, LARGE);                             \
+	}
+TB_EXEC(1, 0) TB_EXEC(2, 0) TB_EXEC(3, 0) TB_EXEC(1, 1) TB_EXEC(2, 1) TB_EXEC(3, 1)
+#undef TB_EXEC
+
+static qemu_plugin_vcpu_udata_cb_t tb_exec_for(const struct tb_hot *h)
+{
+	static const qemu_plugin_vcpu_udata_cb_t fixed[2][SIM_BLK_LINES] = {
+		{ tb_exec_1_0, tb_exec_2_0, tb_exec_3_0 },
+		{ tb_exec_1_1, tb_exec_2_1, tb_exec_3_1 },
+	};
+
+	if (tb_key(h) & TB_GENERAL)
+		return tb_exec;
+	return fixed[!!(h->b.flags & SIM_BLK_LARGE)][h->b.nl - 1];
 }
 
 /* tb_exec, recording: each block that counts, in order, after the
  * context switch its start may be (tcg_record.h) */
 static void tb_exec_rec(unsigned int vcpu, void *ud)
 {
-	struct tb_info *t = ud;
+	struct tb_hot *h = ud;
 
 	if (window_open) {
-		if (t->key & TB_SWITCH)
+		if (tb_key(h) & TB_SWITCH)
 			tcg_rec_mark(REC_CTXSW);
-		tcg_rec_exec(t->rec_id);
+		tcg_rec_exec(h->cold->rec_id);
 	}
 	tb_exec(vcpu, ud);
 }
@@ -295,7 +401,8 @@ static void mark_open(unsigned int vcpu, void *ud)
 	tcg_rec_mark(REC_WIN_OPEN);
 	window_no++;
 	memset(&win, 0, sizeof(win));
-	last_tb = excepted = NULL;
+	last_tb = NULL;
+	excepted = NULL;
 	totals_sync();
 	last = model.t;
 	cur_kernel = 0;   /* the marker runs in user space */
@@ -310,10 +417,12 @@ static void mark_close(unsigned int vcpu, void *ud)
 		return;
 	window_open = 0;
 	tcg_rec_mark(REC_WIN_CLOSE);
-	last_tb = excepted = NULL;
+	last_tb = NULL;
+	excepted = NULL;
 	fast_key_update();
 	totals_sync();
 	tcg_split_account(&win, cur_kernel, &model.t, &last);
+	tb_window_sums(&win);
 	tcg_split_format(line, sizeof(line), window_no, &win);
 	fputs(line, out);
 	fflush(out);
@@ -421,30 +530,6 @@ static void scratch_reserve(size_t n)
 #undef GROW
 }
 
-/* The MRU guard of a block's kept lookups (see struct tb_info). */
-static void guard_build(struct tb_info *t)
-{
-	uint32_t k = 0;
-
-	for (uint32_t i = 0; i < t->seg.nlines && k < TB_GUARD; i++, k++) {
-		t->guard_tag[k] = &model.l1i.mru[t->seg.lines[i].insn];
-		t->guard_block[k] = t->seg.lines[i].block;
-	}
-	for (uint32_t i = 0; i < t->seg.npages && k < TB_GUARD; i++, k++) {
-		t->guard_tag[k] = &model.itlb.mru[t->seg.pages[i].insn];
-		t->guard_block[k] = t->seg.pages[i].block;
-	}
-	for (uint32_t i = 0; i < t->seg.nlpages && k < TB_GUARD; i++, k++) {
-		t->guard_tag[k] = &model.litlb.mru[t->seg.lpages[i].insn];
-		t->guard_block[k] = t->seg.lpages[i].block;
-	}
-	t->guarded = t->seg.nlines + t->seg.npages + t->seg.nlpages <= TB_GUARD;
-	for (; k < TB_GUARD; k++) {
-		t->guard_tag[k] = &guard_dummy;
-		t->guard_block[k] = guard_dummy;
-	}
-}
-
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb);
@@ -453,6 +538,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	struct sim_seg segh, segv;
 	struct sim_insn *iv, *ih;
 	struct tb_info *t;
+	struct tb_hot *h;
+	uint8_t key;
 	long fn_sym[64];
 	uint64_t vaddr;
 	long path_fn = -1;
@@ -508,8 +595,13 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	bool user = !tcg_is_kernel(vaddr);
 	/* the small pages' lookups, then the large pages' */
 	uint32_t np = segv.npages + segv.nlpages;
-	t = rec_alloc(sizeof(*t) + (segh.nlines + np) * sizeof(struct sim_ref) +
-		      nfns * sizeof(struct sim_seg_fn) + (user ? n * sizeof(uint16_t) : 0));
+	t = rec_alloc(&cold_arena, sizeof(*t) + (segh.nlines + np) * sizeof(struct sim_ref) +
+		      nfns * sizeof(struct sim_seg_fn) + (user ? n * sizeof(uint16_t) : 0), 16);
+	h = rec_alloc(&hot_arena, sizeof(*h), 64);
+	h->cold = t;
+	t->hot = h;
+	t->execs_hi = 0;
+	t->base = 0;
 	t->seg = segv;
 	t->seg.lines = t->refs;
 	t->seg.nlines = segh.nlines;
@@ -527,23 +619,26 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		for (size_t i = 0; i < n; i++)
 			t->ioff[i] = (uint16_t)(iv[i].addr - vaddr);
 	}
-	t->ninsn = t->seg.ninsn;
-	t->l1i_loads = t->seg.l1i_loads;
-	t->itlb_loads = t->seg.itlb_loads;
-	t->execs = 0;
-	t->fetch = t->seg.fetch;
-	guard_build(t);
+	t->seg.lazy = 1;
+	key = (uint8_t)((user ? 0 : TB_KERNEL) |
+			(switch_addr && vaddr == switch_addr ? TB_SWITCH : 0));
+	memset(&t->pend, 0, sizeof(t->pend));
+	t->pend_to = NULL;
+	if (sim_blk_build(&h->b, &model, &t->seg))
+		key |= TB_GENERAL;
+	else
+		t->pend_to = sim_seg_fn(&t->seg, t->seg.lines[0].fn);
 	t->next_all = all_tbs;
 	all_tbs = t;
 	t->vaddr = vaddr;
 	t->call_ret = call_ret;
 	t->path_fn = path_fn;
 	t->irq = nirq && is_irq_vector(vaddr);
-	t->key = (uint8_t)((user ? 0 : TB_KERNEL) |
-			   (switch_addr && vaddr == switch_addr ? TB_SWITCH : 0));
 	for (size_t k = 0; k < nexc && !user; k++)
 		if (exc_addr[k] == vaddr)
-			t->key |= TB_EXC;
+			key |= TB_EXC;
+	h->b.host32 = 0;
+	tb_key(h) = key;
 	if (tcg_rec_on) {
 		/* scratch.sa/sl: the virtual addresses and lengths (the
 		 * last build); the physical ones are ih's */
@@ -551,8 +646,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			scratch.pa[i] = ih[i].addr;
 		t->rec_id = tcg_rec_def(!user, scratch.sa, scratch.sl, scratch.pa, (uint32_t)n);
 	}
-	qemu_plugin_register_vcpu_tb_exec_cb(tb, tcg_rec_on ? tb_exec_rec : tb_exec,
-					     QEMU_PLUGIN_CB_NO_REGS, t);
+	qemu_plugin_register_vcpu_tb_exec_cb(tb, tcg_rec_on ? tb_exec_rec : tb_exec_for(h),
+					     QEMU_PLUGIN_CB_NO_REGS, h);
 }
 
 static void at_exit(qemu_plugin_id_t id, void *ud)
@@ -560,8 +655,13 @@ static void at_exit(qemu_plugin_id_t id, void *ud)
 	if (window_open)
 		mark_close(0, NULL);
 	for (struct tb_info *t = all_tbs; t; t = t->next_all) {
-		t->seg.execs = t->execs;
+		t->seg.execs = tb_execs(t);
 		sim_seg_settle(&t->seg);
+		if (t->pend_to) {
+			t->pend_to->l1i_misses += t->pend.l1i_misses;
+			t->pend_to->itlb_misses += t->pend.itlb_misses;
+			t->pend_to->stlb_misses += t->pend.stlb_misses;
+		}
 	}
 	for (size_t i = 0; i < map.n; i++) {
 		const struct sim_fn_stats *s = &fn_stats[i];
