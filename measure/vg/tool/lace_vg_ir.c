@@ -106,6 +106,11 @@ IRExpr *ir_cache_guard(IRSB *sb, const struct sim_seg *s)
 	return ir_tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, acc, ir_c64(0)));
 }
 
+void ir_add_instructions(IRSB *sb, UInt n)
+{
+	ir_add64(sb, &model.t.instructions, n);
+}
+
 /* What sim_seg_run() does besides the cache lookups, as generated code:
  * the instruction count, the lazy executions (counted in *execs, from
  * which totals_sync derives the lookups) and the fetch model

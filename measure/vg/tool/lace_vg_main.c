@@ -210,29 +210,53 @@ struct arena {
 /* The first hot parts come from static memory, near the model: the
  * generated code of plain segments counts their executions there,
  * reached from the model's address (ir_addr). */
-static HChar hot_pool[4u << 20] __attribute__((aligned(64)));
+static HChar hot_pool[4u << 20] __attribute__((aligned(128)));
 static struct arena hot_arena = { hot_pool, sizeof(hot_pool) }, cold_arena;
 static struct lace_seg_cold *all_segs;
 
-/* The hot part's pending executions go to the model's segment. */
+/* The hot part's pending executions go to the model's segment, and the
+ * fetch model's constants of those its compact block ran (a call
+ * helper's) to the fetch model. */
 static void seg_fold(struct lace_seg_cold *g)
 {
-	g->s.execs += g->hot->execs;
-	g->hot->execs = 0;
+	struct lace_seg *h = g->hot;
+	ULong fast = h->fast_hi + h->b.host32;
+	ULong n = h->execs + fast;
+
+	g->s.execs += n;
+	if ((seg_flags(h) & (SEG_CALL | SEG_BLK)) == (SEG_CALL | SEG_BLK)) {
+		model.fetch.entries += n * g->s.fetch.empty_entries;
+		model.fetch.late += n * g->s.fetch.seq_late;
+	}
+	h->execs = 0;
+	h->fast_done += fast;
+	h->fast_hi = 0;
+	h->b.host32 = 0;
+	if (h->pend_to) {
+		h->pend_to->l1i_misses += h->pend.l1i_misses;
+		h->pend_to->itlb_misses += h->pend.itlb_misses;
+		h->pend_to->stlb_misses += h->pend.stlb_misses;
+	}
+	VG_(memset)(&h->pend, 0, sizeof(h->pend));
 }
 
 /* Add every segment's pending executions to its functions (zap: drop them
- * instead, for a forked child's fresh start). */
+ * instead, for a forked child's fresh start: then the leaf segments'
+ * counts start again too). */
 static void segs_settle(Bool zap)
 {
 	struct lace_seg_cold *g;
 
 	for (g = all_segs; g; g = g->next_all) {
 		seg_fold(g);
-		if (zap)
+		if (zap) {
 			g->s.execs = 0;
-		else
+			g->hot->fast_done = 0;
+			g->hot->act_mark = 0;
+			g->hot->act_fast = 0;
+		} else {
 			sim_seg_settle(&g->s);
+		}
 	}
 }
 
@@ -255,7 +279,7 @@ static void totals_sync(void)
 	model.t.fetch_late = model.fetch.late;
 }
 
-/* sz bytes from arena a, aligned to align (a power of two, at most 64) */
+/* sz bytes from arena a, aligned to align (a power of two, at most 128) */
 static HChar *seg_alloc(struct arena *a, SizeT sz, SizeT align)
 {
 	HChar *p;
@@ -263,8 +287,8 @@ static HChar *seg_alloc(struct arena *a, SizeT sz, SizeT align)
 	sz = (sz + align - 1) & ~(align - 1);
 	if (sz > a->left) {
 		SizeT chunk = sz > (1u << 20) ? sz : (1u << 20);
-		HChar *c = VG_(malloc)("lace.segs", chunk + 64);
-		a->chunk = (HChar *)(((Addr)c + 63) & ~(Addr)63);
+		HChar *c = VG_(malloc)("lace.segs", chunk + 128);
+		a->chunk = (HChar *)(((Addr)c + 127) & ~(Addr)127);
 		a->left = chunk;
 	}
 	p = a->chunk;
@@ -299,7 +323,8 @@ static void seg_flush(IRSB *sbOut, Bool ret)
 
 	/* kept for the life of the process */
 	seg = (struct lace_seg *)seg_alloc(&hot_arena, sizeof(*seg) + (tmp.nlines + tmp.npages) *
-					   sizeof(struct sim_ref), 64);
+					   sizeof(struct sim_ref), 128);
+	VG_(memset)(seg, 0, sizeof(*seg));
 	cold = (struct lace_seg_cold *)seg_alloc(&cold_arena, sizeof(*cold) +
 						 tmp.nfns * sizeof(struct sim_seg_fn), 16);
 	cold->s = tmp;
@@ -313,7 +338,6 @@ static void seg_flush(IRSB *sbOut, Bool ret)
 	cold->hot = seg;
 	cold->next_all = all_segs;
 	all_segs = cold;
-	seg->execs = 0;
 	seg->cold = cold;
 	seg->ninsn = tmp.ninsn;
 	seg->nlines = (UShort)tmp.nlines;   /* at most MAX_SEG_INSNS * 4 */
@@ -321,17 +345,30 @@ static void seg_flush(IRSB *sbOut, Bool ret)
 	seg->fetch = tmp.fetch;
 	seg->entry = NULL;
 	if (clo_per_function && seg_entry_fn) {
-		if (!seg_entry_fn->hot) {
-			seg->own.inclusive = 0;
-			seg->own.active = 0;
+		if (!seg_entry_fn->hot)
 			seg_entry_fn->hot = &seg->own;
-		}
 		seg->entry = seg_entry_fn->hot;
 	}
 	seg->entry_offset = seg_entry_offset;
 	seg->ends_in_ret = clo_per_function && ret;
+	if (!sim_blk_build(&seg->b, &model, &cold->s)) {
+		seg_flags(seg) |= SEG_BLK;
+		seg->pend_to = sim_seg_fn(&cold->s, cold->s.lines[0].fn);
+	}
+	if (seg->entry || seg->ends_in_ret)
+		seg_flags(seg) |= SEG_CALL;
+	if (seg->entry && seg->ends_in_ret) {
+		seg_flags(seg) |= SEG_LEAF;
+		seg->next_leaf = seg->entry->leaves;
+		seg->entry->leaves = seg;
+		/* a function whose frame is open now: its calls from here on
+		 * are marked when the frame closes */
+		seg->act_mark = 0;
+	}
 
 	if (seg->entry || seg->ends_in_ret) {
+		/* the instructions first: the helper's frames read them */
+		ir_add_instructions(sbOut, tmp.ninsn);
 		IRExpr *sp_entry = seg->entry ? IRExpr_RdTmp(seg_entry_sp) : mkIRExpr_HWord(0);
 		IRExpr *sp_now = mkIRExpr_HWord(0);
 		if (seg->ends_in_ret) {
@@ -553,7 +590,9 @@ static void results_write(const HChar *why)
 				out_printf(o, "fn %llu %llu %llu %llu %llu %llu %s\n",
 					   (ULong)s->instructions, (ULong)s->l1i_misses,
 					   (ULong)s->itlb_misses, (ULong)s->stlb_misses,
-					   (ULong)s->calls, f->hot ? f->hot->inclusive : 0, f->name);
+					   (ULong)s->calls,
+					   f->hot ? f->hot->inclusive + leaf_inclusive(f->hot) : 0,
+					   f->name);
 			}
 		}
 	}
@@ -567,8 +606,9 @@ static void counts_reset(void)
 {
 	UInt b;
 
-	sim_model_reset_counts(&model);
+	/* the pending executions first: they are the old counts' */
 	segs_settle(True);
+	sim_model_reset_counts(&model);
 	for (b = 0; b < FN_BUCKETS; b++) {
 		struct lace_fn *f;
 		for (f = fn_table[b]; f; f = f->next) {
