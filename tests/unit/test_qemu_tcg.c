@@ -426,6 +426,20 @@ static void test_plugin_args(void **state)
 	assert_int_equal(a.cfg.fetch_block, 32);
 	assert_int_equal(a.npath, 2);
 	assert_string_equal(a.path[1], "do_idle");
+	assert_int_equal(a.nmore, 0);
+
+	/* profile=NAME: one more profile, the geometry keys after it its own */
+	char *two[] = { "out=f", "l1i_line=128", "profile=nehalem", "l1i_size=65536",
+			"profile=p3", "fetch_block=32" };
+	assert_int_equal(tcg_args_parse(6, two, &a), 0);
+	assert_int_equal(a.cfg.l1i_line, 128);
+	assert_int_equal(a.cfg.l1i_size, 32768);
+	assert_int_equal(a.nmore, 2);
+	assert_string_equal(a.more_name[0], "nehalem");
+	assert_int_equal(a.more[0].l1i_size, 65536);
+	assert_int_equal(a.more[0].l1i_line, 64);
+	assert_int_equal(a.more[1].fetch_block, 32);
+	assert_int_equal(a.more[1].l1i_size, 32768);
 
 	static const struct { char *arg; const char *msg; } bad[] = {
 		{ "switch=junk", "switch: 'junk' is not a number" },

@@ -7,6 +7,11 @@
  *           [,record=FILE]
  *           [,path=FUNCTION]...[,l1i_size=N,l1i_ways=N,l1i_line=N,itlb_entries=N,itlb_ways=N,
  *            stlb_entries=N,stlb_ways=N,page=N,fetch_block=N]
+ *           [,profile=NAME[,l1i_size=N...]]...
+ *
+ * profile=NAME models one more CPU profile on the same blocks (the
+ * geometry keys after it are its own): its window lines are "profile K
+ * window N ..." (K from 1, in the order given), its events only.
  *
  * Each translation block is compiled once, at translation, into a model
  * record (a segment of its distinct lines and pages, sim_seg_build, and
@@ -90,7 +95,16 @@ struct tb_info {
 	int irq;                     /* starts at an asynchronous interrupt's vector */
 	uint16_t *ioff;              /* user blocks: each instruction's offset from vaddr */
 	uint64_t haddr;              /* host address of the first instruction (or vaddr) */
+	struct tb_x *x;              /* the other profiles' parts (profile=), or NULL */
 	struct sim_ref refs[];       /* seg.lines, then seg.pages, then seg.fns */
+};
+
+/* One more profile's part of a block (profile=): its segment and compact
+ * block (b.host8[0]: 1 when usable), whose constants tb_window_sums adds
+ * from the first profile's execution count. */
+struct tb_x {
+	struct sim_blk b;
+	struct sim_seg seg;
 };
 
 #define TB_KERNEL  1u
@@ -103,6 +117,16 @@ struct tb_info {
 static struct sim_model model;
 static struct sim_totals last;
 static struct tcg_split win;
+/* The profiles modelled beside the first (profile=): each its own model
+ * and window split; their events only (no functions, no paths). */
+struct tcg_xprof {
+	const char *name;
+	struct sim_model m;
+	struct sim_totals last;
+	struct tcg_split win;
+};
+static struct tcg_xprof xprof[TCG_MAX_PROFILES - 1];
+static size_t nxprof;
 static int window_open;
 static int cur_kernel;   /* the side the model's counts since `last` belong to */
 static unsigned window_no;
@@ -172,6 +196,10 @@ static void totals_sync(void)
 {
 	model.t.fetch_blocks = model.fetch.entries;
 	model.t.fetch_late = model.fetch.late;
+	for (size_t k = 0; k < nxprof; k++) {
+		xprof[k].m.t.fetch_blocks = xprof[k].m.fetch.entries;
+		xprof[k].m.t.fetch_late = xprof[k].m.fetch.late;
+	}
 }
 
 static uint64_t tb_execs(const struct tb_info *t)
@@ -179,25 +207,35 @@ static uint64_t tb_execs(const struct tb_info *t)
 	return t->execs_hi + t->hot->b.host32;
 }
 
+/* n executions of a compact block's segment: its constants */
+static void seg_constants(struct sim_totals *side, const struct sim_seg *seg, uint64_t n)
+{
+	side->instructions += n * seg->ninsn;
+	side->l1i_loads += n * seg->l1i_loads;
+	side->itlb_loads += n * seg->itlb_loads;
+	side->fetch_blocks += n * seg->fetch.empty_entries;
+	side->fetch_late += n * seg->fetch.seq_late;
+}
+
 /* What the blocks' constants times their executions since the last window
- * closed add to each side (see struct tb_hot); executions are counted in
- * windows only. */
-static void tb_window_sums(struct tcg_split *w)
+ * closed add to each side of each profile's window (see struct tb_hot);
+ * executions are counted in windows only. */
+static void tb_window_sums(void)
 {
 	for (struct tb_info *t = all_tbs; t; t = t->next_all) {
 		uint64_t now = tb_execs(t), n = now - t->base;
-		struct sim_totals *side = tb_key(t->hot) & TB_KERNEL ? &w->k : &w->u;
+		int kernel = tb_key(t->hot) & TB_KERNEL;
 
 		if (!n)
 			continue;
 		t->base = now;
-		if (tb_key(t->hot) & TB_GENERAL)
-			continue;   /* its segment counted them */
-		side->instructions += n * t->seg.ninsn;
-		side->l1i_loads += n * t->seg.l1i_loads;
-		side->itlb_loads += n * t->seg.itlb_loads;
-		side->fetch_blocks += n * t->seg.fetch.empty_entries;
-		side->fetch_late += n * t->seg.fetch.seq_late;
+		/* a block without compact block counted them itself */
+		if (!(tb_key(t->hot) & TB_GENERAL))
+			seg_constants(kernel ? &win.k : &win.u, &t->seg, n);
+		for (size_t k = 0; k < nxprof; k++)
+			if (t->x[k].b.host8[0])
+				seg_constants(kernel ? &xprof[k].win.k : &xprof[k].win.u, &t->x[k].seg,
+					      n);
 	}
 }
 
@@ -256,14 +294,15 @@ static __attribute__((noinline)) void tb_count_general(struct tb_hot *h)
 
 /* tb_exec's rare cases, out of line so that the common path saves no
  * registers: the window closed, a side change, the context switch, an
- * exception's entry, path= tracking, a TB_GENERAL block. */
-static __attribute__((noinline)) void tb_slow(struct tb_hot *h)
+ * exception's entry, path= tracking, a TB_GENERAL block.  0 when the
+ * block counts nothing (window closed). */
+static __attribute__((noinline)) int tb_slow(struct tb_hot *h)
 {
 	struct tb_info *t = h->cold;
 	uint8_t key = tb_key(h);
 
 	if (!window_open)
-		return;
+		return 0;
 	if ((key & TB_EXC) && last_tb && !(tb_key(last_tb) & TB_KERNEL)) {
 		excepted = last_tb->cold;
 		excepted_switched = 0;
@@ -274,6 +313,13 @@ static __attribute__((noinline)) void tb_slow(struct tb_hot *h)
 		sim_cache_flush_below(&model.itlb, user_limit);
 		if (model.has_stlb)
 			sim_cache_flush_below(&model.stlb, user_limit);
+		for (size_t k = 0; k < nxprof; k++) {
+			struct sim_model *m = &xprof[k].m;
+
+			sim_cache_flush_below(&m->itlb, tcg_user_page_limit(m->cfg.page));
+			if (m->has_stlb)
+				sim_cache_flush_below(&m->stlb, tcg_user_page_limit(m->cfg.page));
+		}
 		switches++;
 	}
 	if (paths.n && t->irq)
@@ -287,6 +333,8 @@ static __attribute__((noinline)) void tb_slow(struct tb_hot *h)
 	if ((key & TB_KERNEL) != (unsigned)cur_kernel) {
 		totals_sync();
 		tcg_split_account(&win, cur_kernel, &model.t, &last);
+		for (size_t k = 0; k < nxprof; k++)
+			tcg_split_account(&xprof[k].win, cur_kernel, &xprof[k].m.t, &xprof[k].last);
 		if (cur_kernel && excepted && same_code(excepted, t)) {
 			/* back in user space: into the excepted block, whose
 			 * instructions from here on were counted, not run */
@@ -294,6 +342,8 @@ static __attribute__((noinline)) void tb_slow(struct tb_hot *h)
 						       excepted->vaddr, t->vaddr);
 
 			win.u.instructions -= rest;
+			for (size_t k = 0; k < nxprof; k++)
+				xprof[k].win.u.instructions -= rest;
 			/* after this block's EXEC (tb_exec_rec): the replay
 			 * takes the same off its window's user count */
 			if (rest)
@@ -311,6 +361,28 @@ static __attribute__((noinline)) void tb_slow(struct tb_hot *h)
 		tb_count_general(h);
 	else
 		tb_count(h);
+	return 1;
+}
+
+/* The other profiles' part of one execution that counted (profile=): the
+ * model's way, as the first profile's but without functions. */
+static void tb_count_x(struct tb_info *t)
+{
+	for (size_t k = 0; k < nxprof; k++) {
+		struct sim_model *m = &xprof[k].m;
+		struct tb_x *x = &t->x[k];
+
+		if (x->b.host8[0]) {
+			sim_blk_fetch(&m->fetch, &x->b);
+			sim_blk_run_caches(m, &x->b, NULL);
+		} else {
+			m->t.instructions += x->seg.ninsn;
+			m->t.l1i_loads += x->seg.l1i_loads;
+			m->t.itlb_loads += x->seg.itlb_loads;
+			sim_seg_run_caches_inline(m, &x->seg);
+			sim_fetch_seg_apply(&m->fetch, &x->seg.fetch);
+		}
+	}
 }
 
 static void tb_exec(unsigned int vcpu, void *ud)
@@ -352,6 +424,20 @@ static qemu_plugin_vcpu_udata_cb_t tb_exec_for(const struct tb_hot *h)
 	return fixed[!!(h->b.flags & SIM_BLK_LARGE)][h->b.nl - 1];
 }
 
+/* tb_exec with the other profiles (profile=) */
+static void tb_exec_multi(unsigned int vcpu, void *ud)
+{
+	struct tb_hot *h = ud;
+
+	if (tb_key(h) != fast_key) {
+		if (!tb_slow(h))
+			return;
+	} else {
+		tb_count(h);
+	}
+	tb_count_x(h->cold);
+}
+
 /* tb_exec, recording: each block that counts, in order, after the
  * context switch its start may be (tcg_record.h) */
 static void tb_exec_rec(unsigned int vcpu, void *ud)
@@ -363,7 +449,10 @@ static void tb_exec_rec(unsigned int vcpu, void *ud)
 			tcg_rec_mark(REC_CTXSW);
 		tcg_rec_exec(h->cold->rec_id);
 	}
-	tb_exec(vcpu, ud);
+	if (nxprof)
+		tb_exec_multi(vcpu, ud);
+	else
+		tb_exec(vcpu, ud);
 }
 
 static void at_exit(qemu_plugin_id_t id, void *ud);
@@ -405,6 +494,10 @@ static void mark_open(unsigned int vcpu, void *ud)
 	excepted = NULL;
 	totals_sync();
 	last = model.t;
+	for (size_t k = 0; k < nxprof; k++) {
+		memset(&xprof[k].win, 0, sizeof(xprof[k].win));
+		xprof[k].last = xprof[k].m.t;
+	}
 	cur_kernel = 0;   /* the marker runs in user space */
 	fast_key_update();
 }
@@ -422,9 +515,15 @@ static void mark_close(unsigned int vcpu, void *ud)
 	fast_key_update();
 	totals_sync();
 	tcg_split_account(&win, cur_kernel, &model.t, &last);
-	tb_window_sums(&win);
+	for (size_t k = 0; k < nxprof; k++)
+		tcg_split_account(&xprof[k].win, cur_kernel, &xprof[k].m.t, &xprof[k].last);
+	tb_window_sums();
 	tcg_split_format(line, sizeof(line), window_no, &win);
 	fputs(line, out);
+	for (size_t k = 0; k < nxprof; k++) {
+		tcg_split_format(line, sizeof(line), window_no, &xprof[k].win);
+		fprintf(out, "profile %zu %s", k + 1, line);
+	}
 	fflush(out);
 }
 
@@ -519,9 +618,17 @@ static void scratch_reserve(size_t n)
 {
 	if (n <= scratch.n)
 		return;
+	uint32_t line = model.cfg.l1i_line, page = (uint32_t)model.cfg.page;
+
+	for (size_t k = 0; k < nxprof; k++) {
+		if (xprof[k].m.cfg.l1i_line < line)
+			line = xprof[k].m.cfg.l1i_line;
+		if (xprof[k].m.cfg.page < page)
+			page = (uint32_t)xprof[k].m.cfg.page;
+	}
 	scratch.n = n;
-	scratch.cap_l = (uint32_t)n * sim_seg_refs_per_insn(model.cfg.l1i_line, 16);
-	scratch.cap_p = (uint32_t)n * sim_seg_refs_per_insn((uint32_t)model.cfg.page, 16);
+	scratch.cap_l = (uint32_t)n * sim_seg_refs_per_insn(line, 16);
+	scratch.cap_p = (uint32_t)n * sim_seg_refs_per_insn(page, 16);
 #define GROW(f, k) (scratch.f = realloc(scratch.f, (k) * sizeof(*scratch.f)))
 	if (!GROW(iv, n) || !GROW(ih, n) || !GROW(sa, n) || !GROW(pa, n) || !GROW(sl, n) ||
 	    !GROW(lines, scratch.cap_l) || !GROW(tmp_l, scratch.cap_l) ||
@@ -530,12 +637,56 @@ static void scratch_reserve(size_t n)
 #undef GROW
 }
 
+/* Compile a block's n instructions for model m: lines from the host
+ * addresses (ih), pages and fetch blocks from the virtual ones (iv), two
+ * compilations into one segment whose lookups are in scratch (lines in
+ * scratch.lines, pages in scratch.pages). */
+static void seg_compile(const struct sim_model *m, const struct sim_insn *ih,
+			const struct sim_insn *iv, size_t n, struct sim_seg_fn *fns, uint32_t nfns,
+			struct sim_seg *seg)
+{
+	struct sim_seg segh;
+
+	if (sim_seg_build(m, ih, (uint32_t)n, &segh, scratch.lines, scratch.cap_l,
+			  scratch.tmp_p, scratch.cap_p, fns, nfns, scratch.sa, scratch.sl) ||
+	    sim_seg_build(m, iv, (uint32_t)n, seg, scratch.tmp_l, scratch.cap_l,
+			  scratch.pages, scratch.cap_p, fns, nfns, scratch.sa, scratch.sl))
+		abort();   /* the caps hold every lookup: cannot happen */
+	seg->lines = segh.lines;
+	seg->nlines = segh.nlines;
+	seg->l1i_loads = segh.l1i_loads;
+}
+
+/* The other profiles' parts of a block (profile=), from the cold arena. */
+static struct tb_x *tb_x_build(const struct sim_insn *ih, const struct sim_insn *iv, size_t n)
+{
+	struct tb_x *x = rec_alloc(&cold_arena, nxprof * sizeof(*x), 16);
+
+	for (size_t k = 0; k < nxprof; k++) {
+		struct sim_seg seg;
+		uint32_t np;
+		struct sim_ref *refs;
+
+		seg_compile(&xprof[k].m, ih, iv, n, NULL, 0, &seg);
+		np = seg.npages + seg.nlpages;
+		refs = rec_alloc(&cold_arena, (seg.nlines + np) * sizeof(*refs), 16);
+		memcpy(refs, seg.lines, seg.nlines * sizeof(*refs));
+		memcpy(refs + seg.nlines, seg.pages, np * sizeof(*refs));
+		x[k].seg = seg;
+		x[k].seg.lines = refs;
+		x[k].seg.pages = refs + seg.nlines;
+		x[k].seg.lpages = x[k].seg.pages + seg.npages;
+		x[k].b.host8[0] = !sim_blk_build(&x[k].b, &xprof[k].m, &x[k].seg);
+	}
+	return x;
+}
+
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb);
 	uint32_t nfns = 0;
 	struct sim_seg_fn fns[64];
-	struct sim_seg segh, segv;
+	struct sim_seg seg;
 	struct sim_insn *iv, *ih;
 	struct tb_info *t;
 	struct tb_hot *h;
@@ -586,32 +737,27 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	}
 	/* lines from the host (physical) addresses, pages and fetch blocks
 	 * from the virtual ones: two compilations, one segment */
-	if (sim_seg_build(&model, ih, (uint32_t)n, &segh, scratch.lines, scratch.cap_l,
-			  scratch.tmp_p, scratch.cap_p, fns, nfns, scratch.sa, scratch.sl) ||
-	    sim_seg_build(&model, iv, (uint32_t)n, &segv, scratch.tmp_l, scratch.cap_l,
-			  scratch.pages, scratch.cap_p, fns, nfns, scratch.sa, scratch.sl))
-		abort();   /* the caps hold every lookup: cannot happen */
+	seg_compile(&model, ih, iv, n, fns, nfns, &seg);
 
 	bool user = !tcg_is_kernel(vaddr);
 	/* the small pages' lookups, then the large pages' */
-	uint32_t np = segv.npages + segv.nlpages;
-	t = rec_alloc(&cold_arena, sizeof(*t) + (segh.nlines + np) * sizeof(struct sim_ref) +
+	uint32_t np = seg.npages + seg.nlpages;
+	t = rec_alloc(&cold_arena, sizeof(*t) + (seg.nlines + np) * sizeof(struct sim_ref) +
 		      nfns * sizeof(struct sim_seg_fn) + (user ? n * sizeof(uint16_t) : 0), 16);
 	h = rec_alloc(&hot_arena, sizeof(*h), 64);
 	h->cold = t;
 	t->hot = h;
 	t->execs_hi = 0;
 	t->base = 0;
-	t->seg = segv;
+	t->seg = seg;
 	t->seg.lines = t->refs;
-	t->seg.nlines = segh.nlines;
-	t->seg.l1i_loads = segh.l1i_loads;
-	t->seg.pages = t->refs + segh.nlines;
-	t->seg.lpages = t->seg.pages + segv.npages;
+	t->seg.pages = t->refs + seg.nlines;
+	t->seg.lpages = t->seg.pages + seg.npages;
 	t->seg.fns = (struct sim_seg_fn *)(t->seg.pages + np);
-	memcpy(t->seg.lines, segh.lines, segh.nlines * sizeof(struct sim_ref));
-	memcpy(t->seg.pages, segv.pages, np * sizeof(struct sim_ref));
+	memcpy(t->seg.lines, seg.lines, seg.nlines * sizeof(struct sim_ref));
+	memcpy(t->seg.pages, seg.pages, np * sizeof(struct sim_ref));
 	memcpy(t->seg.fns, fns, nfns * sizeof(struct sim_seg_fn));
+	t->x = nxprof ? tb_x_build(ih, iv, n) : NULL;
 	t->ioff = NULL;
 	t->haddr = ih[0].addr;
 	if (user) {
@@ -640,13 +786,15 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	h->b.host32 = 0;
 	tb_key(h) = key;
 	if (tcg_rec_on) {
-		/* scratch.sa/sl: the virtual addresses and lengths (the
-		 * last build); the physical ones are ih's */
-		for (size_t i = 0; i < n; i++)
+		for (size_t i = 0; i < n; i++) {
+			scratch.sa[i] = iv[i].addr;
+			scratch.sl[i] = iv[i].len;
 			scratch.pa[i] = ih[i].addr;
+		}
 		t->rec_id = tcg_rec_def(!user, scratch.sa, scratch.sl, scratch.pa, (uint32_t)n);
 	}
-	qemu_plugin_register_vcpu_tb_exec_cb(tb, tcg_rec_on ? tb_exec_rec : tb_exec_for(h),
+	qemu_plugin_register_vcpu_tb_exec_cb(tb, tcg_rec_on ? tb_exec_rec
+					     : nxprof ? tb_exec_multi : tb_exec_for(h),
 					     QEMU_PLUGIN_CB_NO_REGS, h);
 }
 
@@ -781,6 +929,21 @@ LACE_QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_
 	    posix_memalign((void **)&litlb, 128, (nlt ? nlt : 1) * sizeof(*litlb)))
 		return fail("out of memory", NULL);
 	sim_model_init(&model, &cfg, l1i, itlb, stlb, litlb);
+	for (size_t k = 0; k < args.nmore; k++) {
+		uint64_t *tags;
+
+		if (sim_config_check(&args.more[k], &what, &why))
+			return fail(why, args.more_name[k]);
+		sim_model_ntags(&args.more[k], &nl, &ni, &ns, &nlt);
+		if (posix_memalign((void **)&tags, 128, (nl + ni + ns + nlt + 48) * sizeof(*tags)))
+			return fail("out of memory", NULL);
+		/* each array on 128 bytes (cache.h) */
+		uint64_t *a = tags, *b = a + ((nl + 15) & ~(uint64_t)15);
+		uint64_t *c = b + ((ni + 15) & ~(uint64_t)15), *d = c + ((ns + 15) & ~(uint64_t)15);
+		xprof[k].name = args.more_name[k];
+		sim_model_init(&xprof[k].m, &args.more[k], a, b, ns ? c : NULL, nlt ? d : NULL);
+		nxprof++;
+	}
 	user_limit = tcg_user_page_limit(cfg.page);
 	plugin_id = id;
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans_boot);

@@ -49,6 +49,7 @@
 #include "measure/model/model.h"
 #include "measure/vg/tool/lace_vg_exec.h"
 #include "measure/vg/tool/lace_vg_ir.h"
+#include "measure/vg/tool/lace_vg_more.h"
 #include "measure/vg/tool/lace_vg_out.h"
 #include "measure/vg/tool/lace_vg_rec.h"
 #include "measure/vg/tool/lace_vg_time.h"
@@ -100,6 +101,7 @@ static Bool lace_process_cmd_line_option(const HChar *arg)
 	else if VG_INT_CLO(arg, "--lace-fetch-block", clo_fetch_block) {}
 	else if VG_BOOL_CLO(arg, "--lace-per-function", clo_per_function) {}
 	else if VG_STR_CLO(arg, "--lace-record", clo_record) {}
+	else if (more_option(arg)) {}
 	else
 		return False;
 	return True;
@@ -119,7 +121,10 @@ static void lace_print_usage(void)
 "    --lace-page=BYTES          page size, 4096 or 2097152 [4096]\n"
 "    --lace-fetch-block=BYTES   fetch block size [16]\n"
 "    --lace-per-function=yes|no attribute to functions [yes]\n"
-"    --lace-record=PREFIX       record the executed code to PREFIX.<pid>.<n>\n");
+"    --lace-record=PREFIX       record the executed code to PREFIX.<pid>.<n>\n"
+"    --lace-more=NAME:SIZE,WAYS,LINE:ENTRIES,WAYS:ENTRIES,WAYS:PAGE:FETCH\n"
+"                               model one more CPU profile beside the first\n"
+"                               (its events only), repeatable\n");
 }
 
 static void lace_print_debug_usage(void)
@@ -183,6 +188,7 @@ static void lace_post_clo_init(void)
 	sim_model_ntags(&cfg, &nl, &ni, &ns, NULL);
 	sim_model_init(&model, &cfg, tags_alloc("lace.l1i", nl), tags_alloc("lace.itlb", ni),
 		       ns ? tags_alloc("lace.stlb", ns) : NULL, NULL);
+	more_init();
 	stacks_init();
 	if (clo_record)
 		rec_start(clo_record);
@@ -277,6 +283,7 @@ static void totals_sync(void)
 	}
 	model.t.fetch_blocks = model.fetch.entries;
 	model.t.fetch_late = model.fetch.late;
+	more_totals_sync();
 }
 
 /* sz bytes from arena a, aligned to align (a power of two, at most 128) */
@@ -397,6 +404,12 @@ static void seg_flush(IRSB *sbOut, Bool ret)
 			di->guard = guard;
 		ir_seg_counts(sbOut, &cold->s, &seg->execs);
 	}
+	if (nmore)
+		/* the other profiles' models: a call of their own, always */
+		addStmtToIRSB(sbOut, IRStmt_Dirty(unsafeIRDirty_0_N(
+			1, "lace_more_helper", VG_(fnptr_to_fnentry)(&lace_more_helper),
+			mkIRExprVec_1(mkIRExpr_HWord((HWord)more_seg_build(seg_insns, seg_n, sa,
+									    sl))))));
 	if (rec_on) {
 		/* the recording: this segment runs now (before its model call,
 		 * in the same order) */
@@ -526,6 +539,7 @@ static void window_reset(void)
 	windows = 0;
 	window_open = False;
 	VG_(memset)(&window_sum, 0, sizeof(window_sum));
+	more_window_reset();
 }
 /* instructions executed by the ancestors of this process before it was
  * forked: the virtual clock keeps running across a fork */
@@ -577,6 +591,7 @@ static void results_write(const HChar *why)
 		out_printf(o, "windows %u\n", windows);
 		totals_print(o, "window-", &w);
 	}
+	more_print(o, inherited_from != 0, windows, window_open);
 	if (clo_per_function) {
 		/* functions still running (main, when exit() is called from it)
 		 * end here */
@@ -609,6 +624,7 @@ static void counts_reset(void)
 	/* the pending executions first: they are the old counts' */
 	segs_settle(True);
 	sim_model_reset_counts(&model);
+	more_reset_counts();
 	for (b = 0; b < FN_BUCKETS; b++) {
 		struct lace_fn *f;
 		for (f = fn_table[b]; f; f = f->next) {
@@ -630,6 +646,7 @@ static void lace_atfork_child(ThreadId tid)
 {
 	totals_sync();
 	inherited = model.t;
+	more_fork_child();
 	inherited_from = VG_(getppid)();
 	clock_base_instructions += model.t.instructions;
 	counts_reset();
@@ -643,6 +660,7 @@ static void lace_atfork_child(ThreadId tid)
 			windows = 1;
 			window_open = True;
 			window_start = model.t;
+			more_window_open();
 		}
 	}
 }
@@ -679,6 +697,7 @@ static Bool lace_client_request(ThreadId tid, UWord *args, UWord *ret)
 			windows++;
 			window_open = True;
 			window_start = model.t;
+			more_window_open();
 		}
 		*ret = 0;
 		return True;
@@ -688,6 +707,7 @@ static Bool lace_client_request(ThreadId tid, UWord *args, UWord *ret)
 		if (window_open) {
 			totals_sync();
 			totals_add_span(&window_sum, &model.t, &window_start);
+			more_window_close();
 			window_open = False;
 		}
 		*ret = 0;
