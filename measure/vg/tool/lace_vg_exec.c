@@ -125,8 +125,8 @@ static void frame_pop(struct lace_stack *st, ULong now)
 
 	if (--fr->fn->active == 0) {
 		fr->fn->inclusive += now - fr->start;
-		for (struct lace_seg *l = fr->fn->leaves; l; l = l->next_leaf)
-			l->act_fast += leaf_fast(l) - l->act_mark;
+		for (struct lace_seg *l = fr->fn->leaves; l; l = l->w->next_leaf)
+			l->w->act_fast += leaf_fast(l) - l->w->act_mark;
 	}
 }
 
@@ -134,8 +134,8 @@ ULong leaf_inclusive(const struct lace_fn_hot *fn)
 {
 	ULong n = 0;
 
-	for (const struct lace_seg *l = fn->leaves; l; l = l->next_leaf)
-		n += (leaf_fast(l) - l->act_fast) * (l->ninsn - l->entry_offset);
+	for (const struct lace_seg *l = fn->leaves; l; l = l->w->next_leaf)
+		n += (leaf_fast(l) - l->w->act_fast) * (l->w->ninsn - l->w->entry_offset);
 	return n;
 }
 
@@ -152,8 +152,8 @@ static void frame_push(struct lace_stack *st, struct lace_fn_hot *fn, ULong star
 	st->f[st->n].sp = sp;
 	st->n++;
 	if (fn->active++ == 0)
-		for (struct lace_seg *l = fn->leaves; l; l = l->next_leaf)
-			l->act_mark = leaf_fast(l);
+		for (struct lace_seg *l = fn->leaves; l; l = l->w->next_leaf)
+			l->w->act_mark = leaf_fast(l);
 }
 
 void stacks_unwind_all(void)
@@ -185,7 +185,7 @@ void stacks_forget(void)
  * (see seg_flush), and calls this only when a lookup can change state. */
 static VG_REGPARM(1) void lace_seg_helper(struct lace_seg *seg)
 {
-	sim_seg_run_caches(&model, &seg->cold->s);
+	sim_seg_run_caches(&model, &seg->w->cold->s);
 }
 
 /* The same for a compact block, with its count of lines built in: the
@@ -194,7 +194,7 @@ static VG_REGPARM(1) void lace_seg_helper(struct lace_seg *seg)
 #define SEG_HELPER(NL)                                                            \
 	static VG_REGPARM(1) void lace_seg_helper_##NL(struct lace_seg *seg)       \
 	{                                                                         \
-		sim_blk_update_n(&model, &seg->b, &seg->pend, NL, 0);              \
+		sim_blk_update_n(&model, &seg->b, &seg->w->pend, NL, 0);              \
 	}
 SEG_HELPER(1) SEG_HELPER(2) SEG_HELPER(3)
 #undef SEG_HELPER
@@ -216,20 +216,20 @@ static void seg_frames(struct lace_seg *seg, UWord sp_entry, UWord sp_now, ULong
 		       ULong after)
 {
 	struct lace_stack *st = &stacks[current_tid];
-	struct lace_fn_hot *fn = seg->entry;
+	struct lace_fn_hot *fn = seg->w->entry;
 
 	if (fn) {
-		if (seg->ends_in_ret && sp_entry < sp_now && st->n < MAX_FRAMES) {
+		if (seg->w->ends_in_ret && sp_entry < sp_now && st->n < MAX_FRAMES) {
 			/* a whole call in one segment: its frame would be
 			 * pushed and popped right away (the push cannot fail,
 			 * the pop takes it first) */
 			if (fn->active == 0)
-				fn->inclusive += after - (before + seg->entry_offset);
+				fn->inclusive += after - (before + seg->w->entry_offset);
 		} else {
-			frame_push(st, fn, before + seg->entry_offset, sp_entry);
+			frame_push(st, fn, before + seg->w->entry_offset, sp_entry);
 		}
 	}
-	if (seg->ends_in_ret)
+	if (seg->w->ends_in_ret)
 		while (st->n && st->f[st->n - 1].sp < sp_now)
 			frame_pop(st, after);
 	top_sync();
@@ -245,11 +245,11 @@ static inline __attribute__((always_inline)) void call_caches(struct lace_seg *s
 		sim_blk_fetch(&model.fetch, &seg->b);
 		/* no MRU test first: the lines of calls to many functions take
 		 * turns in their sets */
-		sim_blk_update_n(&model, &seg->b, &seg->pend, nl, 0);
+		sim_blk_update_n(&model, &seg->b, &seg->w->pend, nl, 0);
 	} else {
-		sim_fetch_seg_apply(&model.fetch, &seg->fetch);
-		sim_seg_refs_run(&model, &seg->cold->s, seg->refs, seg->nlines,
-				 seg->refs + seg->nlines, seg->npages);
+		sim_fetch_seg_apply(&model.fetch, &seg->w->fetch);
+		sim_seg_refs_run(&model, &seg->w->cold->s, seg->w->refs, seg->w->nlines,
+				 seg->w->refs + seg->w->nlines, seg->w->npages);
 	}
 }
 
@@ -260,15 +260,15 @@ VG_REGPARM(3) void lace_seg_call_helper(struct lace_seg *seg, UWord sp_entry,
 {
 	ULong after = model.t.instructions;
 
-	seg->execs++;   /* lazy: the lookups and functions (totals_sync) */
-	seg_frames(seg, sp_entry, sp_now, after - seg->ninsn, after);
+	seg->w->execs++;   /* lazy: the lookups and functions (totals_sync) */
+	seg_frames(seg, sp_entry, sp_now, after - seg->w->ninsn, after);
 	/* last: its rare slow path is a call with nothing left to do after */
 	call_caches(seg, seg_flags(seg) & SEG_BLK ? seg->b.nl : 0);
 }
 
 static __attribute__((noinline)) void leaf_wrap(struct lace_seg *seg)
 {
-	seg->fast_hi += (ULong)1 << 32;
+	seg->w->fast_hi += (ULong)1 << 32;
 }
 
 /* The same for a segment that holds a whole call (a function's entry,
@@ -286,8 +286,8 @@ static inline __attribute__((always_inline)) void leaf_run(struct lace_seg *seg,
 	} else {
 		ULong after = model.t.instructions;
 
-		seg->execs++;
-		seg_frames(seg, sp_entry, sp_now, after - seg->ninsn, after);
+		seg->w->execs++;
+		seg_frames(seg, sp_entry, sp_now, after - seg->w->ninsn, after);
 	}
 	call_caches(seg, nl);
 }

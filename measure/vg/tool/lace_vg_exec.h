@@ -34,15 +34,18 @@ extern struct lace_fn *fn_table[FN_BUCKETS];
  * *entry: a is its first instruction. */
 struct lace_fn *fn_of(DiEpoch ep, Addr a, Bool *entry);
 
-/* A segment as the tool keeps it, in two parts.  The hot one (64-byte
- * aligned, carved from chunks of their own) starts with what a helper
- * reads on every call: the model's compact block (struct sim_blk: the
- * fetch states, the kept lookups and their hints) when the segment fits
- * one (SEG_BLK), in one host cache line with the cold part's address;
- * then counts, function entry, fetch summary and the kept lookups as the
- * model's segment has them.  The cold one holds the model's segment
- * (whose lines and pages point at the hot copy of the lookups) and the
- * rest.
+/* A segment as the tool keeps it, in three parts.  The hot one is one
+ * 64-byte host cache line, carved with the others from a dense arena (a
+ * loop's or a program's segments share as few host cache lines as
+ * possible): the model's compact block (struct sim_blk: the fetch states,
+ * the kept lookups and their hints) when the segment fits one (SEG_BLK),
+ * and the warm part's address; it is all a helper reads on a call that
+ * hits.  The warm one (struct lace_seg_warm, near the model: the
+ * generated code counts executions there) holds the pending misses, the
+ * counts, the function entry, the fetch summary and the kept lookups as
+ * the model's segment has them; the cold one (struct lace_seg_cold) holds
+ * the model's segment (whose lines and pages point at the warm copy of
+ * the lookups) and the rest.
  *
  * A leaf segment (SEG_LEAF: a function's entry, then a return from it, a
  * whole call) counts its calls that need no frame in b.host32, and
@@ -57,8 +60,13 @@ struct lace_fn *fn_of(DiEpoch ep, Addr a, Bool *entry);
 		       * helper (its fetch constants are settled) */
 #define seg_flags(seg) ((seg)->b.host8[0])
 struct lace_seg_cold;
+struct lace_seg_warm;
 struct lace_seg {
 	struct sim_blk b;           /* with SEG_BLK; b.host32: a leaf's calls counted there */
+	struct lace_seg_warm *w;
+};
+
+struct lace_seg_warm {
 	struct lace_seg_cold *cold;
 	struct sim_fn_stats pend;   /* b's misses, not yet in pend_to */
 	struct sim_fn_stats *pend_to;   /* b's function's counters, or NULL */
@@ -83,7 +91,7 @@ struct lace_seg {
  * last reset. */
 static inline ULong leaf_fast(const struct lace_seg *seg)
 {
-	return seg->fast_done + seg->fast_hi + seg->b.host32;
+	return seg->w->fast_done + seg->w->fast_hi + seg->b.host32;
 }
 
 struct lace_seg_cold {

@@ -213,11 +213,13 @@ struct arena {
 	HChar *chunk;
 	SizeT left;
 };
-/* The first hot parts come from static memory, near the model: the
- * generated code of plain segments counts their executions there,
- * reached from the model's address (ir_addr). */
-static HChar hot_pool[4u << 20] __attribute__((aligned(128)));
-static struct arena hot_arena = { hot_pool, sizeof(hot_pool) }, cold_arena;
+/* The hot lines have an arena of their own (struct lace_seg: the
+ * segments of a program share as few host cache lines as they can); the
+ * first warm parts come from static memory, near the model: the generated
+ * code of plain segments counts their executions there, reached from the
+ * model's address (ir_addr). */
+static HChar warm_pool[4u << 20] __attribute__((aligned(64)));
+static struct arena hot_arena, warm_arena = { warm_pool, sizeof(warm_pool) }, cold_arena;
 static struct lace_seg_cold *all_segs;
 
 /* The hot part's pending executions go to the model's segment, and the
@@ -226,24 +228,24 @@ static struct lace_seg_cold *all_segs;
 static void seg_fold(struct lace_seg_cold *g)
 {
 	struct lace_seg *h = g->hot;
-	ULong fast = h->fast_hi + h->b.host32;
-	ULong n = h->execs + fast;
+	ULong fast = h->w->fast_hi + h->b.host32;
+	ULong n = h->w->execs + fast;
 
 	g->s.execs += n;
 	if ((seg_flags(h) & (SEG_CALL | SEG_BLK)) == (SEG_CALL | SEG_BLK)) {
 		model.fetch.entries += n * g->s.fetch.empty_entries;
 		model.fetch.late += n * g->s.fetch.seq_late;
 	}
-	h->execs = 0;
-	h->fast_done += fast;
-	h->fast_hi = 0;
+	h->w->execs = 0;
+	h->w->fast_done += fast;
+	h->w->fast_hi = 0;
 	h->b.host32 = 0;
-	if (h->pend_to) {
-		h->pend_to->l1i_misses += h->pend.l1i_misses;
-		h->pend_to->itlb_misses += h->pend.itlb_misses;
-		h->pend_to->stlb_misses += h->pend.stlb_misses;
+	if (h->w->pend_to) {
+		h->w->pend_to->l1i_misses += h->w->pend.l1i_misses;
+		h->w->pend_to->itlb_misses += h->w->pend.itlb_misses;
+		h->w->pend_to->stlb_misses += h->w->pend.stlb_misses;
 	}
-	VG_(memset)(&h->pend, 0, sizeof(h->pend));
+	VG_(memset)(&h->w->pend, 0, sizeof(h->w->pend));
 }
 
 /* Add every segment's pending executions to its functions (zap: drop them
@@ -257,9 +259,9 @@ static void segs_settle(Bool zap)
 		seg_fold(g);
 		if (zap) {
 			g->s.execs = 0;
-			g->hot->fast_done = 0;
-			g->hot->act_mark = 0;
-			g->hot->act_fast = 0;
+			g->hot->w->fast_done = 0;
+			g->hot->w->act_mark = 0;
+			g->hot->w->act_fast = 0;
 		} else {
 			sim_seg_settle(&g->s);
 		}
@@ -329,14 +331,17 @@ static void seg_flush(IRSB *sbOut, Bool ret)
 		tmp.nfns = 0;
 
 	/* kept for the life of the process */
-	seg = (struct lace_seg *)seg_alloc(&hot_arena, sizeof(*seg) + (tmp.nlines + tmp.npages) *
-					   sizeof(struct sim_ref), 128);
+	seg = (struct lace_seg *)seg_alloc(&hot_arena, sizeof(*seg), 64);
 	VG_(memset)(seg, 0, sizeof(*seg));
+	seg->w = (struct lace_seg_warm *)seg_alloc(&warm_arena, sizeof(*seg->w) +
+						   (tmp.nlines + tmp.npages) *
+						   sizeof(struct sim_ref), 64);
+	VG_(memset)(seg->w, 0, sizeof(*seg->w));
 	cold = (struct lace_seg_cold *)seg_alloc(&cold_arena, sizeof(*cold) +
 						 tmp.nfns * sizeof(struct sim_seg_fn), 16);
 	cold->s = tmp;
-	cold->s.lines = seg->refs;
-	cold->s.pages = seg->refs + tmp.nlines;
+	cold->s.lines = seg->w->refs;
+	cold->s.pages = seg->w->refs + tmp.nlines;
 	cold->s.fns = (struct sim_seg_fn *)(cold + 1);
 	VG_(memcpy)(cold->s.lines, tmp.lines, tmp.nlines * sizeof(struct sim_ref));
 	VG_(memcpy)(cold->s.pages, tmp.pages, tmp.npages * sizeof(struct sim_ref));
@@ -345,47 +350,47 @@ static void seg_flush(IRSB *sbOut, Bool ret)
 	cold->hot = seg;
 	cold->next_all = all_segs;
 	all_segs = cold;
-	seg->cold = cold;
-	seg->ninsn = tmp.ninsn;
-	seg->nlines = (UShort)tmp.nlines;   /* at most MAX_SEG_INSNS * 4 */
-	seg->npages = (UShort)tmp.npages;
-	seg->fetch = tmp.fetch;
-	seg->entry = NULL;
+	seg->w->cold = cold;
+	seg->w->ninsn = tmp.ninsn;
+	seg->w->nlines = (UShort)tmp.nlines;   /* at most MAX_SEG_INSNS * 4 */
+	seg->w->npages = (UShort)tmp.npages;
+	seg->w->fetch = tmp.fetch;
+	seg->w->entry = NULL;
 	if (clo_per_function && seg_entry_fn) {
 		if (!seg_entry_fn->hot)
-			seg_entry_fn->hot = &seg->own;
-		seg->entry = seg_entry_fn->hot;
+			seg_entry_fn->hot = &seg->w->own;
+		seg->w->entry = seg_entry_fn->hot;
 	}
-	seg->entry_offset = seg_entry_offset;
-	seg->ends_in_ret = clo_per_function && ret;
+	seg->w->entry_offset = seg_entry_offset;
+	seg->w->ends_in_ret = clo_per_function && ret;
 	if (!sim_blk_build(&seg->b, &model, &cold->s)) {
 		seg_flags(seg) |= SEG_BLK;
-		seg->pend_to = sim_seg_fn(&cold->s, cold->s.lines[0].fn);
+		seg->w->pend_to = sim_seg_fn(&cold->s, cold->s.lines[0].fn);
 	}
-	if (seg->entry || seg->ends_in_ret)
+	if (seg->w->entry || seg->w->ends_in_ret)
 		seg_flags(seg) |= SEG_CALL;
-	if (seg->entry && seg->ends_in_ret) {
+	if (seg->w->entry && seg->w->ends_in_ret) {
 		seg_flags(seg) |= SEG_LEAF;
-		seg->next_leaf = seg->entry->leaves;
-		seg->entry->leaves = seg;
+		seg->w->next_leaf = seg->w->entry->leaves;
+		seg->w->entry->leaves = seg;
 		/* a function whose frame is open now: its calls from here on
 		 * are marked when the frame closes */
-		seg->act_mark = 0;
+		seg->w->act_mark = 0;
 	}
 
-	if (seg->entry || seg->ends_in_ret) {
+	if (seg->w->entry || seg->w->ends_in_ret) {
 		/* the instructions first: the helper's frames read them */
 		ir_add_instructions(sbOut, tmp.ninsn);
-		IRExpr *sp_entry = seg->entry ? IRExpr_RdTmp(seg_entry_sp) : mkIRExpr_HWord(0);
+		IRExpr *sp_entry = seg->w->entry ? IRExpr_RdTmp(seg_entry_sp) : mkIRExpr_HWord(0);
 		IRExpr *sp_now = mkIRExpr_HWord(0);
-		if (seg->ends_in_ret) {
+		if (seg->w->ends_in_ret) {
 			/* after the ret's own statements: the stack pointer the
 			 * caller sees */
 			IRTemp t = newIRTemp(sbOut->tyenv, Ity_I64);
 			addStmtToIRSB(sbOut, IRStmt_WrTmp(t, IRExpr_Get(OFFSET_amd64_RSP, Ity_I64)));
 			sp_now = IRExpr_RdTmp(t);
 		}
-		if (seg->entry && seg->ends_in_ret)
+		if (seg->w->entry && seg->w->ends_in_ret)
 			di = unsafeIRDirty_0_N(3, "lace_leaf_helper",
 					       VG_(fnptr_to_fnentry)(leaf_helper_for(seg)),
 					       mkIRExprVec_3(mkIRExpr_HWord((HWord)seg), sp_entry,
@@ -402,7 +407,7 @@ static void seg_flush(IRSB *sbOut, Bool ret)
 				       mkIRExprVec_1(mkIRExpr_HWord((HWord)seg)));
 		if (guard)
 			di->guard = guard;
-		ir_seg_counts(sbOut, &cold->s, &seg->execs);
+		ir_seg_counts(sbOut, &cold->s, &seg->w->execs);
 	}
 	if (nmore)
 		/* the other profiles' models: a call of their own, always */
