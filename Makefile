@@ -157,7 +157,7 @@ bench-run: $(ALL_TARGETS) $(BENCH_TARGETS)
 
 study: setup-test
 	$(Q)$(MAKE) --no-print-directory all-targets
-	$(Q)$(LACE) study
+	$(Q)$(LACE) study --out $(BUILD)/study
 
 # the study on real kernels (lace study --kernel): kernel builds (about 20
 # minutes the first time on 2 cores), then a few minutes of QEMU boots
@@ -177,13 +177,15 @@ study-doc: $(LACE)
 install: setup
 	$(Q)$(MAKE) --no-print-directory install-files
 # The cache fetchers go next to the installed sources: lace study --kernel
-# runs fetch-guest.sh (which calls the others) from there.
+# runs fetch-guest.sh (which calls the others) from there; fetch-deb.sh, which
+# every one of them downloads through, reads the pins in downloads.manifest.
 install-files: $(ALL_TARGETS) $(INSTALL_HOOKS)
 	install -D -m 0755 $(LACE) $(DESTDIR)$(PREFIX)/bin/lace
 	for m in doc/*.1; do [ -f "$$m" ] && install -D -m 0644 "$$m" $(DESTDIR)$(PREFIX)/share/man/man1/$$(basename $$m); done; true
 	install -D -m 0644 scripts/lace-completion.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/lace
 	install -D -m 0644 doc/lace-check.ini $(DESTDIR)$(PREFIX)/share/doc/lace/lace-check.ini
 	for f in scripts/fetch-*.sh; do install -D -m 0755 "$$f" $(DESTDIR)$(PREFIX)/share/lace/src/$$f; done
+	install -D -m 0644 scripts/downloads.manifest $(DESTDIR)$(PREFIX)/share/lace/src/scripts/downloads.manifest
 
 clean:
 	rm -rf $(BUILD)

@@ -1,22 +1,71 @@
-/* lace ab --same-execution: its checks and its report; see ab_same.h and
- * pipeline/ab_same.h. */
+/* lace ab --same-execution: its options and its report; the design is
+ * pipeline/placement.h's, the checks pipeline/ab_same.h's. */
 #include "cli/ab_same.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
 #include "cli/command.h"
 #include "cli/session_cli.h"
 #include "pipeline/ab_same.h"
+#include "pipeline/placement_render.h"
 #include "util/error.h"
 #include "util/json.h"
 
+struct ab_same_cli ab_same;
+#define scratch ab_same   /* the option table writes here */
+
+void ab_same_cli_init(void)
+{
+	ab_same = (struct ab_same_cli){ .target = 1 };
+}
+
+static const struct lace_option same_options[] = {
+	OPT_INTEGER(0, "executions", &scratch.executions, 2, 10000, "E",
+		    "with --same-execution: recorded executions (default:\n"
+		    "chosen by a pilot for --target)", .seen = &scratch.seen),
+	OPT_INTEGER(0, "draws", &scratch.draws, 1, 10000, "K",
+		    "with --same-execution: virtual layout pairs per\n"
+		    "execution (default: chosen by the pilot)", .seen = &scratch.seen),
+	OPT_STRING(0, "family", &scratch.family, "FAMILY",
+		   "with --same-execution: the layouts' family, function\n"
+		   "(default) or relink (lace-replay(1))", .seen = &scratch.seen),
+	OPT_STRING(0, "pad-points", &scratch.pad_points, "SPEC",
+		   "with --same-execution --family relink: the pad points", .seen = &scratch.seen),
+	OPT_STRING(0, "primary", &scratch.primary, "EVENTS",
+		   "with --same-execution: the events with a verdict,\n"
+		   "declared before measuring (default\n"
+		   "L1-icache-load-misses:k,iTLB-load-misses:k)", .seen = &scratch.seen),
+	OPT_PERCENT(0, "target", &scratch.target, 0, 100, "PCT",
+		    "with --same-execution: the smallest effect the pilot\n"
+		    "designs for (default 1)", .seen = &scratch.seen),
+	OPT_SECONDS(0, "budget", &scratch.budget, "S",
+		    "with --same-execution: the boots' and replays' time the\n"
+		    "design may take (default: none)", .seen = &scratch.seen),
+	OPT_BOOLEAN(0, "aa", &scratch.aa, "with --same-execution: also A against A (a control)",
+		    .seen = &scratch.seen),
+	OPT_INTEGER(0, "aa-trials", &scratch.aa_trials, 1, 100000, "T",
+		    "with --same-execution: T trials of A against A on the\n"
+		    "recorded executions, fresh draws each: the rate of\n"
+		    "false slower/faster verdicts", .seen = &scratch.seen),
+	OPT_BOOLEAN(0, "a-only", &scratch.a_only,
+		    "with --same-execution: record A's boots only (B does\nnot boot)",
+		    .seen = &scratch.seen),
+	OPT_END(),
+};
+
+const struct lace_option *ab_same_options(void)
+{
+	return same_options;
+}
+
 /* the qemu options that name A's and B's files; the rest go to lace stat */
-static int backend_opts(struct ab_same_opts *o)
+static int backend_opts(struct placement_spec *o)
 {
 	const struct lace_session *s = &session_cli.sess;
 
@@ -24,151 +73,96 @@ static int backend_opts(struct ab_same_opts *o)
 		const char *n = s->backend_opts[i].name, *v = s->backend_opts[i].value;
 
 		if (!strcmp(n, "kernel-a"))
-			o->kernel_a = v;
+			o->boot[0] = v;
 		else if (!strcmp(n, "kernel-b"))
-			o->kernel_b = v;
-		else if (!strcmp(n, "system-map-a"))
-			o->map_a = v;
-		else if (!strcmp(n, "system-map-b"))
-			; /* B is not booted: its vmlinux gives its addresses */
-		else if (!strcmp(n, "kernel") || !strcmp(n, "system-map"))
+			o->boot[1] = v;
+		else if (!strcmp(n, "system-map-a") || !strcmp(n, "system-map-b") ||
+			 !strcmp(n, "kernel") || !strcmp(n, "system-map"))
 			return lace_usage_error("ab", "--%s: --same-execution takes --kernel-a and "
-						"--kernel-b", n);
+						"--kernel-b (each with its vmlinux beside it)", n);
 		else if (strvec_pushf(&o->stat_opts, "--%s", n) && v)
 			strvec_push(&o->stat_opts, v);
 	}
-	if (!o->kernel_a || !o->kernel_b)
+	if (!o->boot[0] || !o->boot[1])
 		return lace_usage_error("ab", "--same-execution needs --kernel-a A and --kernel-b B "
 					"(two builds of the same kernel)");
-	/* the run options that apply to A's one boot */
 	if (s->ro.timeout_s > 0) {
 		strvec_push(&o->stat_opts, "--timeout");
 		strvec_pushf(&o->stat_opts, "%g", s->ro.timeout_s);
 	}
-	if (s->ro.cpu_list)
-		strvec_pushv(&o->stat_opts, (const char *[]){ "-C", s->ro.cpu_list, NULL });
 	return 0;
 }
 
-static int options(struct ab_same_cli *c, struct ab_same_opts *o, char **argv)
+static void split_into(struct strvec *v, const char *list)
+{
+	for (const char *e = list; *e;) {
+		size_t l = strcspn(e, ",");
+		if (l)
+			strvec_pushf(v, "%.*s", (int)l, e);
+		e += l + (e[l] == ',');
+	}
+}
+
+static int options(const struct ab_same_cli *c, const struct ab_plan *plan, struct placement_spec *o,
+		   char **argv)
 {
 	const struct lace_session *s = &session_cli.sess;
 	int rc;
 
 	if (s->mode != LACE_BACKEND_QEMU)
-		return lace_usage_error("ab", "--same-execution needs --backend qemu (it replays "
-					"one recorded boot of A)");
+		return lace_usage_error("ab", "--same-execution needs --backend qemu (it records boots "
+					"and replays them)");
 	if (!argv[0])
 		return lace_usage_error("ab", "--same-execution needs the workload: -- CMD [ARGS]");
 	if (session_cli.rdr.fmt != LACE_FMT_TEXT && session_cli.rdr.fmt != LACE_FMT_JSON)
 		return lace_usage_error("ab", "--same-execution reports as text or --json");
+	if (c->family && strcmp(c->family, "function") && strcmp(c->family, "relink"))
+		return lace_usage_error("ab", "--family wants function or relink, not '%s'", c->family);
+	if (c->family && !strcmp(c->family, "relink") && !c->pad_points)
+		return lace_usage_error("ab", "--family relink needs --pad-points");
 	if ((rc = backend_opts(o)))
 		return rc;
 	for (size_t i = 0; i < s->evl.n; i++)
 		strvec_push(&o->events, s->evl.ev[i].name);
-	for (const char *e = o->events.nr ? "" : AB_SAME_DEFAULT_EVENTS; *e;) {
-		size_t l = strcspn(e, ",");
-
-		strvec_pushf(&o->events, "%.*s", (int)l, e);
-		e += l + (e[l] == ',');
-	}
-	if (ab_same_events_check(&o->events))
-		return lace_usage_error("ab", "%s", lace_error_msg());
-	if (c->noise_dir && ab_same_noise_dir(c->noise_dir, &o->noise)) {
-		lace_err(NULL, "%s", lace_error_msg());
-		return LACE_EXIT_USAGE;
-	}
-	for (size_t i = 0; i < c->noise.nr; i++)
-		strvec_push(&o->noise, c->noise.v[i]);
+	if (!o->events.nr)
+		split_into(&o->events, AB_SAME_DEFAULT_EVENTS);
+	split_into(&o->primaries, c->primary ? c->primary : PLACEMENT_PRIMARIES);
+	if (!o->primaries.nr)
+		return lace_usage_error("ab", "--primary: no event");
+	o->family = c->family ? c->family : "function";
+	o->pad_points = c->pad_points;
+	o->seed = plan->seed_given ? plan->seed : 1;
+	o->alpha = 1 - plan->confidence;
+	o->margin = 100 * plan->margin;
+	o->target = c->target ? c->target : 1;
+	o->E = (size_t)c->executions;
+	o->K = (size_t)c->draws;
+	o->budget = c->budget;
+	o->aa = c->aa;
+	o->aa_trials = (size_t)c->aa_trials;
+	o->b_boots = !c->a_only;
 	o->argv = argv;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	o->jobs = s->jobs > 0 ? s->jobs : cpus > 0 ? (int)cpus : 1;
 	return 0;
 }
 
-static const char *num(char *buf, size_t len, double v, const char *fmt)
+int ab_same_main(const struct ab_plan *plan, char **argv)
 {
-	if (isnan(v))
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, fmt, v);
-	return buf;
-}
-
-static void print_row(FILE *f, const json_t *r, bool noise)
-{
-	char b[8][32];
-	bool tested = json_is_true(json_object_get(r, "tested"));
-
-	fprintf(f, "%-26s %12s %12s %+10.0f %8s %7s %7s",
-		json_string_value(json_object_get(r, "event")),
-		num(b[0], 32, lace_json_get_num(r, "a"), "%.0f"),
-		num(b[1], 32, lace_json_get_num(r, "b"), "%.0f"), lace_json_get_num(r, "difference"),
-		num(b[2], 32, lace_json_get_num(r, "ratio"), "%.4f"),
-		num(b[3], 32, lace_json_get_num(r, "a_mpki"), "%.3f"),
-		num(b[4], 32, lace_json_get_num(r, "b_mpki"), "%.3f"));
-	if (noise && tested)
-		fprintf(f, " %3.0f %5.0f %5.0f %6s %6s  %s",
-			lace_json_get_num(r, "relinks"), lace_json_get_num(r, "relinks_above"),
-			lace_json_get_num(r, "relinks_below"),
-			num(b[5], 32, lace_json_get_num(r, "p"), "%.3g"),
-			num(b[6], 32, lace_json_get_num(r, "p_holm"), "%.3g"),
-			json_string_value(json_object_get(r, "verdict")));
-	else if (noise)
-		fprintf(f, "  (the same execution: equal by construction, not tested)");
-	fputc('\n', f);
-}
-
-static void print_text(FILE *f, const json_t *d)
-{
-	const json_t *c = json_object_get(d, "carried_b");
-	size_t n = (size_t)json_integer_value(json_object_get(d, "relinks")), i;
-	double minp = lace_json_get_num(d, "min_p");
-	json_t *r;
-
-	fprintf(f, "lace ab: compared on %s\n", json_string_value(json_object_get(d, "compared_on")));
-	fprintf(f, "  A: %s (addresses of %s)\n", json_string_value(json_object_get(d, "kernel_a")),
-		json_string_value(json_object_get(d, "layout_a")));
-	fprintf(f, "  B: %s (addresses of %s)\n", json_string_value(json_object_get(d, "kernel_b")),
-		json_string_value(json_object_get(d, "layout_b")));
-	fprintf(f, "  command: %s\n", json_string_value(json_object_get(d, "command")) ?: "");
-	fprintf(f, "  A's boot replayed through A's own build: %s\n",
-		json_is_true(json_object_get(d, "replay_equals_live"))
-			? "equals the live counts, every event"
-			: "DIFFERS from the live counts (a replay bug: see a_live)");
-	fprintf(f, "  carried into B: %.0f instructions exactly, %.0f approximately, %.0f outside "
-		"the kernel\n", lace_json_get_num(c, "exact"), lace_json_get_num(c, "approximate"),
-		lace_json_get_num(c, "outside"));
-	if (n) {
-		fprintf(f, "  placement noise: %zu relinks of A, each replayed; B-A ranked among their "
-			"differences from A (two-sided), Holm-adjusted across the tested events\n", n);
-		if (minp >= 0.05)
-			fprintf(f, "  with %zu relinks no p below 2/(n+1) = %.3g is possible: "
-				"\"beyond placement noise\" needs at least 39\n", n, minp);
-	} else {
-		fprintf(f, "  no relink family given (--noise-layouts DIR): the difference only; "
-			"no verdict is possible without one\n");
-	}
-	fprintf(f, "\n%-26s %12s %12s %10s %8s %7s %7s", "event", "A", "B", "B-A", "B/A", "A MPKI",
-		"B MPKI");
-	if (n)
-		fprintf(f, " %3s %5s %5s %6s %6s  %s", "n", "above", "below", "p", "Holm", "verdict");
-	fputc('\n', f);
-	json_array_foreach(json_object_get(d, "events"), i, r)
-		print_row(f, r, n > 0);
-	const json_t *cost = json_object_get(d, "cost");
-	fprintf(f, "\ncost (not a result): one boot of A %.1f s, the replays %.1f s\n",
-		lace_json_get_num(cost, "boot_seconds"), lace_json_get_num(cost, "replay_seconds"));
-}
-
-int ab_same_main(struct ab_same_cli *c, char **argv)
-{
-	struct ab_same_opts o = { .events = STRVEC_INIT, .noise = STRVEC_INIT,
-				  .stat_opts = STRVEC_INIT };
+	const struct ab_same_cli *c = &ab_same;
+	struct placement_spec o;
 	json_t *doc = NULL;
-	int rc = options(c, &o, argv);
+	int rc;
 
-	if (rc)
+	placement_spec_init(&o);
+	if ((rc = options(c, plan, &o, argv)))
 		goto out;
-	int err = ab_same_run(&o, &doc);
+	if (ab_same_prepare(&o)) {
+		lace_err(NULL, "%s", lace_error_msg());
+		rc = LACE_EXIT_USAGE;
+		goto out;
+	}
+	int err = placement_run(&o, &doc);
 	if (err) {
 		lace_err(NULL, "%s", lace_error_msg());
 		rc = err == -EIO ? LACE_EXIT_FAIL : LACE_EXIT_USAGE;
@@ -179,17 +173,17 @@ int ab_same_main(struct ab_same_cli *c, char **argv)
 		json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		fputc('\n', f);
 	} else {
-		print_text(f, doc);
+		placement_render_text(f, doc);
 	}
 	rc = session_cli_report_end();
 	if (!rc && !json_is_true(json_object_get(doc, "replay_equals_live"))) {
-		lace_err("ab", "the replay through A's own build differs from A's live counts");
+		lace_err("ab", "an execution replayed through its own build differs from its live counts");
 		rc = LACE_EXIT_FAIL;
 	}
 out:
 	json_decref(doc);
-	strvec_clear(&o.events);
-	strvec_clear(&o.noise);
-	strvec_clear(&o.stat_opts);
+	free((char *)o.elf[0]);
+	free((char *)o.elf[1]);
+	placement_spec_release(&o);
 	return rc;
 }

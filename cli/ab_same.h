@@ -5,17 +5,29 @@
 
 #include <stdbool.h>
 
+#include "measure/ab_run.h"
+#include "util/parse_options.h"
 #include "util/strvec.h"
 
 struct ab_same_cli {
 	bool on;                /* --same-execution */
-	const char *noise_dir;  /* --noise-layouts DIR */
-	struct strvec noise;    /* --noise-layout ELF, repeatable */
+	bool seen;              /* one of the options below was given */
+	long executions, draws; /* 0: the pilot chooses */
+	long aa_trials;         /* --aa-trials */
+	const char *family, *pad_points, *primary;
+	double target;          /* percent */
+	double budget;          /* seconds */
+	bool aa, a_only;
 };
 
+/* the options' values (lace ab's table writes them) */
+extern struct ab_same_cli ab_same;
+void ab_same_cli_init(void);
+/* the options of --same-execution, in lace ab's table */
+const struct lace_option *ab_same_options(void);
 /* After lace ab's options (session_cli holds the backend, -e and the
- * format): check them, run, print.  argv: the workload (after --),
- * NULL-terminated.  The exit status. */
-int ab_same_main(struct ab_same_cli *c, char **argv);
+ * format; plan the seed, margin and confidence): check them, run, print.
+ * argv: the workload (after --), NULL-terminated.  The exit status. */
+int ab_same_main(const struct ab_plan *plan, char **argv);
 
 #endif

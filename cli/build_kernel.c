@@ -116,13 +116,14 @@ static int build_all(struct kernel_build *b, const struct kernel_config *c, cons
 struct build_kernel_opts {
 	const char *arch;          /* NULL with list: every arch */
 	struct strvec names;       /* variants; empty: all of the arch */
+	struct strvec layouts;     /* --layout files */
 	unsigned long shuffle, seed;
 	const char *out;           /* NULL: build/kernels */
 	long jobs;                 /* 0: online CPUs */
 	bool list, have_seed;
 };
 
-static struct build_kernel_opts opts = { .names = STRVEC_INIT, .seed = 1 };
+static struct build_kernel_opts opts = { .names = STRVEC_INIT, .layouts = STRVEC_INIT, .seed = 1 };
 
 static int variant_cb(const struct lace_option *opt, const char *arg)
 {
@@ -152,6 +153,8 @@ static const struct lace_option build_kernel_options[] = {
 		     "comma-separated); default all of ARCH", variant_cb),
 	OPT_CALLBACK('k', "shuffle", NULL, "K", "K relinks of baseline with random padding after\n"
 		     "the head code", shuffle_cb),
+	OPT_STRING_LIST(0, "layout", &opts.layouts, "FILE", "baseline-NAME, laid out by NAME.edit or\n"
+			"NAME.order (lace replay --edit, --write-maps); repeatable"),
 	OPT_ULONG('s', "seed", &opts.seed, "S", "seed of the relinks (default 1)",
 		  .seen = &opts.have_seed),
 	OPT_STRING('o', "out", &opts.out, "DIR", "output folder (default build/kernels)"),
@@ -191,6 +194,12 @@ static int build_kernel(const struct build_kernel_opts *o)
 		rc = lace_usage_error(CMD, "%s", lace_error_msg());
 		goto out;
 	}
+	for (size_t i = 0; i < o->layouts.nr; i++)
+		if (kernel_config_add_layout(&c, o->arch, o->layouts.v[i])) {
+			lace_err(CMD, "%s", lace_error_msg());
+			rc = LACE_EXIT_USAGE;
+			goto out;
+		}
 	if (o->list) {
 		list(&c, o->arch);
 		goto out;
@@ -207,10 +216,11 @@ static int build_kernel(const struct build_kernel_opts *o)
 	struct strvec names = STRVEC_INIT;
 	for (size_t i = 0; i < o->names.nr; i++)
 		strvec_push(&names, o->names.v[i]);
-	/* --shuffle alone: just the relinks (and the base they come from) */
-	if (o->shuffle && !names.nr)
+	/* --shuffle or --layout alone: just those (and the base they come from) */
+	if ((o->shuffle || o->layouts.nr) && !names.nr)
 		for (size_t i = 0; i < c.nvariants; i++)
-			if (!strcmp(c.variants[i].arch, o->arch) && c.variants[i].npad)
+			if (!strcmp(c.variants[i].arch, o->arch) &&
+			    (c.variants[i].npad || c.variants[i].layout_lines))
 				strvec_push(&names, c.variants[i].name);
 	rc = build_all(&b, &c, &names, o->out ? o->out : "build/kernels");
 	strvec_clear(&names);
@@ -239,6 +249,7 @@ int build_kernel_run(int argc, char **argv)
 		return lace_usage_error(CMD, "--seed needs --shuffle");
 	rc = build_kernel(&opts);
 	strvec_clear(&opts.names);
+	strvec_clear(&opts.layouts);
 	return rc;
 }
 

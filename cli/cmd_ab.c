@@ -9,6 +9,7 @@
 #include "cli/ab_same.h"
 #include "cli/command.h"
 #include "cli/session_cli.h"
+#include "layout/symkeys.h"
 #include "measure/ab_run.h"
 #include "util/error.h"
 #include "util/parse_num.h"
@@ -16,7 +17,6 @@
 
 static struct ab_plan plan;
 static const char *base, *head, *workload;
-static struct ab_same_cli same;
 
 static int rounds_cb(const struct lace_option *opt, const char *arg)
 {
@@ -29,20 +29,22 @@ static int rounds_cb(const struct lace_option *opt, const char *arg)
 	return 0;
 }
 
+static int layout_noise_cb(const struct lace_option *opt, const char *arg)
+{
+	return layout_noise_parse(opt->value, arg);
+}
+
 static const struct lace_option ab_options[] = {
 	OPT_STRING('A', NULL, &plan.cmd_a, "CMD", "command A (run with /bin/sh -c)"),
 	OPT_STRING('B', NULL, &plan.cmd_b, "CMD", "command B"),
 	OPT_STRING(0, "base", &base, "ELF", "instead of -A: A is --workload with {elf} = ELF"),
 	OPT_STRING(0, "head", &head, "ELF", "instead of -B: B is --workload with {elf} = ELF"),
 	OPT_STRING(0, "workload", &workload, "CMD", "a command with {elf}, e.g. '{elf} -g 1 -l 10'"),
-	OPT_BOOLEAN(0, "same-execution", &same.on,
-		    "with --backend qemu --kernel-a/-b: replay one boot of A\n"
-		    "through B's layout instead of booting B"),
-	OPT_STRING(0, "noise-layouts", &same.noise_dir, "DIR",
-		   "with --same-execution: DIR/*/vmlinux, relinks of A,\n"
-		   "the placement noise a verdict is judged against"),
-	OPT_STRING_LIST(0, "noise-layout", &same.noise, "ELF",
-			"with --same-execution: one relink of A (repeatable)"),
+	OPT_BOOLEAN(0, "same-execution", &ab_same.on,
+		    "with --backend qemu --kernel-a/-b: B's placement against\n"
+		    "A's on recorded executions, replayed through virtual\n"
+		    "layouts of both (lace-ab(1), SAME EXECUTION)"),
+	OPT_INCLUDE(ab_same_options),
 	OPT_INCLUDE(session_cli_event_options),
 	OPT_CALLBACK('r', "rounds", NULL, "N|auto",
 		     "rounds (default 10); auto: until every event is decided", rounds_cb,
@@ -62,6 +64,8 @@ static const struct lace_option ab_options[] = {
 		    "equivalence margin in percent (default 1)"),
 	OPT_PERCENT(0, "confidence", &plan.confidence, 50, 100, "PCT",
 		    "confidence level in percent (default 95)"),
+	OPT_CALLBACK(0, "layout-noise", &plan.layout_noise, "[EVENT=]PCT",
+		     "A and B two builds: the sd of an event (of every one\nwithout EVENT=) across layouts of one build, folded\ninto its interval; repeatable", layout_noise_cb),
 	OPT_INCLUDE(session_cli_report_options),
 	OPT_INCLUDE(session_cli_run_options),
 	OPT_INCLUDE(session_cli_backend_options),
@@ -94,13 +98,17 @@ static int ab_main(int argc, char **argv)
 		return LACE_EXIT_USAGE;
 	if ((rc = session_cli_check()))
 		return rc;
-	if ((same.noise_dir || same.noise.nr) && !same.on)
-		return lace_usage_error("ab", "--noise-layouts/--noise-layout go with --same-execution");
-	if (same.on && (plan.cmd_a || plan.cmd_b || base || head || workload))
+	if (ab_same.seen && !ab_same.on)
+		return lace_usage_error("ab", "--executions, --draws, --family, --pad-points, --primary, "
+					"--target, --budget, --aa and --a-only go with --same-execution");
+	if (ab_same.on && layout_noise_any(&plan.layout_noise))
+		return lace_usage_error("ab", "--layout-noise is for two builds' runs; --same-execution "
+					"measures the layouts itself (--draws)");
+	if (ab_same.on && (plan.cmd_a || plan.cmd_b || base || head || workload))
 		return lace_usage_error("ab", "--same-execution compares --kernel-a and --kernel-b "
 					"on one workload (-- CMD ARGS), not -A/-B");
-	if (same.on)
-		return ab_same_main(&same, argv + i);
+	if (ab_same.on)
+		return ab_same_main(&plan, argv + i);
 	if (i < argc && (plan.cmd_a || plan.cmd_b || base || head || workload))
 		return lace_usage_error("ab", "unexpected argument '%s' (quote the commands: -A 'CMD ARGS')",
 					argv[i]);
@@ -126,12 +134,12 @@ static int ab_main(int argc, char **argv)
 static int cmd_ab(int argc, char **argv)
 {
 	session_cli_init("ab");
+	build_scope_build_id_reader = symkeys_build_id; /* which builds A and B are */
 	ab_plan_init(&plan);
 	base = head = workload = NULL;
-	same = (struct ab_same_cli){ .noise = STRVEC_INIT };
+	ab_same_cli_init();
 	int rc = ab_main(argc, argv);
 	ab_plan_release(&plan);
-	strvec_clear(&same.noise);
 	return session_cli_done(rc);
 }
 
@@ -140,15 +148,21 @@ LACE_COMMAND(ab, .name = "ab", .summary = "compare two commands, interleaved, wi
 		      "       lace ab [options] --base ELF --head ELF --workload 'CMD {elf} ARGS'\n"
 		      "       lace ab [options] [--backend qemu --kernel-a A --kernel-b B] -- CMD [ARGS]\n"
 		      "       lace ab --same-execution --backend qemu --kernel-a A --kernel-b B\n"
-		      "               [--noise-layouts DIR] [options] -- CMD [ARGS]\n"
+		      "               [--executions E --draws K] [options] -- CMD [ARGS]\n"
 		      "\n"
 		      "Run A and B in rounds (each round runs both, in random order), compare each event\n"
 		      "on the paired log ratios B/A and give a verdict: slower / faster (the whole CI lies\n"
-		      "beyond the margin and Holm-adjusted p < 1-confidence), equivalent (the whole CI lies\n"
+		      "beyond the margin and Holm-adjusted p <= 1-confidence), equivalent (the whole CI lies\n"
 		      "within the margin), inconclusive (with the rounds likely needed).\n"
-		      "With --same-execution, B is not booted: one boot of A is recorded and replayed\n"
-		      "through B's layout and each noise layout (lace replay); B-A is ranked among\n"
-		      "the relinks' differences from A.\n"
+		      "With --same-execution, the question is B's placement: executions of A and B are\n"
+		      "recorded (lace stat --record) and each is replayed through K virtual layouts of\n"
+		      "both builds, paired (lace replay --virtual); the effect is the mean log ratio\n"
+		      "over executions and layouts, with a CI, the smallest effect the design detects\n"
+		      "and a verdict per primary event (slower, faster, equivalent, inconclusive, or\n"
+		      "no verdict possible).\n"
+		      "Without it, A and B of two builds (or of commands lace cannot tell apart) are\n"
+		      "judged as two binaries, not a placement: the output says so; --layout-noise PCT\n"
+		      "folds a known layout spread into the intervals.\n"
 		      "\n",
 	     .options = ab_options,
 	     .usage_tail = "\n"

@@ -19,8 +19,14 @@
 static struct strvec side_a, side_b;
 static long runs;
 static double margin, confidence, session_noise;
+static struct layout_noise layout_noise;
 static const char *sep;
 static bool json;
+
+static int layout_noise_cb(const struct lace_option *opt, const char *arg)
+{
+	return layout_noise_parse(opt->value, arg);
+}
 
 static const struct lace_option compare_options[] = {
 	OPT_STRING_LIST('A', NULL, &side_a, "FILE", "a batch of side A (repeat: A1, A2 ...)"),
@@ -33,6 +39,8 @@ static const struct lace_option compare_options[] = {
 		    "confidence level in percent (default 95)"),
 	OPT_PERCENT(0, "session-noise", &session_noise, 0, 100, "PCT",
 		    "with one batch a side: how much two sessions may differ\nby themselves (a verdict must clear it)"),
+	OPT_CALLBACK(0, "layout-noise", &layout_noise, "[EVENT=]PCT",
+		     "A and B two builds: the sd of an event (of every one\nwithout EVENT=) across layouts of one build, folded\ninto its interval; repeatable", layout_noise_cb),
 	OPT_BOOLEAN(0, "json", &json, "one JSON object (schema lace-compare)"),
 	OPT_END(),
 };
@@ -89,6 +97,8 @@ static int compare_main(int argc, char **argv)
 	c.margin = margin;
 	c.confidence = confidence;
 	c.session_noise = session_noise;
+	c.layout_noise = layout_noise; /* compare_release() frees it */
+	memset(&layout_noise, 0, sizeof(layout_noise));
 	if (load_side(&c.a, &side_a) || load_side(&c.b, &side_b) || compare_analyze(&c)) {
 		fprintf(stderr, "lace: compare: %s\n", lace_error_msg());
 		compare_release(&c);
@@ -118,9 +128,11 @@ static int cmd_compare(int argc, char **argv)
 	margin = 0.01;
 	confidence = 0.95;
 	session_noise = 0;
+	memset(&layout_noise, 0, sizeof(layout_noise));
 	sep = NULL;
 	json = false;
 	int rc = compare_main(argc, argv);
+	layout_noise_release(&layout_noise); /* when compare_main() did not take it */
 	strvec_clear(&side_a);
 	strvec_clear(&side_b);
 	return rc;
@@ -135,7 +147,9 @@ LACE_COMMAND(compare, .name = "compare",
 		      "files (-o), perf stat -x SEP output, perf stat -j output (told apart by content).\n"
 		      "Unpaired (Welch's t on the log ratio of the means); several batches per side are\n"
 		      "pooled and drift between them is called out.  Verdicts as lace ab's: slower /\n"
-		      "faster / equivalent / inconclusive with the margin.\n"
+		      "faster / equivalent / inconclusive with the margin.  Between two builds (or\n"
+		      "batches that cannot say, as perf output) a verdict judges the two binaries, not\n"
+		      "their placement: the output says so (lace ab --same-execution asks that).\n"
 		      "\n",
 	     .options = compare_options,
 	     .usage_tail = "\n"

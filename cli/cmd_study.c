@@ -13,11 +13,12 @@
 #include "pipeline/study_analysis.h"
 #include "util/error.h"
 #include "util/parse_options.h"
+#include "util/strvec.h"
 #include "util/sysinfo.h"
 #include "variants/config.h"
 
 static struct study_opts o;
-static long shuffle, jobs;
+static long shuffle, jobs, executions, draws, family_draws;
 static bool report_only, shuffle_seen, kernel, quiet, jobs_seen;
 static const char *kernels_dir, *plan_dir, *merge_dir;
 
@@ -33,11 +34,11 @@ static const struct lace_option study_options[] = {
 	OPT_CALLBACK(0, "backend", NULL, "B", "auto (default): hardware counters when the CPU counts\n"
 		     "L1-icache and iTLB events, else the simulator; hw; sim", backend_cb,
 		     .choices = "auto hw sim"),
-	OPT_BOOLEAN(0, "quick", &o.quick, "smaller workloads and 4 randomized builds (about a\n"
-		    "minute; too few for a 5% rank verdict, as the report says)"),
+	OPT_BOOLEAN(0, "quick", &o.quick, "smaller workloads, 4 randomized builds, reading 4\n"
+		    "on 4 executions x 8 draws (about a minute)"),
 	OPT_STRING(0, "out", &o.out_dir, "DIR", "output folder (default build/study)"),
-	OPT_INTEGER(0, "shuffle", &shuffle, 0, 100, "K", "randomized builds of baseline (default 19, the\n"
-		    "fewest for a 5% rank verdict; --quick: 4)",
+	OPT_INTEGER(0, "shuffle", &shuffle, 0, 100, "K", "randomized builds of baseline: reading 1's noise\n"
+		    "floor, a check of reading 4's family (default 19; --quick: 4)",
 		    .seen = &shuffle_seen),
 	OPT_ULONG(0, "seed", &o.seed, "S", "seed of the randomized builds (default 1)"),
 	OPT_BOOLEAN(0, "no-build", &o.keep_variants, "reuse DIR/variants when it exists"),
@@ -46,6 +47,12 @@ static const struct lace_option study_options[] = {
 		    "booted under QEMU (--backend qemu); DIR default\n"
 		    "build/study-kernel; relinks replayed, not booted:\n"
 		    "--shuffle default 19, --quick 3"),
+	OPT_INTEGER(0, "executions", &executions, 2, 1000, "E", "with --kernel: reading 4's recorded boots\n"
+		    "(default 8, --quick 4)"),
+	OPT_INTEGER(0, "draws", &draws, 2, 10000, "K", "with --kernel: reading 4's virtual layout pairs\n"
+		    "per execution (default 8, --quick 4)"),
+	OPT_INTEGER(0, "family-draws", &family_draws, 10, 1000000, "N", "with --kernel: the draws baseline and\n"
+		    "the relinks rank among (default 1000, --quick 200)"),
 	OPT_STRING(0, "kernels", &kernels_dir, "DIR", "with --kernel: where the kernels are built\n"
 		   "(default build/kernels)"),
 	OPT_INTEGER('j', "jobs", &jobs, 1, 1024, "N", "measurements at once (default: the number of\n"
@@ -93,21 +100,33 @@ static json_t *load_results(const char *dir)
 }
 
 /* The end of both studies: the summary, where the reports are, and exit
- * 1 when a step could not be measured.  Takes res. */
-static int finish(json_t *res, const char *dir, void (*summary)(const json_t *, FILE *))
+ * 1 when a step could not be measured, naming what kept the others from
+ * it (the kernel study's failed builds and guest fetches) when there is
+ * such a cause.  Takes res. */
+static int finish(json_t *res, const char *dir, void (*summary)(const json_t *, FILE *), bool kernel_study)
 {
+	struct strvec causes = STRVEC_INIT;
 	size_t missing;
+	int rc = 0;
 
 	summary(res, stdout);
 	printf("\nreport: %s/report.md, %s/report.html, %s/results.json\n", dir, dir, dir);
 	missing = count_not_measured(res);
-	json_decref(res);
+	if (kernel_study)
+		kstudy_problems(res, &causes);
 	if (missing) {
-		lace_err("study", "%zu step%s could not be measured (see the report)", missing,
-			 missing == 1 ? "" : "s");
-		return LACE_EXIT_FAIL;
+		if (causes.nr)
+			lace_err("study", "%zu step%s could not be measured: %s%s (see the report)", missing,
+				 missing == 1 ? "" : "s", causes.v[0],
+				 causes.nr > 1 ? ", and more" : "");
+		else
+			lace_err("study", "%zu step%s could not be measured (see the report)", missing,
+				 missing == 1 ? "" : "s");
+		rc = LACE_EXIT_FAIL;
 	}
-	return 0;
+	strvec_clear(&causes);
+	json_decref(res);
+	return rc;
 }
 
 /* lace study --kernel: its own steps and report (pipeline/kstudy/kstudy.c) */
@@ -120,6 +139,8 @@ static int study_kernel(void)
 		/* the relinks are replayed, not booted: 19 cost their links
 		 * (~7 s each) and a replay, and allow a one-sided 5% */
 		.shuffle = shuffle_seen ? (unsigned)shuffle : o.quick ? 3 : 19,
+		.executions = (unsigned)executions, .draws = (unsigned)draws,
+		.family_draws = (unsigned)family_draws,
 		.quick = o.quick, .no_build = o.keep_variants, .progress = o.progress,
 		.progress_data = o.progress_data, .jobs = o.jobs,
 	};
@@ -146,6 +167,7 @@ static int study_kernel(void)
 	if (report_only) {
 		if (!(res = load_results(ko.out_dir)))
 			return LACE_EXIT_USAGE;
+		kstudy_analyse(res);
 	} else if (merge_dir) {
 		ko.plan_dir = merge_dir;
 		if (kstudy_merge(&ko, &res) < 0) {
@@ -167,13 +189,14 @@ static int study_kernel(void)
 		return LACE_EXIT_FAIL;
 	}
 	free(src);
-	return finish(res, ko.out_dir, kstudy_print_summary);
+	return finish(res, ko.out_dir, kstudy_print_summary, true);
 }
 
 static int cmd_study(int argc, char **argv)
 {
 	o = (struct study_opts){ .out_dir = "build/study", .backend = "auto", .seed = 1 };
 	report_only = shuffle_seen = kernel = quiet = jobs_seen = false;
+	executions = draws = family_draws = 0;
 	kernels_dir = plan_dir = merge_dir = NULL;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	jobs = cpus > 0 ? cpus : 1;
@@ -224,7 +247,7 @@ static int cmd_study(int argc, char **argv)
 		json_decref(res);
 		return LACE_EXIT_USAGE;
 	}
-	return finish(res, o.out_dir, study_print_summary);
+	return finish(res, o.out_dir, study_print_summary, false);
 }
 
 LACE_COMMAND(study, .name = "study", .summary = "the built-in case study end to end: build, diff, measure, report",
@@ -241,9 +264,10 @@ LACE_COMMAND(study, .name = "study", .summary = "the built-in case study end to 
 		      "     layout noise floor of the randomized builds;\n"
 		      "  2. PTEs created old vs young;\n"
 		      "  3. instructions per call of the 4K and 64K insert paths;\n"
-		      "  4. entry text moved out and slow paths pushed cold: each variant's\n"
-		      "     difference from baseline ranked among the randomized builds',\n"
-		      "     next to the lace diff findings.\n"
+		      "  4. entry text moved out and slow paths pushed cold: recorded executions\n"
+		      "     of baseline's hackbench replayed through paired virtual layouts of\n"
+		      "     baseline and each variant (the placement design: effect, 95% CI,\n"
+		      "     verdict, A vs A first), next to the lace diff findings.\n"
 		      "Writes DIR/report.md, DIR/report.html (self-contained, SVG figures) and\n"
 		      "DIR/results.json, and prints a summary.\n"
 		      "\n",

@@ -22,22 +22,25 @@ static void add_dur(char *buf, size_t len, double s)
 
 void cli_progress(void *data, const struct study_progress *p)
 {
-	char head[160], el[32], left[32], count[48] = "";
+	char head[200], el[32], left[32], count[80] = "";
 	const char *cmd = data ? data : "study";
 
 	if (tty < 0)
 		tty = isatty(2);
 	add_dur(el, sizeof(el), p->elapsed);
 	if (p->total)
-		snprintf(count, sizeof(count), " %zu/%zu", p->done, p->total);
+		snprintf(count, sizeof(count), " %zu/%zu%s", p->done, p->total, p->failed ? "," : "");
+	if (p->failed)
+		snprintf(count + strlen(count), sizeof(count) - strlen(count), " %zu failed", p->failed);
 	if (p->left >= 0) {
 		add_dur(left, sizeof(left), p->left);
 		snprintf(head, sizeof(head), "[%s%s, %s, ~%s left]", p->phase, count, el, left);
 	} else {
 		snprintf(head, sizeof(head), "[%s%s, %s]", p->phase, count, el);
 	}
-	/* notes stay on screen; steps replace each other on a terminal */
-	if (!tty || !strncmp(p->what, "note:", 5)) {
+	/* notes and failures stay on screen; steps replace each other on a
+	 * terminal */
+	if (!tty || p->step_failed || !strncmp(p->what, "note:", 5)) {
 		fprintf(stderr, "%slace %s: %s %s\n", live ? "\r\033[K" : "", cmd, head, p->what);
 		live = false;
 		return;

@@ -1,5 +1,6 @@
 /* lace replay's output (text, JSON, CSV) and its refusal line; see
  * cli/replay_print.h. */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,8 +8,12 @@
 #include <jansson.h>
 
 #include "cli/replay_print.h"
+#include "cli/command.h"
+#include "util/fs.h"
+#include "util/strbuf.h"
 #include "measure/model_results.h"
 #include "util/error.h"
+#include "util/json.h"
 
 
 void replay_print(const char *file, const struct lace_record *rec, struct replay_row *rows,
@@ -121,3 +126,48 @@ bool replay_refuse(const char *name, const struct replay_result *r, double limit
 	return true;
 }
 
+
+void replay_print_hot(const json_t *h, bool as_json)
+{
+	size_t i;
+	json_t *o;
+
+	if (as_json) {
+		json_dumpf(h, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		fputc('\n', stdout);
+		return;
+	}
+	printf("%14s %7s  %-40s %s\n", "instructions", "share", "function", "piece+offset");
+	json_array_foreach(json_object_get(h, "hot"), i, o)
+		printf("%14.0f %6.2f%%  %-40s %s+%.0f\n", lace_json_get_num(o, "instructions"),
+		       100 * lace_json_get_num(o, "share"), json_string_value(json_object_get(o, "function")),
+		       json_string_value(json_object_get(o, "piece")) ?: "-", lace_json_get_num(o, "offset"));
+}
+
+
+/* --write-edit: the edit of the hottest pieces' hottest functions, and
+ * *h becomes those functions (what --hot prints) */
+int replay_write_hot_edit(json_t **h, long hot, unsigned long edit_align, const char *write_edit)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_t *chosen = json_pack("{s:O,s:O,s:[]}", "build", json_object_get(*h, "build"),
+				   "instructions", json_object_get(*h, "instructions"), "hot");
+	size_t n = replay_hot_edit(*h, (size_t)hot, edit_align, chosen, &sb);
+	int rc = 0;
+
+	json_decref(*h);
+	*h = chosen;
+	if (n < (size_t)hot)
+		rc = lace_error_set(EINVAL, "--hot %ld: the recording ran code in %zu pieces of its build",
+				    hot, n);
+	else
+		rc = fs_write_file(write_edit, sb.buf, sb.len);
+	strbuf_release(&sb);
+	if (rc) {
+		lace_err("replay", "%s", lace_error_msg());
+		json_decref(*h);
+		*h = NULL;
+		return LACE_EXIT_USAGE;
+	}
+	return 0;
+}

@@ -57,6 +57,8 @@ int ab_plan_workload(struct ab_plan *p, const char *base, const char *head, cons
 			return lace_error_set(errno, "%s: %s", f, strerror(errno));
 	p->cmd_a = p->owned_a = substitute_elf(workload, base);
 	p->cmd_b = p->owned_b = substitute_elf(workload, head);
+	p->elf_a = base;
+	p->elf_b = head;
 	return 0;
 }
 
@@ -79,11 +81,46 @@ void ab_plan_release(struct ab_plan *p)
 	free(p->owned_a);
 	free(p->owned_b);
 	p->owned_a = p->owned_b = NULL;
+	layout_noise_release(&p->layout_noise);
+}
+
+/* the last value of a backend option given, or NULL */
+static const char *backend_opt(const struct lace_session *s, const char *name)
+{
+	const char *v = NULL;
+
+	for (size_t i = 0; i < s->nbackend_opts; i++)
+		if (!strcmp(s->backend_opts[i].name, name))
+			v = s->backend_opts[i].value;
+	return v;
+}
+
+void ab_scope(const struct lace_session *s, const struct ab_plan *p, struct build_scope *sc)
+{
+	/* the qemu backend boots --kernel-a (or --kernel) for A, and
+	 * --kernel-b for B, else A's kernel */
+	const char *ka = backend_opt(s, "kernel-a"), *kb = backend_opt(s, "kernel-b");
+
+	memset(sc, 0, sizeof(*sc));
+	if (!ka)
+		ka = backend_opt(s, "kernel");
+	if (ka && kb)
+		build_scope_files(sc, "kernel image", ka, kb);
+	else if (kb)
+		build_scope_add(sc, BUILDS_UNKNOWN, "A boots lace's default kernel, B --kernel-b %s", kb);
+	if (p->elf_a && p->elf_b)
+		build_scope_files(sc, "ELF", p->elf_a, p->elf_b);
+	else if (!strcmp(p->cmd_a, p->cmd_b))
+		build_scope_add(sc, BUILDS_SAME, "one command on both sides");
+	else
+		build_scope_add(sc, BUILDS_UNKNOWN, "different -A and -B commands, whose builds lace cannot "
+						    "see: --base/--head would name them");
 }
 
 int ab_begin(struct lace_session *s, struct ab_plan *p)
 {
 	struct strbuf sb = STRBUF_INIT;
+	struct build_scope scope;
 
 	if (!p->seed_given)
 		p->seed = (unsigned long)time(NULL) ^ (unsigned long)getpid();
@@ -98,6 +135,20 @@ int ab_begin(struct lace_session *s, struct ab_plan *p)
 	json_object_set_new(s->batch.header, "rounds",
 			    p->autorounds ? json_string("auto") : json_integer(p->rounds));
 	json_object_set_new(s->batch.header, "warmup", json_integer(p->warmup));
+	/* a spread for an event not measured is a typo, not a no-op */
+	for (size_t i = 0; i < p->layout_noise.n; i++) {
+		const char *ev = p->layout_noise.v[i].event;
+		size_t e = 0;
+		while (e < s->batch.nevents && strcmp(s->batch.events[e].name, ev))
+			e++;
+		if (e == s->batch.nevents && strcmp(ev, "elapsed"))
+			return lace_error_set(EINVAL, "--layout-noise names %s, which is not measured (-e)", ev);
+	}
+	/* in the header, so that lace report words a re-rendered batch alike */
+	ab_scope(s, p, &scope);
+	json_object_set_new(s->batch.header, "builds", build_scope_json(&scope));
+	if (layout_noise_any(&p->layout_noise))
+		json_object_set_new(s->batch.header, "layout_noise", layout_noise_json(&p->layout_noise));
 	return session_results_open(s);
 }
 

@@ -4,6 +4,7 @@
 #ifndef LACE_MEASURE_AB_RUN_H
 #define LACE_MEASURE_AB_RUN_H
 
+#include "measure/build_scope.h"
 #include "measure/session.h"
 
 struct ab_plan {
@@ -19,6 +20,8 @@ struct ab_plan {
 	char *const *argv;         /* lace ab -- CMD ARGS: A and B both run it (an
 				    * A/A comparison, or --kernel-a/--kernel-b
 				    * with --backend qemu); cmd_a/cmd_b say it */
+	const char *elf_a, *elf_b; /* --base/--head: the builds A and B run */
+	struct layout_noise layout_noise; /* --layout-noise: sd across layouts */
 };
 
 /* Defaults: 10 rounds, 1 warmup, auto budget 200 rounds / 600 s, margin
@@ -32,8 +35,15 @@ int ab_plan_workload(struct ab_plan *p, const char *base, const char *head, cons
 void ab_plan_same(struct ab_plan *p, char *const *argv);
 void ab_plan_release(struct ab_plan *p);
 
-/* The batch record with its header (commands, seed, rounds, margin), and
- * the results file: 0 or -errno as session_results_open(). */
+/* Whether A and B run one build (measure/build_scope.h): the kernels
+ * (--kernel-a/--kernel-b, --kernel: images compared by build-id or
+ * content), the ELFs of --base/--head, else the commands (one command on
+ * both sides is one build; two different -A/-B commands: unknown). */
+void ab_scope(const struct lace_session *s, const struct ab_plan *p, struct build_scope *sc);
+
+/* The batch record with its header (commands, seed, rounds, margin, the
+ * scope as "builds" and the layout spread as "layout_noise"), and the
+ * results file: 0 or -errno as session_results_open(). */
 int ab_begin(struct lace_session *s, struct ab_plan *p);
 /* The rounds: each runs A and B in random order (seeded); warmup rounds
  * first; with autorounds, from round 5 on, stop once every event is

@@ -30,8 +30,9 @@ static void free_list(char **v, size_t n)
 void check_config_release(struct check_config *c)
 {
 	char **strs[] = { &c->fail_on, &c->gate, &c->backend, &c->min_align, &c->max_hot_growth,
-			  &c->hot, &c->noise_layouts, &c->rounds, &c->max_runs, &c->max_time, &c->warmup,
-			  &c->confidence, &c->seed, &c->timeout, &c->events };
+			  &c->hot, &c->rounds, &c->max_runs, &c->max_time, &c->warmup,
+			  &c->confidence, &c->seed, &c->timeout, &c->events, &c->executions, &c->draws,
+			  &c->primary, &c->target, &c->budget, &c->family };
 	for (size_t i = 0; i < ARRAY_SIZE(strs); i++)
 		free(*strs[i]);
 	free_list(c->rules, c->nrules);
@@ -102,6 +103,10 @@ int check_config_set(struct check_config *c, const char *section, const char *ke
 		if (strcmp(v, "pass") && strcmp(v, "fail"))
 			return lace_error_set(EINVAL, "check.inconclusive: '%s' is not pass|fail", v);
 		c->inconclusive_fails = !strcmp(v, "fail");
+	} else if (KEY("check", "no_verdict")) {
+		if (strcmp(v, "pass") && strcmp(v, "fail"))
+			return lace_error_set(EINVAL, "check.no_verdict: '%s' is not pass|fail", v);
+		c->no_verdict_fails = !strcmp(v, "fail");
 	} else if (KEY("check", "gate")) {
 		set_str(&c->gate, v);
 	} else if (KEY("check", "backend")) {
@@ -128,7 +133,20 @@ int check_config_set(struct check_config *c, const char *section, const char *ke
 			return lace_error_set(EINVAL, "diff.expect: %s", lace_error_msg());
 		push(&c->expects, &c->nexpects, v);
 	} else if (KEY("ab", "noise_layouts")) {
-		set_str(&c->noise_layouts, v);
+		return lace_error_set(EINVAL, "ab.noise_layouts: a relink folder is no longer the noise: "
+				      "virtual layouts are (ab.executions, ab.draws; lace-check(1))");
+	} else if (KEY("ab", "executions")) {
+		set_str(&c->executions, v);
+	} else if (KEY("ab", "draws")) {
+		set_str(&c->draws, v);
+	} else if (KEY("ab", "primary")) {
+		set_str(&c->primary, v);
+	} else if (KEY("ab", "target")) {
+		set_str(&c->target, v);
+	} else if (KEY("ab", "budget")) {
+		set_str(&c->budget, v);
+	} else if (KEY("ab", "family")) {
+		set_str(&c->family, v);
 	} else if (KEY("ab", "rounds")) {
 		set_str(&c->rounds, v);
 	} else if (KEY("ab", "max_runs")) {

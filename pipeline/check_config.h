@@ -2,12 +2,16 @@
  *
  *   [check]    fail_on = error|warning|info|never   diff findings that fail
  *              inconclusive = pass|fail            an undecided gated event
+ *              no_verdict = pass|fail              backend qemu: a primary event the
+ *                                                  design cannot see (default pass, said)
  *              gate = EV,EV...                      events whose "slower" fails
  *              backend = auto|hw|sim
  *   [diff]     min_align, max_hot_growth, hot = FILE, rule.<id> = LEVEL,
  *              expect = KIND=REGEX                 repeatable (lace diff --expect)
  *   [ab]       rounds = N|auto, max_runs, max_time, warmup, confidence, margin,
- *              events = EV,EV..., seed, timeout
+ *              events = EV,EV..., seed, timeout; backend qemu (lace ab
+ *              --same-execution): executions, draws, primary = EV,EV...,
+ *              target = PCT, budget = S, family
  *   [margin]   <event> = PCT                        per-event margins
  *   [workload] run = 'CMD {elf} ARGS'               repeatable
  *
@@ -27,6 +31,7 @@ struct check_config {
 	/* [check] */
 	char *fail_on;        /* diff --fail-on level */
 	bool inconclusive_fails;
+	bool no_verdict_fails;
 	char *gate;           /* comma list; NULL = every measured event */
 	char *backend;
 	/* [diff] */
@@ -37,7 +42,8 @@ struct check_config {
 	char *rounds, *max_runs, *max_time, *warmup, *confidence, *seed, *timeout;
 	double margin;        /* default margin, fraction */
 	char *events;
-	char *noise_layouts;  /* backend qemu: a folder of relinks of base (lace ab --noise-layouts) */
+	/* backend qemu: lace ab --same-execution's design */
+	char *executions, *draws, *primary, *target, *budget, *family;
 	struct check_margin *margins; size_t nmargins;
 	/* [workload] */
 	char **workloads; size_t nworkloads;

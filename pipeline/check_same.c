@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pipeline/placement_render.h"
 #include "pipeline/selfexec.h"
+#include "util/array.h"
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/strvec.h"
@@ -32,31 +34,38 @@ static void judge(const struct check_opts *o, json_t *ab, const char *workload, 
 		  json_t *notes)
 {
 	const struct check_config *c = &o->cfg;
-	const char *nv = json_string_value(json_object_get(ab, "no_verdict"));
 	size_t i;
 	json_t *ev;
 
-	if (nv)
-		check_add_reason(notes, NULL, "on '%s': %s", workload, nv);
 	json_array_foreach(json_object_get(ab, "events"), i, ev) {
 		const char *name = json_string_value(json_object_get(ev, "event"));
-		double d = lace_json_get_num(ev, "difference"), r = lace_json_get_num(ev, "ratio");
-		double margin = check_config_margin(c, name ? name : "");
 		const char *v = json_string_value(json_object_get(ev, "verdict"));
+		double eff = lace_json_get_num(ev, "effect_percent");
+		bool gated;
 
-		if (!name || !json_is_true(json_object_get(ev, "tested")) || !v)
+		if (!name || !v)   /* an estimate, no verdict asked */
 			continue;
-		bool beyond = !strcmp(v, "beyond placement noise"), gated = check_config_gated(c, name);
-
-		json_object_set_new(ev, "check_margin", json_real(margin));
+		gated = check_config_gated(c, name);
 		json_object_set_new(ev, "gated", json_boolean(gated));
-		if (beyond && d > 0 && r - 1 > margin && gated)
-			check_add_reason(reasons, "slower", "%s on '%s': %+.0f (%+.2f%%) on one execution, beyond "
-			    "placement noise (Holm p %.3g) and the %.3g%% margin", name, workload, d,
-			    (r - 1) * 100, lace_json_get_num(ev, "p_holm"), margin * 100);
-		else if (beyond && d < 0)
-			check_add_reason(notes, NULL, "%s on '%s': %+.0f (%+.2f%%) on one execution, beyond placement "
-			    "noise: fewer", name, workload, d, (r - 1) * 100);
+		if (!strcmp(v, "slower") && gated)
+			check_add_reason(reasons, "slower", "%s on '%s': slower, %+.2f%% [%+.2f%%, %+.2f%%] over %.0f "
+			    "executions x %.0f layouts, Holm p %.3g", name, workload, eff,
+			    lace_json_get_num(ev, "ci_low_percent"), lace_json_get_num(ev, "ci_high_percent"),
+			    lace_json_get_num(ev, "executions"), lace_json_get_num(ev, "draws_per_execution"),
+			    lace_json_get_num(ev, "p_holm"));
+		else if (!strcmp(v, "faster") || (!strcmp(v, "slower") && !gated))
+			check_add_reason(notes, NULL, "%s on '%s': %s, %+.2f%%", name, workload, v, eff);
+		else if (!strcmp(v, "no verdict possible"))
+			check_add_reason(c->no_verdict_fails && gated ? reasons : notes,
+			    c->no_verdict_fails && gated ? "no verdict" : NULL,
+			    "%s on '%s': no verdict possible: smallest detectable effect %.2f%% (the design "
+			    "cannot see an effect of the margin; %s)", name, workload,
+			    lace_json_get_num(ev, "mde_percent"), c->no_verdict_fails ?
+			    "check.no_verdict = fail" : "this does not block: check.no_verdict = fail would");
+		else if (!strcmp(v, "inconclusive"))
+			check_add_reason(c->inconclusive_fails && gated ? reasons : notes,
+			    c->inconclusive_fails && gated ? "inconclusive" : NULL,
+			    "%s on '%s': inconclusive, %+.2f%%", name, workload, eff);
 	}
 }
 
@@ -76,10 +85,16 @@ void check_same_measure(const struct check_opts *o, const char *base, const char
 	}
 	strvec_pushv(&argv, (const char *[]){ "ab", "--same-execution", "--backend", "qemu", "--json",
 					      "--kernel-a", a, "--kernel-b", b, NULL });
-	if (c->noise_layouts)
-		strvec_pushv(&argv, (const char *[]){ "--noise-layouts", c->noise_layouts, NULL });
-	if (c->events)
-		strvec_pushv(&argv, (const char *[]){ "-e", c->events, NULL });
+	strvec_push(&argv, "--margin");
+	strvec_pushf(&argv, "%g", 100 * c->margin);
+	const struct { const char *opt, *val; } design[] = {
+		{ "-e", c->events }, { "--executions", c->executions }, { "--draws", c->draws },
+		{ "--primary", c->primary }, { "--target", c->target }, { "--budget", c->budget },
+		{ "--family", c->family }, { "--seed", c->seed }, { "--timeout", c->timeout },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(design); i++)
+		if (design[i].val)
+			strvec_pushv(&argv, (const char *[]){ design[i].opt, design[i].val, NULL });
 	strvec_push(&argv, "--");
 	strvec_split(&argv, workload);
 	json_t *j = selfexec_json(argv.v, NULL, 0, &why);
@@ -99,31 +114,15 @@ void check_same_measure(const struct check_opts *o, const char *base, const char
 
 void check_same_md(const json_t *rep, struct strbuf *out)
 {
-	size_t i, k;
-	json_t *x, *ev;
+	size_t i;
+	json_t *x;
 
 	json_array_foreach(json_object_get(rep, "same_execution"), i, x) {
-		strbuf_addf(out, "**Measurement** (`lace ab --same-execution`: base's boot replayed through "
-				 "head's layout, head not booted; %lld relinks as placement noise): ",
-			    (long long)json_integer_value(json_object_get(x, "relinks")));
+		strbuf_addstr(out, "**Measurement** (`lace ab --same-execution`: executions of base and "
+				   "head recorded, each replayed through virtual layouts of both, paired): ");
 		strbuf_add_md_code(out, json_string_value(json_object_get(x, "workload")) ?: "", 0);
-		strbuf_addstr(out, "\n\n| event | base | head | change | Holm p | verdict |\n"
-				   "|---|---:|---:|---:|---:|---|\n");
-		json_array_foreach(json_object_get(x, "events"), k, ev) {
-			const char *v = json_string_value(json_object_get(ev, "verdict"));
-
-			strbuf_addstr(out, "| ");
-			strbuf_add_md(out, json_string_value(json_object_get(ev, "event")) ?: "");
-			strbuf_addf(out, " | %.0f | %.0f | %+.2f%% | ", lace_json_get_num(ev, "a"),
-				    lace_json_get_num(ev, "b"), (lace_json_get_num(ev, "ratio") - 1) * 100);
-			if (isnan(lace_json_get_num(ev, "p_holm")))
-				strbuf_addstr(out, "- | ");
-			else
-				strbuf_addf(out, "%.3g | ", lace_json_get_num(ev, "p_holm"));
-			strbuf_addstr(out, !json_is_true(json_object_get(ev, "tested"))
-				      ? "the same execution: equal by construction" : v ? v : "no verdict (no relinks)");
-			strbuf_addstr(out, " |\n");
-		}
+		strbuf_addstr(out, "\n\n");
+		placement_render_md(out, x);
 		strbuf_addch(out, '\n');
 	}
 }

@@ -9,6 +9,8 @@ struct study_progress {
 	const char *phase;   /* "build", "measure", ... */
 	const char *what;    /* the step that just ended (or, with total 0, began) */
 	size_t done, total;  /* steps of the phase; total 0: a single step */
+	size_t failed;       /* steps of the phase that failed so far */
+	int step_failed;     /* the step that just ended failed: what says why */
 	double elapsed;      /* seconds since the study began */
 	double left;         /* estimated seconds left in the phase; < 0: unknown */
 };

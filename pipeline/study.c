@@ -18,6 +18,7 @@
 #include "pipeline/selfexec.h"
 #include "pipeline/study_analysis.h"
 #include "pipeline/study_jobs.h"
+#include "pipeline/study_r4.h"
 #include "util/array.h"
 #include "util/error.h"
 #include "util/fs.h"
@@ -452,6 +453,8 @@ struct sizes {
 	struct q1_workload faultbench, randaccess;
 	const char *hackbench;
 	int time_runs;
+	/* reading 4: recorded executions, draw pairs each, the family's draws */
+	unsigned executions, draws, family_draws;
 };
 
 static void workload_args(struct strbuf *sb, const struct q1_workload *q, const char *size)
@@ -600,106 +603,23 @@ static void q3_path_length(struct study *s, const struct sizes *z)
 	}
 }
 
-/* Replay refuses a layout when more than this share of the executed
- * instructions is carried over only approximately (code a variant adds or
- * changes, mapped by offset).  We keep lace replay's own default and do
- * not raise it: counts from code that was not carried exactly are partly
- * the mapping's guess, and the effects ranked here are fractions of a per
- * cent, so such a variant is "not measured" with replay's reason rather
- * than given a number the test cannot vouch for; the share that was
- * approximate (below the limit) is kept with each layout's counts. */
-#define Q4_MAX_APPROX_PCT 1.0
-
-static void q4_replay(struct study *s, json_t *dest, const char *variant, const char *rec,
-		      size_t after)
-{
-	char *bin = variant_bin(s, variant, "hackbench");
-	struct strbuf what = STRBUF_INIT;
-
-	strbuf_addf(&what, "lace replay of baseline's hackbench through %s", variant);
-	study_jobs_add_replay(&s->jobs, dest, rec, bin, events_list(), Q4_MAX_APPROX_PCT, after,
-			      what.buf);
-	strbuf_release(&what);
-	free(bin);
-}
-
-/* A live simulated run of hackbench on variant into dest's "events": the
- * recording must be the simulator's (lace stat --record), whatever the
- * other readings' backend, and each variant's own run is compared with
- * it, so all of them are simulated.  Returns the job. */
-static size_t q4_live(struct study *s, json_t *dest, const char *variant, const struct sizes *z)
-{
-	char *bin = variant_bin(s, variant, "hackbench");
-	struct strvec cmd = STRVEC_INIT;
-	struct strbuf what = STRBUF_INIT;
-
-	split_args(&cmd, bin, z->hackbench);
-	strbuf_addf(&what, "hackbench %s on %s (sim%s)", z->hackbench, variant,
-		    strcmp(variant, "baseline") ? "" : ", recorded");
-	size_t job = study_jobs_add_stat(&s->jobs, dest, "events", NULL, "sim", events_list(), 1,
-					 cmd.v, NULL, what.buf);
-	strbuf_release(&what);
-	strvec_clear(&cmd);
-	free(bin);
-	return job;
-}
-
-/* Entry text moved out / slow paths cold, judged on ONE execution (as
- * the kernel study's reading 4, design.md "Same execution, two noises"):
- * baseline's hackbench run is recorded once (lace stat --record) and
- * replayed through baseline, each variant and each randomized build
- * (lace replay --layout), every executed address carried over by function
- * and offset, so two builds differ by their placement only.  The verdicts
- * are ranks against the randomized builds (study_analysis.c), not
- * statistics over repeats of a deterministic count. */
+/* Entry text moved out / slow paths cold: the placement design
+ * (study_r4.h), on the variants that move code (no-tracepoint removes it:
+ * reading 1's) */
 static void q4_placement(struct study *s, const struct sizes *z)
 {
-	json_t *w = json_object(), *rows = json_array(), *per = json_object();
-	char *rec = path_join(s->jobs.dir, "hackbench.lrec");
+	json_t *vs = json_array();
 	size_t i;
 	json_t *v;
 
-	json_object_set_new(s->res, "q4_placement", w);
-	json_object_set_new(w, "workload", json_sprintf("hackbench %s", z->hackbench));
-	json_object_set_new(w, "recorded_on", json_string("baseline"));
-	json_object_set_new(w, "recording", json_string("runs/hackbench.lrec"));
-	json_object_set_new(w, "max_approx_pct", json_real(Q4_MAX_APPROX_PCT));
-	json_object_set_new(w, "rows", rows);
-	/* the recorded run: baseline's live run, its counts kept as "live" */
-	json_t *base = json_object(), *live = json_object();
-	json_object_set_new(base, "config", json_string("baseline"));
-	json_object_set_new(base, "variant", json_string("baseline"));
-	json_object_set_new(base, "live", live);
-	json_array_append_new(rows, base);
-	unlink(rec);
-	size_t job = q4_live(s, live, "baseline", z);
-	study_jobs_record(&s->jobs, job, rec);
-	q4_replay(s, base, "baseline", rec, job);
-	json_array_foreach(s->variants, i, v) {
-		const char *name = json_string_value(v);
-		if (!strcmp(name, "baseline") || !strcmp(name, "no-tracepoint"))
-			continue;
-		json_t *row = json_object(), *own = json_object();
-		json_object_set_new(row, "config", json_string(name));
-		json_object_set_new(row, "variant", json_string(name));
-		json_object_set_new(row, "live", own);
-		json_array_append_new(rows, row);
-		q4_replay(s, row, name, rec, job);
-		/* the variant's own run too: what comparing two executions
-		 * would have said (cheap: one run per variant, none per
-		 * randomized build) */
-		q4_live(s, own, name, z);
-	}
-	if (json_array_size(s->shuffles))
-		json_object_set_new(w, "shuffle_builds", per);
-	else
-		json_decref(per);
-	json_array_foreach(s->shuffles, i, v) {
-		json_t *o = json_object();
-		json_object_set_new(per, json_string_value(v), o);
-		q4_replay(s, o, json_string_value(v), rec, job);
-	}
-	free(rec);
+	json_array_foreach(s->variants, i, v)
+		if (strcmp(json_string_value(v), "baseline") && strcmp(json_string_value(v), "no-tracepoint"))
+			json_array_append(vs, v);
+	study_r4_queue(&s->jobs, s->res, &(struct study_r4_spec){
+		.variants_dir = s->variants_dir, .runs_dir = s->jobs.dir, .variants = vs,
+		.shuffles = s->shuffles, .args = z->hackbench, .events = events_list(),
+		.executions = z->executions, .draws = z->draws, .family_draws = z->family_draws });
+	json_decref(vs);
 }
 
 int study_run(const struct study_opts *o, json_t **results)
@@ -736,11 +656,11 @@ int study_run(const struct study_opts *o, json_t **results)
 		? (struct sizes){ { "faultbench", "", "-n", { "2048", "1", "512", "1024" } },
 				  { "randaccess", "--page-size 4k --htab-kib 256 -n 32768", "-a",
 				    { "20000", "5000", "10000", NULL } },
-				  "-g 1 -f 2 -l 10", 0 }
+				  "-g 1 -f 2 -l 10", 0, 4, 8, 200 }
 		: (struct sizes){ { "faultbench", "", "-n", { "16384", "1", "2048", "8192" } },
 				  { "randaccess", "--page-size 4k --htab-kib 256 -n 65536", "-a",
 				    { "100000", "20000", "50000", NULL } },
-				  "-g 1 -f 4 -l 20", 5 };
+				  "-g 1 -f 4 -l 20", 5, 8, 16, 1000 };
 	char jobdir_buf[4096];
 	snprintf(jobdir_buf, sizeof(jobdir_buf), "%s/runs", o->out_dir);
 	fs_mkdir_p(jobdir_buf, 0755);

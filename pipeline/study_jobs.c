@@ -2,6 +2,7 @@
  * (study_jobs.h). */
 #include "pipeline/study_jobs.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,12 +13,14 @@
 #include "util/json.h"
 #include "util/run.h"
 #include "util/strbuf.h"
+#include "util/strvec.h"
 #include "util/time.h"
 #include "util/xalloc.h"
 
 struct study_job {
 	json_t *dest;
-	char *key, *pick, *out, *log, *what;
+	char *key, *out, *log, *what;
+	char *pick;      /* stat: the one event kept; replay: the rows' events */
 	struct strvec argv;
 	int done;
 	bool replay;     /* lace replay --json: out holds its stdout */
@@ -89,22 +92,25 @@ void study_jobs_record(struct study_jobs *q, size_t job, const char *path)
 }
 
 void study_jobs_add_replay(struct study_jobs *q, json_t *dest, const char *recording,
-			   const char *layout, const char *events, double max_approx, size_t after,
+			   const char *const *args, const char *events, double max_approx, size_t after,
 			   const char *what)
 {
-	struct study_job *j = job_new(q, "replay", dest, "events", what);
+	struct study_job *j = job_new(q, "replay", dest, "rows", what);
 	char pct[32];
 
 	j->replay = true;
 	j->after = (long)after;
+	j->pick = xstrdup(events);   /* the rows' columns */
 	snprintf(pct, sizeof(pct), "%g", max_approx);
 	/* lace replay has no -o: sh only redirects its stdout to the job's
 	 * output (its $0), so the log keeps stderr, the one line that says
-	 * why; the arguments are passed as they are, never parsed by sh */
+	 * why; the arguments are passed as they are, never parsed by sh.
+	 * One thread: the pool runs the jobs side by side. */
 	strvec_pushv(&j->argv, (const char *[]){ "sh", "-c", "exec \"$@\" > \"$0\"", j->out,
-						 selfexec_path(), "replay", "--json", "-e", events,
-						 "--max-approx", pct, "--layout", layout, recording,
-						 NULL });
+						 selfexec_path(), "replay", "--json", "-j", "1", "-e",
+						 events, "--max-approx", pct, NULL });
+	strvec_pushv(&j->argv, (const char **)args);
+	strvec_push(&j->argv, recording);
 }
 
 json_t *study_stat_summary(const json_t *j)
@@ -149,27 +155,51 @@ static char *last_line(const char *log, const char *cmd)
 	return r;
 }
 
-/* A replay's one layout (its second; the first is "recorded") into
- * dest, as a stat job's events; false when the output has none. */
+/* A replay's rows into dest (study_jobs_add_replay()); false when the
+ * output has none or a row lacks an event. */
 static bool collect_replay(struct study_job *j, const json_t *rep)
 {
-	const json_t *lay = json_array_get(json_object_get(rep, "layouts"), 1);
-	const json_t *counts = json_object_get(lay, "counts"), *c = json_object_get(lay, "carried");
-	json_t *ev = json_object();
-	const char *name;
-	json_t *v;
+	const json_t *lays = json_object_get(rep, "layouts");
+	json_t *rows = json_array();
+	size_t i, builds = json_array_size(lays);
+	double approx = 0;
+	json_t *lay;
+	char *evs = xstrdup(j->pick), *save = NULL;
+	struct strvec ev = STRVEC_INIT;
 
-	if (!json_object_size(counts))
-		return json_decref(ev), false;
-	json_object_foreach((json_t *)counts, name, v)
-		json_object_set_new(ev, name, json_pack("{s:f,s:s,s:b}", "mean", json_number_value(v),
-							"status", "counted", "simulated", 1));
-	json_object_set_new(j->dest, j->key, ev);
-	json_object_set(j->dest, "carried", (json_t *)c);
-	double all = lace_json_get_num(c, "exact") + lace_json_get_num(c, "approximate") +
-		     lace_json_get_num(c, "outside");
-	json_object_set_new(j->dest, "approximate_pct",
-			    lace_json_real(100.0 * lace_json_get_num(c, "approximate") / all));
+	for (char *e = strtok_r(evs, ",", &save); e; e = strtok_r(NULL, ",", &save))
+		strvec_push(&ev, e);
+	free(evs);
+	json_array_foreach(lays, i, lay) {
+		const json_t *counts = json_object_get(lay, "counts"), *c = json_object_get(lay, "carried");
+		const char *name = json_string_value(json_object_get(lay, "layout"));
+		json_t *row = json_array();
+
+		/* the first draw of the recorded build begins block 1 */
+		if (name && !strcmp(name, "virtual-1") && builds == json_array_size(lays))
+			builds = i;
+		for (size_t e = 0; e < ev.nr; e++) {
+			double x = lace_json_get_num(counts, ev.v[e]);
+			/* counts: whole numbers, written as such */
+			json_array_append_new(row, x == floor(x) && fabs(x) < 9e15 ? json_integer((json_int_t)x)
+										    : lace_json_real(x));
+		}
+		json_array_append_new(rows, row);
+		double all = lace_json_get_num(c, "exact") + lace_json_get_num(c, "approximate") +
+			     lace_json_get_num(c, "outside");
+		if (all > 0 && 100.0 * lace_json_get_num(c, "approximate") / all > approx)
+			approx = 100.0 * lace_json_get_num(c, "approximate") / all;
+		if (!ev.nr || isnan(lace_json_get_num(counts, ev.v[0])))
+			builds = 0;
+	}
+	strvec_clear(&ev);
+	if (!json_array_size(rows) || !builds) {
+		json_decref(rows);
+		return false;
+	}
+	json_object_set_new(j->dest, "builds", json_integer((json_int_t)builds));
+	json_object_set_new(j->dest, "rows", rows);
+	json_object_set_new(j->dest, "approximate_pct", lace_json_real(approx));
 	return true;
 }
 

@@ -4,7 +4,7 @@
  * (`lace stat --json -o FILE ... -- PROG ARGS`, the workload executed
  * directly, never through a shell), so baseline, variants and randomized
  * builds share one denominator; or, for reading 4, from `lace replay` of
- * one recorded run (a replay job waits for the job that records it).
+ * recorded runs (a replay job waits for the job that records it).
  * Under the simulator the counts do not depend on what else runs, so the
  * pool runs one job per CPU; hardware counters and task-clock run one at
  * a time. */
@@ -35,15 +35,19 @@ size_t study_jobs_add_stat(struct study_jobs *q, json_t *dest, const char *key, 
 /* Make stat job `job` record the code stream it runs into path
  * (`lace stat --backend sim --record PATH`). */
 void study_jobs_record(struct study_jobs *q, size_t job, const char *path);
-/* Queue `lace replay --json -e events --layout layout recording`, run once
- * job `after` (the one recording it) has run: dest gets "events" as above
- * (the layout's replayed counts), "carried" {exact, approximate, outside}
- * and "approximate_pct" (of the executed instructions), or
+/* Queue `lace replay --json -j 1 -e events --max-approx max_approx ARGS
+ * recording` (args, NULL-ended: the layouts, --virtual, --seed...), run
+ * once job `after` (the one recording it) has run.  dest gets "builds"
+ * (the layouts of one block: the recorded build, then each --layout),
+ * "rows" (every layout's counts as an array of the events' values, in
+ * replay's order: row = block * builds + build, block 0 as built, blocks
+ * 1..K the draws) and "approximate_pct" (the largest share of the
+ * executed instructions a row carried over approximately), or
  * "not_measured" with replay's one-line reason (a layout refused above
  * max_approx percent carried approximately, exit 2) or the recording
  * job's. */
 void study_jobs_add_replay(struct study_jobs *q, json_t *dest, const char *recording,
-			   const char *layout, const char *events, double max_approx, size_t after,
+			   const char *const *args, const char *events, double max_approx, size_t after,
 			   const char *what);
 /* Run what is queued, at most max at once (a failed job does not stop the
  * others), store the results and empty the queue.  progress (may be NULL)

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pipeline/svgplot.h"
+#include "pipeline/study_r4.h"
 #include "util/array.h"
 #include "util/error.h"
 #include "util/fs.h"
@@ -379,215 +379,6 @@ static void section_r3(struct strbuf *sb, const json_t *res)
 	}
 }
 
-static const json_t *rank_of(const json_t *row, const char *ev)
-{
-	return json_object_get(json_object_get(row, "rank"), ev);
-}
-
-/* "verdict (n of K builds differ less, m more; p; Holm p)" for one event */
-static void rank_text(struct strbuf *sb, const json_t *rk)
-{
-	long long k = json_integer_value(json_object_get(rk, "builds"));
-	if (!rk) {
-		strbuf_addstr(sb, "not compared");
-		return;
-	}
-	if (json_is_false(json_object_get(rk, "tested"))) {
-		strbuf_addstr(sb, js(rk, "verdict"));
-		return;
-	}
-	strbuf_addf(sb, "%s (%lld of %lld builds differ less, %lld more", js(rk, "verdict"),
-		    json_integer_value(json_object_get(rk, "smaller")), k,
-		    json_integer_value(json_object_get(rk, "larger")));
-	double p = lace_json_get_num(rk, "p"), ph = lace_json_get_num(rk, "p_holm");
-	if (!isnan(p) && p < 1)
-		strbuf_addf(sb, "; one-sided p = %.3g", p);
-	if (!isnan(ph) && p < 1)
-		strbuf_addf(sb, ", Holm p = %.3g", ph);
-	strbuf_addch(sb, ')');
-}
-
-/* How each variant's replay was carried, and what its own live run says. */
-static void q4_carried(struct strbuf *sb, const json_t *q)
-{
-	size_t i, n = 0;
-	json_t *r;
-
-	json_array_foreach(json_object_get(q, "rows"), i, r) {
-		double a = lace_json_get_num(r, "approximate_pct");
-		if (!strcmp(js(r, "variant"), "baseline") || isnan(a))
-			continue;
-		strbuf_addf(sb, "%s`%s` %.2f%%", n++ ? ", " : "Executed instructions carried over "
-			    "approximately (not in both builds alike): ", js(r, "variant"), a);
-	}
-	if (n)
-		strbuf_addstr(sb, ".\n\n");
-	long long nl = json_integer_value(json_object_get(q, "live_compared"));
-	long long eq = json_integer_value(json_object_get(q, "live_equal"));
-	if (!nl)
-		return;
-	if (eq == nl) {
-		strbuf_addf(sb, "Each variant was also run live, its own execution (%lld of %lld): "
-				"every one gave exactly its replayed counts, so on this workload the "
-				"simulated execution does not depend on the layout, and comparing two "
-				"executions would have said the same as comparing one.\n\n", eq, nl);
-		return;
-	}
-	strbuf_addf(sb, "Each variant was also run live, its own execution: %lld of %lld gave "
-			"other counts than their replay (", nl - eq, nl);
-	json_array_foreach(json_object_get(q, "live_differ"), i, r)
-		strbuf_addf(sb, "%s`%s`", i ? ", " : "", json_string_value(r));
-	strbuf_addstr(sb, "), so comparing two executions would have mixed an execution effect "
-			  "into the placement's; the table above compares one.\n\n");
-}
-
-static void section_r4(struct strbuf *sb, const json_t *res)
-{
-	const json_t *q = json_object_get(res, "q4_placement");
-	const json_t *lay = json_object_get(res, "layout");
-	size_t i;
-	json_t *r;
-
-	strbuf_addstr(sb, "## 4. Entry text moved out, slow paths pushed cold\n\n");
-	if (!q) {
-		strbuf_addstr(sb, "Not measured.\n\n");
-		return;
-	}
-	const json_t *base = row_by(q, "baseline");
-	long long k = json_integer_value(json_object_get(
-		json_object_get(json_object_get(q, "noise_floor"), "instructions"), "builds"));
-	long long kmin = json_integer_value(json_object_get(q, "min_builds"));
-	long long nh = json_integer_value(json_object_get(q, "holm_tests"));
-	double alpha = lace_json_get_num(q, "alpha");
-	double holm_k = ceil((double)nh / alpha - 1 - 1e-9); /* nh/(K+1) <= alpha */
-	if (json_object_get(q, "recording")) {
-		strbuf_addf(sb, "One execution, every build: baseline's run of `%s` was recorded once "
-				"(`lace stat --backend sim --record`) and replayed through baseline, each "
-				"variant and %lld randomized-layout builds of baseline (`lace replay "
-				"--layout`), every executed address carried over by function and offset, "
-				"so two builds differ by where the code is and by nothing else. ",
-			    js(q, "workload"), k);
-		if (json_is_true(json_object_get(q, "replay_equals_live")))
-			strbuf_addstr(sb, "Replayed through its own build, the recording gives the "
-					  "recorded run's counts exactly. ");
-		strbuf_addf(sb, "A layout of which more than %g%% of the executed instructions could "
-				"only be carried approximately (code a variant adds or changes) is refused "
-				"by `lace replay` and shown as not measured, with its reason; the share "
-				"carried approximately is given for each variant below.\n\n",
-			    lace_json_get_num(q, "max_approx_pct"));
-		strbuf_addf(sb, "The test, exactly: for each variant and event, the same-execution "
-				"difference d = variant − baseline; its magnitude |d| is ranked among the "
-				"%lld randomized builds' |difference from baseline| on the same execution, "
-				"one-sided on |d| (the direction fixed by the question: a larger "
-				"difference), p = (1 + #builds with a difference at least |d|)/(K+1); "
-				"the %lld p's (variants × events) are Holm-adjusted together. Larger than "
-				"all K has p = 1/(K+1), so one test reaches %.0f%% only with K ≥ %lld; "
-				"Holm over %lld tests multiplies the smallest p by %lld, so a verdict "
-				"needs K ≥ %.0f (here K = %lld%s).\n\n",
-			    k, nh, alpha * 100, kmin, nh, nh, holm_k, k,
-			    (double)k < holm_k ? ": no verdict is possible, only ranks" : "");
-	} else {
-		strbuf_addf(sb, "Each variant, baseline and %lld randomized-layout builds of baseline on "
-				"`%s`, each measured by the same `lace stat` command. ", k, js(q, "workload"));
-		strbuf_addf(sb, "A variant's difference from baseline is ranked among the randomized "
-				"builds' differences from baseline (sizes, not signs): larger than all K "
-				"of them has one-sided p = 1/(K+1), so a verdict at %.0f%% needs K ≥ %lld "
-				"(here K = %lld%s).\n\n",
-			    alpha * 100, kmin, k, k < kmin ? ": too few builds for a verdict" : "");
-	}
-	if (simulated(res))
-		strbuf_addstr(sb, "The simulated counts are exact, so repeating a run adds nothing and no "
-				  "confidence interval is given: the uncertainty is the layout's.\n\n");
-	strbuf_addstr(sb, "| variant | event | baseline | variant | change | rank among the randomized builds | layout noise floor |\n"
-			  "|---|---|---:|---:|---:|---|---:|\n");
-	json_array_foreach(json_object_get(q, "rows"), i, r) {
-		const char *v = js(r, "variant");
-		if (!strcmp(v, "baseline"))
-			continue;
-		if (json_object_get(r, "not_measured")) {
-			strbuf_addf(sb, "| %s | not measured: %s | | | | | |\n", v, js(r, "not_measured"));
-			continue;
-		}
-		for (size_t e = 0; e < NEV; e++) {
-			const json_t *x = json_object_get(json_object_get(r, "events"), events[e]);
-			if (!x)
-				continue;
-			strbuf_addf(sb, "| %s | %s%s | ", v, events[e],
-				    json_is_true(json_object_get(x, "simulated")) ? " (sim)" : "");
-			num(sb, ev_mean(base, events[e]));
-			strbuf_addstr(sb, " | ");
-			num(sb, ev_mean(r, events[e]));
-			strbuf_addstr(sb, " | ");
-			pct(sb, ev_mean(base, events[e]), ev_mean(r, events[e]));
-			strbuf_addstr(sb, " | ");
-			rank_text(sb, rank_of(r, events[e]));
-			double f = floor_pct(q, events[e]);
-			if (isnan(f))
-				strbuf_addstr(sb, " | n/a |\n");
-			else
-				strbuf_addf(sb, " | ±%.2f%% |\n", f);
-		}
-	}
-	strbuf_addch(sb, '\n');
-	q4_carried(sb, q);
-
-	strbuf_addstr(sb, "Layout (`lace diff` of hackbench, baseline → variant):\n\n"
-			  "| variant | bloat-o-meter | functions changed region | hot lines | hot 4K pages | findings |\n"
-			  "|---|---|---:|---|---|---|\n");
-	const char *name;
-	json_t *d;
-	json_object_foreach((json_t *)lay, name, d) {
-		if (strstr(name, "shuffle"))
-			continue;
-		if (json_object_get(d, "not_measured")) {
-			strbuf_addf(sb, "| %s | not measured: %s | | | | |\n", name, js(d, "not_measured"));
-			continue;
-		}
-		const json_t *hot = json_object_get(d, "hot");
-		const json_t *ho = json_object_get(hot, "old"), *hn = json_object_get(hot, "new");
-		strbuf_addf(sb, "| %s | `%s` | %.0f | %.0f → %.0f | %.0f → %.0f | ", name,
-			    js(json_object_get(d, "bloat"), "line"),
-			    lace_json_get_num(json_object_get(d, "summary"), "region"), lace_json_get_num(ho, "lines"), lace_json_get_num(hn, "lines"),
-			    lace_json_get_num(ho, "pages"), lace_json_get_num(hn, "pages"));
-		size_t k;
-		json_t *f;
-		size_t nf = json_array_size(json_object_get(d, "findings"));
-		if (!nf)
-			strbuf_addstr(sb, "none");
-		json_array_foreach(json_object_get(d, "findings"), k, f) {
-			if (k == 3) {
-				strbuf_addf(sb, " … %zu more", nf - 3);
-				break;
-			}
-			strbuf_addf(sb, "%s%s `%s` (%s)", k ? "; " : "", js(f, "rule"), js(f, "subject"),
-				    js(f, "severity"));
-		}
-		strbuf_addstr(sb, " |\n");
-	}
-	strbuf_addch(sb, '\n');
-
-	/* reading: for each variant, L1i and iTLB misses against the floor */
-	strbuf_addstr(sb, "**What the numbers show.** ");
-	json_array_foreach(json_object_get(q, "rows"), i, r) {
-		if (!strcmp(js(r, "variant"), "baseline") || !json_object_get(r, "events"))
-			continue;
-		strbuf_addf(sb, "`%s`: ", js(r, "variant"));
-		const char *ev2[] = { "L1-icache-load-misses", "iTLB-load-misses" };
-		for (int e = 0; e < 2; e++) {
-			strbuf_addf(sb, "%s ", e ? "iTLB misses" : "L1i misses");
-			vs_floor(sb, ev_mean(base, ev2[e]), ev_mean(r, ev2[e]), floor_pct(q, ev2[e]));
-			strbuf_addstr(sb, ", ");
-			rank_text(sb, rank_of(r, ev2[e]));
-			strbuf_addstr(sb, e ? ". " : "; ");
-		}
-	}
-	strbuf_addstr(sb, "The randomized builds relink the same objects with every input section "
-			  "in a random order and 0–112 bytes of padding before each (`lace build "
-			  "--shuffle`): a change within their spread is one a different link order "
-			  "alone also produces, so it is not shown to be a property of the placement. "
-			  "These are the user-space workloads' own instructions, no kernel code.\n\n");
-}
-
 static void render_md(struct strbuf *sb, const json_t *res, bool html_figs)
 {
 	const json_t *be = json_object_get(res, "backend");
@@ -601,8 +392,8 @@ static void render_md(struct strbuf *sb, const json_t *res, bool html_figs)
 	json_t *v;
 	json_array_foreach(json_object_get(b, "variants"), i, v)
 		strbuf_addf(sb, "%s`%s`", i ? ", " : "", json_string_value(v));
-	strbuf_addf(sb, "; %zu randomized-layout builds of baseline (seed %lld) give the layout noise "
-			"floor and the ranks\n",
+	strbuf_addf(sb, "; %zu randomized-layout builds of baseline (seed %lld) give reading 1's "
+			"layout noise floor and a check of reading 4's layout family\n",
 		    json_array_size(json_object_get(b, "shuffles")),
 		    (long long)json_integer_value(json_object_get(b, "shuffle_seed")));
 	strbuf_addf(sb, "- the study took %.0f s%s\n\n", lace_json_get_num(res, "seconds"),
@@ -623,44 +414,16 @@ static void render_md(struct strbuf *sb, const json_t *res, bool html_figs)
 	section_r1(sb, res);
 	section_r2(sb, res);
 	section_r3(sb, res);
-	section_r4(sb, res);
+	study_r4_section(sb, res);
 	(void)html_figs;
 }
 
-/* Bars of each event per variant on hackbench, with the noise band around
- * baseline; and the tracepoint configurations on each workload. */
+/* Reading 4's charts (every build as built, the band of baseline's
+ * family), then the layout maps. */
 static void figures(struct strbuf *out, const json_t *res, const char *dir)
 {
-	const json_t *q4 = json_object_get(res, "q4_placement");
 	strbuf_addstr(out, "<h2>Figures</h2>\n");
-	for (size_t e = 0; e < NEV && q4; e++) {
-		size_t nrows = json_array_size(json_object_get(q4, "rows"));
-		struct svgplot_bar *bars = xcalloc(nrows + 1, sizeof(*bars));
-		size_t nb = 0, i;
-		json_t *r;
-		/* bars and band come from the same lace stat runs (baseline is
-		 * inside the band by construction: it is one of its values) */
-		json_array_foreach(json_object_get(q4, "rows"), i, r) {
-			const json_t *rk = rank_of(r, events[e]);
-			bars[nb++] = (struct svgplot_bar){ js(r, "variant"), ev_mean(r, events[e]),
-							   rk ? js(rk, "verdict") : NULL };
-		}
-		if (nb) {
-			const json_t *nf = json_object_get(json_object_get(q4, "noise_floor"), events[e]);
-			char title[160], band[96];
-			snprintf(title, sizeof(title), "%s on %s%s", events[e], js(q4, "workload"),
-				 simulated(res) ? " (simulated)" : "");
-			snprintf(band, sizeof(band), "band: baseline and %lld randomized builds",
-				 (long long)json_integer_value(json_object_get(nf, "builds")));
-			struct svgplot p = { title, "", bars, nb, lace_json_get_num(nf, "min"), lace_json_get_num(nf, "max"), band };
-			strbuf_addstr(out, "<figure>\n");
-			svgplot_bars(out, &p);
-			strbuf_addf(out, "<figcaption>%s per variant; the shaded band spans the values of "
-					 "baseline and its randomized-layout builds: a value inside it is within "
-					 "layout noise.</figcaption>\n</figure>\n", events[e]);
-		}
-		free(bars);
-	}
+	study_r4_figures(out, res);
 	/* the layout maps, inlined */
 	const char *name;
 	json_t *d;
@@ -697,35 +460,7 @@ int study_write_reports(const json_t *res, const char *dir)
 
 void study_print_summary(const json_t *res, FILE *f)
 {
-	const json_t *q4 = json_object_get(res, "q4_placement");
-	const json_t *base = row_by(q4, "baseline");
-	size_t i;
-	json_t *r;
-
 	fprintf(f, "\nlace study (backend %s, %.0f s)\n\n", js(json_object_get(res, "backend"), "used"),
 		lace_json_get_num(res, "seconds"));
-	fprintf(f, "  %-16s %-24s %14s %14s %9s  %-12s %6s %6s  %s\n", "variant", "event", "baseline",
-		"variant", "change", "noise floor", "p", "Holm p", "rank among randomized builds");
-	json_array_foreach(json_object_get(q4, "rows"), i, r) {
-		if (!strcmp(js(r, "variant"), "baseline"))
-			continue;
-		if (!json_object_get(r, "events")) {
-			fprintf(f, "  %-16s not measured: %s\n", js(r, "variant"), js(r, "not_measured"));
-			continue;
-		}
-		for (size_t e = 0; e < NEV; e++) {
-			double a = ev_mean(base, events[e]), b = ev_mean(r, events[e]);
-			char fl[32];
-			snprintf(fl, sizeof(fl), "±%.2f%%", floor_pct(q4, events[e]));
-			const json_t *rk = rank_of(r, events[e]);
-			char p[16] = "-", ph[16] = "-";
-			if (!isnan(lace_json_get_num(rk, "p")))
-				snprintf(p, sizeof(p), "%.3g", lace_json_get_num(rk, "p"));
-			if (!isnan(lace_json_get_num(rk, "p_holm")))
-				snprintf(ph, sizeof(ph), "%.3g", lace_json_get_num(rk, "p_holm"));
-			fprintf(f, "  %-16s %-24s %14.0f %14.0f %+8.2f%%  %-12s %6s %6s  %s\n",
-				js(r, "variant"), events[e], a, b, (b - a) / a * 100, fl, p, ph,
-				js(rk, "verdict"));
-		}
-	}
+	study_r4_summary(res, f);
 }

@@ -1,14 +1,16 @@
 #!/bin/sh
 # Fetch the kernel's scripts/bloat-o-meter for lace's parity test
 # (t_diff_bloat), when no extracted linux-source tree has it: the script
-# comes from Debian's linux-source-6.1 package (139 MB), of which only this
-# one file is extracted into lace's cache (LACE_CACHE, default
-# ~/.cache/lace) and the .deb is removed.  Never installs anything.
+# comes from Debian's linux-source-6.1 package (139 MB, pinned in
+# scripts/downloads.manifest, Role linux-source, fetched and verified by
+# scripts/fetch-deb.sh), of which only this one file is extracted into
+# lace's cache (LACE_CACHE, default ~/.cache/lace) and the .deb is removed.
+# Never installs anything.
 #
 # Prints the path of bloat-o-meter.
 set -eu
+here=$(cd "$(dirname "$0")" && pwd)
 cache="${LACE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lace}"
-pkg=linux-source-6.1
 for c in "$cache"/src/linux-source-*/scripts/bloat-o-meter \
          /usr/src/linux-source-*/scripts/bloat-o-meter "$cache/tools/bloat-o-meter"; do
   [ -f "$c" ] && { echo "$c"; exit 0; }
@@ -16,10 +18,8 @@ done
 mkdir -p "$cache/tools"
 tmp=$(mktemp -d "$cache/tools/fetch.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+deb=$("$here/fetch-deb.sh" --retry scripts/fetch-bloat-o-meter.sh linux-source "$tmp") || exit 1
 cd "$tmp"
-apt-get download "$pkg" >download.log 2>&1 ||
-  { echo "fetch-bloat-o-meter: cannot download $pkg: $(tail -n 1 download.log)" >&2; exit 1; }
-deb=$(ls "$pkg"_*.deb | head -n 1)
 tarball=$(dpkg-deb -c "$deb" | awk '{ print $NF }' | grep -m1 '/linux-source-.*\.tar\.xz$') ||
   { echo "fetch-bloat-o-meter: no source tarball in $deb" >&2; exit 1; }
 dpkg-deb --fsys-tarfile "$deb" | tar -xO "$tarball" |

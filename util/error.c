@@ -3,7 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-static _Thread_local char last_msg[512];
+static _Thread_local char last_msg[1024];
 
 int lace_error_set(int err, const char *fmt, ...)
 {
@@ -27,7 +27,7 @@ void lace_error_clear(void)
 
 static void vreport(const char *prefix, const char *subject, const char *fmt, va_list ap)
 {
-	char line[1024];
+	char line[2048];
 
 	vsnprintf(line, sizeof(line), fmt, ap);
 	if (subject)

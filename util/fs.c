@@ -79,6 +79,26 @@ bool fs_is_file(const char *path)
 	return !stat(path, &st) && S_ISREG(st.st_mode);
 }
 
+bool fs_same_content(const char *a, const char *b)
+{
+	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+	bool same = fa && fb;
+	char ba[65536], bb[65536];
+
+	while (same) {
+		size_t na = fread(ba, 1, sizeof(ba), fa), nb = fread(bb, 1, sizeof(bb), fb);
+
+		same = na == nb && !memcmp(ba, bb, na) && !ferror(fa) && !ferror(fb);
+		if (na < sizeof(ba))
+			break;
+	}
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	return same;
+}
+
 bool fs_is_dir(const char *path)
 {
 	struct stat st;

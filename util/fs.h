@@ -21,6 +21,9 @@ int fs_mkdir_p(const char *dir, mode_t mode);
 
 /* Whether path is a regular file (or a link to one). */
 bool fs_is_file(const char *path);
+/* Whether two paths hold the same bytes (false when either cannot be
+ * read). */
+bool fs_same_content(const char *a, const char *b);
 /* Whether path is a folder (or a link to one). */
 bool fs_is_dir(const char *path);
 /* A new private folder $TMPDIR/NAME.XXXXXX (/tmp when TMPDIR is unset or

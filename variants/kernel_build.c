@@ -1,7 +1,6 @@
 /* `lace build --kernel`; see kernel_build.h. */
 #include "variants/kernel_build.h"
 
-#include <dirent.h>
 #include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "layout/linkmap.h"
 #include "util/elf_note.h"
 #include "util/error.h"
 #include "util/fs.h"
@@ -125,36 +125,79 @@ static int run_make(const struct kernel_build *b, const char *dir, const char *l
 
 /* --- the source ------------------------------------------------------- */
 
-/* The .deb of the source package in cache/src, downloaded if absent. */
+/* scripts/fetch-deb.sh, lace's one fetcher: beside kernel/ in the tree
+ * and in share/lace/src alike */
+static void fetcher_path(const struct kernel_build *b, struct strbuf *sb)
+{
+	strbuf_addf(sb, "%s/../scripts/fetch-deb.sh", b->cfg->dir);
+}
+
+/* The version the source package's pin stands for now (fetch-deb.sh
+ * --resolve: the manifest's, or a successor LACE_ALLOW_NEWER=1 took). */
+static int source_resolve(const struct kernel_build *b, char **version)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf fetch = STRBUF_INIT;
+	struct strvec words = STRVEC_INIT;
+	int rc;
+
+	fetcher_path(b, &fetch);
+	strvec_pushv(&cp.args, (const char *[]){ fetch.buf, "--resolve", b->cfg->package, NULL });
+	cp.out_capture = 1;
+	cp.err_capture = 1;
+	rc = child_process_run_ok(&cp, "fetch-deb.sh --resolve");
+	if (!rc) {
+		strvec_split(&words, cp.out.buf);
+		if (words.nr < 2)
+			rc = lace_error_set(EINVAL, "%s --resolve %s: no version in '%s'", fetch.buf,
+					    b->cfg->package, cp.out.buf);
+		else
+			*version = xstrdup(words.v[1]);
+	}
+	strvec_clear(&words);
+	child_process_clear(&cp);
+	strbuf_release(&fetch);
+	return rc;
+}
+
+/* The .deb of the source package in cache/src: fetched and verified
+ * against scripts/downloads.manifest by fetch-deb.sh (from apt's list, or
+ * by its pool path when the list fails), or the verified one already
+ * there.  What the fetcher said goes to src/fetch.log; its one line is
+ * the error. */
 static int source_deb(struct kernel_build *b, const char *srcroot, struct strbuf *deb)
 {
-	struct strbuf prefix = STRBUF_INIT, log = STRBUF_INIT;
-	int rc = 0;
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf fetch = STRBUF_INIT, retry = STRBUF_INIT, log = STRBUF_INIT;
+	int rc;
 
-	strbuf_addf(&prefix, "%s_", b->cfg->package);
+	fetcher_path(b, &fetch);
+	strbuf_addf(&retry, "lace build kernel %s", b->arch->name);
 	strbuf_addf(&log, "%s/fetch.log", srcroot);
-	for (int attempt = 0; attempt < 2 && !deb->len && !rc; attempt++) {
-		DIR *d = opendir(srcroot);
-		struct dirent *e;
-		while (d && (e = readdir(d)))
-			if (!strncmp(e->d_name, prefix.buf, prefix.len) && strstr(e->d_name, ".deb")) {
-				strbuf_addf(deb, "%s/%s", srcroot, e->d_name);
-				/* package_VERSION_all.deb */
-				const char *v = e->d_name + prefix.len, *u = strchr(v, '_');
-				free(b->version);
-				b->version = u ? xstrndup(v, (size_t)(u - v)) : xstrdup(v);
-				break;
-			}
-		if (d)
-			closedir(d);
-		if (!deb->len && !attempt) {
-			const char *argv[] = { "apt-get", "download", b->cfg->package, NULL };
-			rc = run_cmd(srcroot, log.buf, "downloading the kernel source (apt-get download)", argv);
-		}
+	strvec_pushv(&cp.args, (const char *[]){ fetch.buf, "--retry", retry.buf, b->cfg->package,
+						 srcroot, NULL });
+	cp.out_capture = 1;
+	cp.err_capture = 1;
+	rc = child_process_run_ok(&cp, "fetching the kernel source");
+	fs_write_file(log.buf, cp.err.buf, cp.err.len);
+	strbuf_rtrim(&cp.out);
+	if (!rc && !cp.out.len)
+		rc = lace_error_set(ENOENT, "%s %s printed no .deb", fetch.buf, b->cfg->package);
+	if (!rc) {
+		/* DIR/package_VERSION_all.deb */
+		const char *base = strrchr(cp.out.buf, '/'), *v, *u;
+
+		base = base ? base + 1 : cp.out.buf;
+		v = strchr(base, '_');
+		v = v ? v + 1 : base;
+		u = strchr(v, '_');
+		free(b->version);
+		b->version = u ? xstrndup(v, (size_t)(u - v)) : xstrdup(v);
+		strbuf_add(deb, cp.out.buf, cp.out.len);
 	}
-	if (!rc && !deb->len)
-		rc = lace_error_set(ENOENT, "apt-get download %s left no .deb in %s", b->cfg->package, srcroot);
-	strbuf_release(&prefix);
+	child_process_clear(&cp);
+	strbuf_release(&fetch);
+	strbuf_release(&retry);
 	strbuf_release(&log);
 	return rc;
 }
@@ -179,7 +222,16 @@ static int source_fetch(struct kernel_build *b)
 			fclose(f);
 		}
 		b->version = xstrdup(v[0] ? v : "unknown");
-		rc = 0;
+		/* a source of another version than the pin's (or the successor
+		 * LACE_ALLOW_NEWER=1 took) is never built from quietly */
+		char *want = NULL;
+		if ((rc = source_resolve(b, &want)))
+			goto out;
+		if (strcmp(want, b->version))
+			rc = lace_error_set(EEXIST, "%s: holds %s %s, not the %s that scripts/downloads.manifest "
+					    "stands for now: remove it and %s to fetch that one", b->src,
+					    b->cfg->package, b->version, want, done.buf);
+		free(want);
 		goto out;
 	}
 	double t0 = phase_begin(b, "source: fetch and extract", "source");
@@ -318,6 +370,57 @@ static bool pad_line(const char *line, const struct kernel_pad_point *pt)
 	const char *t = line + strspn(line, " \t");
 
 	return *t && *t != '#' && strstr(t, pt->anchor);
+}
+
+/* The patch of a variant laid out by a file (kernel_config_add_layout):
+ * its lines before the first line of the arch's layout_file that holds
+ * layout_anchor, as a one-hunk diff. */
+static int layout_patch(const struct kernel_build *b, const struct kernel_variant *v, const char *out)
+{
+	const struct kernel_arch *a = b->arch;
+	struct strbuf p = STRBUF_INIT, diff = STRBUF_INIT;
+	struct strvec lines = STRVEC_INIT;
+	char *line = NULL;
+	size_t alloc = 0, at = SIZE_MAX, nadd = 0;
+	FILE *f;
+	int rc = 0;
+
+	strbuf_addf(&p, "%s/%s", b->src, a->layout_file);
+	if (!(f = fopen(p.buf, "r"))) {
+		rc = lace_error_set(errno, "%s: %s", p.buf, strerror(errno));
+		goto out;
+	}
+	while (getline(&line, &alloc, f) > 0)
+		strvec_push(&lines, line);
+	fclose(f);
+	for (size_t i = 0; i < lines.nr && at == SIZE_MAX; i++)
+		if (strstr(lines.v[i], a->layout_anchor))
+			at = i;
+	if (at == SIZE_MAX) {
+		rc = lace_error_set(EINVAL, "%s: no line with '%s'", p.buf, a->layout_anchor);
+		goto out;
+	}
+	for (const char *q = v->layout_lines; *q; q++)
+		nadd += *q == '\n';
+	size_t first = at < 3 ? 0 : at - 3, last = at + 3 < lines.nr ? at + 3 : lines.nr - 1;
+	strbuf_addf(&diff, "--- a/%s\n+++ b/%s\n@@ -%zu,%zu +%zu,%zu @@\n", a->layout_file, a->layout_file,
+		    first + 1, last - first + 1, first + 1, last - first + 1 + nadd);
+	for (size_t i = first; i <= last; i++) {
+		if (i == at)
+			for (const char *q = v->layout_lines; *q;) {
+				size_t l = strcspn(q, "\n");
+				strbuf_addf(&diff, "+%.*s\n", (int)l, q);
+				q += l + (q[l] == '\n');
+			}
+		strbuf_addf(&diff, " %s", lines.v[i]);
+	}
+	rc = fs_write_file(out, diff.buf, diff.len);
+out:
+	free(line);
+	strvec_clear(&lines);
+	strbuf_release(&p);
+	strbuf_release(&diff);
+	return rc;
 }
 
 /* The padding patch of a shuffled relink: one line after each pad point's
@@ -468,25 +571,32 @@ int kernel_build_start(struct kernel_build *b, const char *out)
 	 * patches are on the shared source while it builds, and every arch
 	 * reads that source (include/asm-generic is shared) */
 	strbuf_addf(&sb, "%s/src", b->cache);
-	if ((rc = fs_mkdir_p(sb.buf, 0755)))
-		return lace_error_set(-rc, "%s: cannot create: %s", sb.buf, strerror(-rc));
+	if ((rc = fs_mkdir_p(sb.buf, 0755))) {
+		rc = lace_error_set(-rc, "%s: cannot create: %s", sb.buf, strerror(-rc));
+		goto out;
+	}
 	strbuf_addf(&sb, "/%s.lock", b->cfg->srcdir);
 	b->lockfd = open(sb.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (b->lockfd < 0)
-		return lace_error_set(errno, "%s: %s", sb.buf, strerror(errno));
+	if (b->lockfd < 0) {
+		rc = lace_error_set(errno, "%s: %s", sb.buf, strerror(errno));
+		goto out;
+	}
 	if (flock(b->lockfd, LOCK_EX | LOCK_NB) && errno == EWOULDBLOCK) {
 		if (b->progress)
 			b->progress(b->progress_data, "waiting for another lace build --kernel", 0, 0);
-		if (flock(b->lockfd, LOCK_EX))
-			return lace_error_set(errno, "%s: cannot lock: %s", sb.buf, strerror(errno));
+		if (flock(b->lockfd, LOCK_EX)) {
+			rc = lace_error_set(errno, "%s: cannot lock: %s", sb.buf, strerror(errno));
+			goto out;
+		}
 		if (b->progress)
 			b->progress(b->progress_data, "waiting for another lace build --kernel", 0, 1);
 	}
 	strbuf_reset(&sb);
 	if ((rc = source_fetch(b)))
-		return rc;
+		goto out;
 	strbuf_addf(&sb, "%s/patch.log", b->kdir);
 	rc = patches_recover(b, sb.buf);
+out:
 	strbuf_release(&sb);
 	return rc ? rc : base_build(b);
 }
@@ -527,7 +637,7 @@ int kernel_build_variant(struct kernel_build *b, const struct kernel_variant *v,
 	struct applied a = { STRVEC_INIT };
 	struct strvec patches = STRVEC_INIT, files = STRVEC_INIT;
 	int rc = 0;
-	bool plain = !v->patches.nr && !v->npad;
+	bool plain = !v->patches.nr && !v->npad && !v->layout_lines;
 
 	*seconds = 0;
 	/* one build folder per arch, always: kbuild records absolute paths of
@@ -543,6 +653,13 @@ int kernel_build_variant(struct kernel_build *b, const struct kernel_variant *v,
 	if (v->npad) {
 		strbuf_addf(&tmp, "%s/%s.pad.patch", b->kdir, v->name);
 		if ((rc = pad_patch(b, v, tmp.buf)))
+			goto out;
+		strvec_push(&patches, tmp.buf);
+	}
+	if (v->layout_lines) {
+		strbuf_reset(&tmp);
+		strbuf_addf(&tmp, "%s/%s.layout.patch", b->kdir, v->name);
+		if ((rc = layout_patch(b, v, tmp.buf)))
 			goto out;
 		strvec_push(&patches, tmp.buf);
 	}
@@ -592,6 +709,25 @@ out:
 	return rc;
 }
 
+/* The map says where each input section went, not how it is aligned:
+ * that is in the objects, which are in vdir now (the next variant's build
+ * may change them), so it is written beside the map copied to odir
+ * (vmlinux.map.align, read by layout/linkmap.c). */
+static int map_alignments(const char *map, const char *vdir, const char *odir)
+{
+	struct linkmap lm;
+	struct strbuf out = STRBUF_INIT;
+	int rc = linkmap_load(map, vdir, &lm);
+
+	if (!rc) {
+		strbuf_addf(&out, "%s/vmlinux.map.align", odir);
+		rc = linkmap_write_align(&lm, out.buf);
+		linkmap_free(&lm);
+	}
+	strbuf_release(&out);
+	return rc;
+}
+
 /* Copy vmlinux, System.map, the image and the config to odir and write
  * the manifest. */
 static int collect(const struct kernel_build *b, const struct kernel_variant *v, const char *vdir,
@@ -618,6 +754,16 @@ static int collect(const struct kernel_build *b, const struct kernel_variant *v,
 	rc = run_cmd(NULL, log, "copying the outputs", cp1);
 	if (!rc)
 		rc = run_cmd(NULL, log, "copying the outputs", cp2);
+	/* the link map (CONFIG_VMLINUX_MAP): where each input section went,
+	 * which lace's virtual layouts lay out again */
+	strbuf_reset(&map);
+	strbuf_addf(&map, "%s/vmlinux.map", vdir);
+	if (!rc && fs_is_file(map.buf)) {
+		const char *cp3[] = { "cp", "-f", map.buf, odir, NULL };
+		rc = run_cmd(NULL, log, "copying the outputs", cp3);
+		if (!rc)
+			rc = map_alignments(map.buf, vdir, odir);
+	}
 	strbuf_release(&vml); strbuf_release(&map); strbuf_release(&cfg); strbuf_release(&cfgout);
 	if (!rc)
 		rc = kernel_write_manifest(b, v, odir, vdir, patches, seconds);

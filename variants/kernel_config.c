@@ -5,9 +5,11 @@
 #include <ini.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "layout/vlayout.h"
 #include "util/error.h"
 #include "util/parse_num.h"
 #include "util/prng.h"
@@ -118,7 +120,10 @@ static int kernel_ini(void *user, const char *section, const char *key, const ch
 			    : !strcmp(key, "config") ? &a->config
 			    : !strcmp(key, "target") ? &a->target
 			    : !strcmp(key, "image") ? &a->image
-			    : !strcmp(key, "shuffle_file") ? &a->shuffle_file : NULL;
+			    : !strcmp(key, "shuffle_file") ? &a->shuffle_file
+			    : !strcmp(key, "layout_file") ? &a->layout_file
+			    : !strcmp(key, "layout_anchor") ? &a->layout_anchor
+			    : !strcmp(key, "virtual_pads") ? &a->virtual_pads : NULL;
 		if (slot)
 			set_string(slot, value);
 		else if (!strcmp(key, "shuffle_pad"))
@@ -247,6 +252,8 @@ void kernel_config_release(struct kernel_config *c)
 		struct kernel_arch *a = &c->arches[i];
 		free(a->name); free(a->make); free(a->base); free(a->config);
 		free(a->target); free(a->image); free(a->shuffle_file);
+		free(a->layout_file); free(a->layout_anchor);
+		free(a->virtual_pads);
 		for (size_t j = 0; j < a->npads; j++)
 			free(a->pads[j].anchor);
 		free(a->pads);
@@ -254,10 +261,115 @@ void kernel_config_release(struct kernel_config *c)
 	for (size_t i = 0; i < c->nvariants; i++) {
 		struct kernel_variant *v = &c->variants[i];
 		free(v->arch); free(v->name); free(v->description); free(v->pad);
+		free(v->layout_lines);
 		strvec_clear(&v->patches);
 	}
 	free(c->arches);
 	free(c->variants);
 	free(c->dir); free(c->package); free(c->tarball); free(c->srcdir);
 	memset(c, 0, sizeof(*c));
+}
+
+/* ---- variants laid out by a file ----------------------------------------- */
+
+/* an edit (lace replay --edit): each unit aligned, padded, placed.  A
+ * file is named as a member of any archive ("*:PATH": the kernel links
+ * its objects from the thin archive vmlinux.a, and a plain PATH would be
+ * loaded a second time), quoted: the script goes through cpp, which would
+ * expand a name's "unix" or "linux" (net/unix/af_unix.o) as macros */
+static int edit_lines(const char *path, struct strbuf *out)
+{
+	struct vl_edit e;
+	int err = vl_edit_load(path, &e);
+
+	if (err)
+		return err;
+	for (size_t i = 0; !err && i < e.n; i++) {
+		const char *colon = strrchr(e.keys[i], ':');
+		uint64_t pad = (e.align - e.offsets[i] % e.align) % e.align;
+
+		if (!colon)
+			err = lace_error_set(EINVAL, "%s: %s is not OBJECT:SECTION (an edit of a link map's "
+					     "input sections)", path, e.keys[i]);
+		else
+			strbuf_addf(out, "\t\t. = ALIGN(0x%llx); . = . + 0x%llx; \"*:%.*s\"(%s)\t\\\n",
+				    (unsigned long long)e.align, (unsigned long long)pad,
+				    (int)(colon - e.keys[i]), e.keys[i], colon + 1);
+	}
+	vl_edit_free(&e);
+	return err;
+}
+
+/* an order (NAME.order of lace replay --write-maps): the largest group's
+ * input sections, one statement each, in order (an object's .text and
+ * .text.fixup are two lines, as the map has them) */
+static int order_lines(const char *path, struct strbuf *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	long best = -1;
+	size_t best_n = 0;
+	int err = strbuf_read_file(&sb, path);
+
+	if (err < 0) {
+		strbuf_release(&sb);
+		return lace_error_set(-err, "%s: cannot read: %s", path, strerror(-err));
+	}
+	/* the group with the most lines: the main text's statement */
+	for (int pass = 0; pass < 2; pass++) {
+		long g_prev = -2;
+		size_t n = 0;
+		for (char *p = sb.buf; p && *p;) {
+			char *nl = strchr(p, '\n'), obj[512], sec[128];
+			long g;
+			if (*p != '#' && sscanf(p, "%ld\t%511[^\t]\t%127[^\t]", &g, obj, sec) == 3) {
+				if (!pass) {
+					n = g == g_prev ? n + 1 : 1;
+					if (n > best_n)
+						best_n = n, best = g;
+					g_prev = g;
+				} else if (g == best) {
+					strbuf_addf(out, "\t\t\"*:%s\"(%s)\t\\\n", obj, sec);
+				}
+			}
+			p = nl ? nl + 1 : NULL;
+		}
+	}
+	if (best < 0)
+		err = lace_error_set(EINVAL, "%s: no lines of a lace-vlayout-order file", path);
+	strbuf_release(&sb);
+	return err < 0 ? err : 0;
+}
+
+int kernel_config_add_layout(struct kernel_config *c, const char *arch, const char *path)
+{
+	const struct kernel_arch *a = kernel_config_arch(c, arch);
+	const char *base = strrchr(path, '/');
+	struct strbuf name = STRBUF_INIT, lines = STRBUF_INIT, desc = STRBUF_INIT;
+	size_t len;
+	bool edit;
+	int err;
+
+	base = base ? base + 1 : path;
+	len = strlen(base);
+	edit = len > 5 && !strcmp(base + len - 5, ".edit");
+	if (!edit && !(len > 6 && !strcmp(base + len - 6, ".order")))
+		return lace_error_set(EINVAL, "%s: not an .edit or an .order file", path);
+	if (!a || !a->layout_file || !a->layout_anchor)
+		return lace_error_set(EINVAL, "[arch %s] has no layout_file and layout_anchor for "
+				      "--layout", arch);
+	err = edit ? edit_lines(path, &lines) : order_lines(path, &lines);
+	if (!err) {
+		strbuf_addf(&name, "baseline-%.*s", (int)(len - (edit ? 5 : 6)), base);
+		struct kernel_variant *v = variant_get(c, arch, name.buf);
+		free(v->layout_lines);
+		v->layout_lines = strbuf_detach(&lines, NULL);
+		strbuf_addf(&desc, "baseline with its main text laid out by %s (%s)", base,
+			    edit ? "an edit: units aligned and padded before it" :
+			    "a virtual layout's order, made real");
+		set_string(&v->description, desc.buf);
+	}
+	strbuf_release(&name);
+	strbuf_release(&lines);
+	strbuf_release(&desc);
+	return err;
 }

@@ -19,6 +19,12 @@ struct kernel_arch {
 	char *shuffle_file;  /* --shuffle: the linker script source to pad */
 	struct kernel_pad_point *pads; /* ... at these points, in file order */
 	size_t npads, apads;
+	/* --layout: the statements that place the main text's input
+	 * sections, one per input section, go into layout_file before the
+	 * line holding layout_anchor (the main text's own statement) */
+	char *layout_file, *layout_anchor;
+	char *virtual_pads;  /* the relink family's pad points in the link map
+			      * (lace replay --pad-points) */
 };
 
 /* One place a relink pads (kernel.conf "shuffle_pad = ANCHOR UNIT MAX"):
@@ -40,6 +46,8 @@ struct kernel_variant {
 	size_t npad;
 	unsigned long seed;    /* --shuffle: the seed and index it came from */
 	unsigned long index;
+	char *layout_lines;    /* --edit/--order: what goes before the arch's
+				* layout_anchor (NULL: nothing) */
 };
 
 struct kernel_config {
@@ -72,5 +80,12 @@ int kernel_config_add_shuffled(struct kernel_config *c, const char *arch, unsign
 			       unsigned long seed);
 /* The total padding of a relink, in bytes (0 for other variants). */
 unsigned long kernel_variant_pad_total(const struct kernel_variant *v);
+/* A variant of arch's baseline, "baseline-NAME", laid out by the file
+ * at path (NAME: its name less .edit or .order): an edit (lace replay
+ * --edit: units moved before the main text, each aligned and padded) or
+ * an order (lace replay --write-maps' NAME.order: the main text's input
+ * sections in a virtual layout's order), made for real by statements in
+ * the arch's layout_file.  0, or -EINVAL with the message set. */
+int kernel_config_add_layout(struct kernel_config *c, const char *arch, const char *path);
 
 #endif

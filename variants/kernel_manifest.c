@@ -9,6 +9,7 @@
 
 #include "util/array.h"
 #include "util/error.h"
+#include "util/fs.h"
 #include "util/json_schema.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
@@ -142,12 +143,14 @@ int kernel_write_manifest(const struct kernel_build *b, const struct kernel_vari
 	json_object_set_new(m, "build_id", kernel_build_id(p.buf, id, sizeof(id)) ? json_null() : json_string(id));
 	const char *image = strrchr(b->arch->image, '/');
 	image = image ? image + 1 : b->arch->image;
-	const char *names[] = { "vmlinux", "System.map", image, "config" };
+	const char *names[] = { "vmlinux", "System.map", image, "config", "vmlinux.map" };
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
 		if (i == 2 && !strcmp(image, "vmlinux"))
 			continue; /* the image is vmlinux itself (ppc64) */
 		strbuf_reset(&p);
 		strbuf_addf(&p, "%s/%s", odir, names[i]);
+		if (i == 4 && !fs_is_file(p.buf))
+			continue; /* the link map: with CONFIG_VMLINUX_MAP only */
 		json_array_append_new(outs, hashed(p.buf, names[i], &rc));
 	}
 	json_object_set_new(m, "outputs", outs);

@@ -299,12 +299,17 @@ static inline void sim_seg_refs_run(struct sim_model *m, const struct sim_seg *s
 void sim_seg_lpages_run(struct sim_model *m, const struct sim_seg *seg,
 			struct sim_ref *lpages, uint32_t nlpages);
 
-/* sim_seg_run_caches(), inline. */
+/* sim_seg_run_caches(), inline.  A large page is nearly always the MRU
+ * one of its set (a kernel block's page, 2 MiB of kernel text): that
+ * hit changes nothing, so the lookups start at the first that is not. */
 static inline void sim_seg_run_caches_inline(struct sim_model *m, struct sim_seg *seg)
 {
 	sim_seg_refs_run(m, seg, seg->lines, seg->nlines, seg->pages, seg->npages);
-	if (seg->nlpages)
-		sim_seg_lpages_run(m, seg, seg->lpages, seg->nlpages);
+	for (uint32_t i = 0; i < seg->nlpages; i++)
+		if (__builtin_expect(m->litlb.mru[seg->lpages[i].insn] != seg->lpages[i].block, 0)) {
+			sim_seg_lpages_run(m, seg, seg->lpages + i, seg->nlpages - i);
+			break;
+		}
 }
 /* Lazy segments: add the pending executions' instructions and calls to the
  * functions, and zero the pending count. */

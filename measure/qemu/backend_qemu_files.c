@@ -129,6 +129,26 @@ static int guest_cache(char *out, size_t len, enum guest_arch arch)
 	return 0;
 }
 
+/* How to get a guest file PART (kernel, busybox) that is not in the cache:
+ * the one line its last fetch failed with (scripts/fetch-guest.sh leaves
+ * it in PART.fetch-error), else the command that fetches it. */
+static const char *fetch_hint(struct strbuf *sb, const char *cache, enum guest_arch arch,
+			      const char *part)
+{
+	struct strbuf path = STRBUF_INIT, line = STRBUF_INIT;
+
+	strbuf_reset(sb);
+	strbuf_addf(&path, "%s/%s.fetch-error", cache, part);
+	if (strbuf_read_file(&line, path.buf) >= 0 && (strbuf_rtrim(&line), line.len))
+		strbuf_addf(sb, "its last fetch failed: %s", line.buf);
+	else
+		strbuf_addf(sb, "scripts/fetch-guest.sh%s --part %s fetches it",
+			    arch == GUEST_PPC64LE ? " --arch ppc64le" : "", part);
+	strbuf_release(&path);
+	strbuf_release(&line);
+	return sb->buf;
+}
+
 /* --kernel linux-image-6.1.0-57-powerpc64le, or just its ABI: a Debian
  * kernel that scripts/fetch-guest.sh puts in the cache */
 bool qemu_debian_kernel_name(const char *v, char *abi, size_t len, enum guest_arch *arch)
@@ -150,15 +170,18 @@ static int resolve_kernel(struct qemu_priv *p, struct qemu_kernel *k, const char
 	char abi[128];
 	enum guest_arch named;
 	struct symmap map;
+	struct strbuf hint = STRBUF_INIT;
 	int err;
 
 	snprintf(abi, sizeof(abi), "%s", cache_abi);
 	if (k->kernel && qemu_debian_kernel_name(k->kernel, abi, sizeof(abi), &named)) {
 		qemu_path_set(&k->kernel_path, "%s/%s-%s", cache, qa->kernel_prefix, abi);
-		if (!fs_is_file(k->kernel_path))
-			return lace_error_set(ENOENT, "--kernel%s %s: not in lace's cache (fetch it: "
-					      "scripts/fetch-guest.sh%s linux-image-%s)", side, k->kernel,
-					      p->arch == GUEST_PPC64LE ? " --arch ppc64le" : "", abi);
+		if (!fs_is_file(k->kernel_path)) {
+			err = lace_error_set(ENOENT, "--kernel%s %s: not in lace's cache (%s)", side,
+					     k->kernel, fetch_hint(&hint, cache, p->arch, "kernel"));
+			strbuf_release(&hint);
+			return err;
+		}
 	} else if (k->kernel)
 		qemu_path_set(&k->kernel_path, "%s", k->kernel);
 	else
@@ -167,10 +190,12 @@ static int resolve_kernel(struct qemu_priv *p, struct qemu_kernel *k, const char
 		qemu_path_set(&k->map_path, "%s", k->sysmap);
 	else
 		qemu_path_set(&k->map_path, "%s/System.map-%s", cache, abi);
-	if (!fs_is_file(k->kernel_path))
-		return lace_error_set(ENOENT, "%s: no kernel to boot (scripts/fetch-guest.sh%s fetches "
-				      "Debian's into the cache, or give --kernel%s)", k->kernel_path,
-				      p->arch == GUEST_PPC64LE ? " --arch ppc64le" : "", side);
+	if (!fs_is_file(k->kernel_path)) {
+		err = lace_error_set(ENOENT, "%s: no kernel to boot (%s; or give --kernel%s)",
+				     k->kernel_path, fetch_hint(&hint, cache, p->arch, "kernel"), side);
+		strbuf_release(&hint);
+		return err;
+	}
 	if (!fs_is_file(k->map_path))
 		return lace_error_set(ENOENT, "%s: no System.map for the kernel (scripts/fetch-guest.sh, "
 				      "or give --system-map%s)", k->map_path, side);
@@ -245,9 +270,14 @@ int qemu_resolve_files(struct qemu_priv *p)
 	if (err)
 		return err;
 	qemu_path_set(&p->busybox, "%s/busybox", cache);
-	if (!fs_is_file(p->busybox))
-		return lace_error_set(ENOENT, "%s: no busybox for the guest (scripts/fetch-guest.sh%s)",
-				      p->busybox, p->arch == GUEST_PPC64LE ? " --arch ppc64le" : "");
+	if (!fs_is_file(p->busybox)) {
+		struct strbuf hint = STRBUF_INIT;
+
+		err = lace_error_set(ENOENT, "%s: no busybox for the guest (%s)", p->busybox,
+				     fetch_hint(&hint, cache, p->arch, "busybox"));
+		strbuf_release(&hint);
+		return err;
+	}
 	if (!tool_dir(tools, sizeof(tools)))
 		return lace_error_set(ENOENT, "%s", qemu_backend_unavailable());
 	qemu_path_set(&p->plugin, "%s/liblace-tcg.so", tools);

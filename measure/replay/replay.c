@@ -1,6 +1,9 @@
 /* The replay engine; see replay.h and doc/record-format.md. */
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,8 +18,10 @@
 /* one defined block, compiled for this layout */
 struct rp_block {
 	struct sim_seg seg;
+	uint64_t execs;                    /* counted runs, settled per stream */
 	uint32_t exact, approx, outside;   /* its instructions by class */
 	uint32_t afirst, an;               /* its approximate functions in c->afn */
+	uint32_t hfirst, hn;               /* with heat: its pieces in c->hot */
 	bool kernel;
 };
 
@@ -31,13 +36,27 @@ struct rp_chunk {
 	unsigned char data[];
 };
 
+/* A block's instructions while it is decoded and compiled: per run, so
+ * that runs go side by side (replay_run_many) */
+struct rp_scratch {
+	struct sim_insn insns[REC_MAX_INSNS], hinsns[REC_MAX_INSNS];
+	struct sim_ref tmp[REC_MAX_INSNS * 4];
+	struct sim_ref lines[REC_MAX_INSNS * 4], pages[REC_MAX_INSNS * 4];
+	uint64_t sa[REC_MAX_INSNS];
+	uint32_t sl[REC_MAX_INSNS];
+	uint64_t addr[REC_MAX_INSNS], phys[REC_MAX_INSNS];
+	uint32_t len[REC_MAX_INSNS];
+};
+
 struct rp_ctx {
 	const struct lace_record *rec;
 	const struct replay_layout *lay;
+	struct rp_scratch *sc;
 	int32_t *map;          /* per old function: the new one, or -1 */
 	int64_t *shift;        /* per old function: new - old start of it or its
 				* nearest mapped predecessor */
 	uint64_t *afn_count;   /* per old function: approximate instructions run */
+	uint64_t *hot_count;   /* with heat: per old function, instructions run */
 	struct replay_result *out;
 
 	struct sim_model m;
@@ -46,6 +65,8 @@ struct rp_ctx {
 	size_t nblocks, cap;
 	struct rp_afn *afn;
 	size_t nafn, afn_cap;
+	struct rp_afn *hot;
+	size_t nhot, hot_cap;
 	struct rp_chunk *chunks;
 
 	bool have_map;
@@ -104,13 +125,6 @@ static int key_cmp_idx(const void *a, const void *b, void *arg)
 	return strcmp(v[*(const size_t *)a].key, v[*(const size_t *)b].key);
 }
 
-/* glibc's qsort_r, written out: a context pointer for the comparison */
-static const struct replay_sym *sort_syms;
-static int key_cmp(const void *a, const void *b)
-{
-	return key_cmp_idx(a, b, (void *)sort_syms);
-}
-
 static void layout_prepare(struct rp_ctx *c)
 {
 	const struct replay_layout *l = c->lay;
@@ -119,11 +133,11 @@ static void layout_prepare(struct rp_ctx *c)
 
 	for (size_t j = 0; j < l->nnew; j++)
 		byk[j] = j;
-	sort_syms = l->new;
-	qsort(byk, l->nnew, sizeof(*byk), key_cmp);
+	qsort_r(byk, l->nnew, sizeof(*byk), key_cmp_idx, (void *)l->new);
 	c->map = xcalloc(l->nold, sizeof(*c->map));
 	c->shift = xcalloc(l->nold, sizeof(*c->shift));
 	c->afn_count = xcalloc(l->nold, sizeof(*c->afn_count));
+	c->hot_count = l->heat ? xcalloc(l->nold, sizeof(*c->hot_count)) : NULL;
 	for (size_t i = 0; i < l->nold; i++) {
 		size_t lo = 0, hi = l->nnew;
 		c->map[i] = -1;
@@ -163,7 +177,8 @@ static long old_find(const struct replay_layout *l, uint64_t a)
 	lo--;
 	while (lo && l->old[lo - 1].addr == l->old[lo].addr)
 		lo--;
-	return a < l->old[lo].addr + l->old[lo].size ? (long)lo : -1;
+	return a - l->old[lo].addr < (l->old[lo].extent ? l->old[lo].extent : l->old[lo].size)
+	       ? (long)lo : -1;
 }
 
 enum { CL_EXACT, CL_APPROX, CL_OUTSIDE };
@@ -205,11 +220,10 @@ static int bad(const struct rp_ctx *c, const struct lace_record_stream *s, const
 static int block_define(struct rp_ctx *c, const struct rec_event *ev, uint64_t *addr,
 			uint32_t *len, uint64_t *phys)
 {
-	static struct sim_insn insns[REC_MAX_INSNS], hinsns[REC_MAX_INSNS];
-	static struct sim_ref tmp[REC_MAX_INSNS * 4];
-	static struct sim_ref lines[REC_MAX_INSNS * 4], pages[REC_MAX_INSNS * 4];
-	static uint64_t sa[REC_MAX_INSNS];
-	static uint32_t sl[REC_MAX_INSNS];
+	struct sim_insn *insns = c->sc->insns, *hinsns = c->sc->hinsns;
+	struct sim_ref *tmp = c->sc->tmp, *lines = c->sc->lines, *pages = c->sc->pages;
+	uint64_t *sa = c->sc->sa;
+	uint32_t *sl = c->sc->sl;
 	struct rp_block *b;
 
 	if (c->nblocks == c->cap) {
@@ -219,6 +233,7 @@ static int block_define(struct rp_ctx *c, const struct rec_event *ev, uint64_t *
 	b = &c->blocks[c->nblocks++];
 	memset(b, 0, sizeof(*b));
 	b->afirst = (uint32_t)c->nafn;
+	b->hfirst = (uint32_t)c->nhot;
 	b->kernel = ev->flags & REC_DEF_KERNEL;
 	for (uint32_t i = 0; i < ev->ninsn; i++) {
 		uint64_t a = addr[i];
@@ -226,6 +241,18 @@ static int block_define(struct rp_ctx *c, const struct rec_event *ev, uint64_t *
 			int cls;
 			long fn = -1;
 			a = addr_carry(c, a, &cls, &fn);
+			if (c->hot_count && fn >= 0) {
+				if (b->hn && c->hot[c->nhot - 1].fn == (uint32_t)fn) {
+					c->hot[c->nhot - 1].n++;
+				} else {
+					if (c->nhot == c->hot_cap) {
+						c->hot_cap = c->hot_cap ? 2 * c->hot_cap : 256;
+						c->hot = xrealloc(c->hot, c->hot_cap * sizeof(*c->hot));
+					}
+					c->hot[c->nhot++] = (struct rp_afn){ (uint32_t)fn, 1 };
+					b->hn++;
+				}
+			}
 			if (cls == CL_EXACT) {
 				b->exact++;
 			} else if (cls == CL_OUTSIDE) {
@@ -291,13 +318,25 @@ static void block_run(struct rp_ctx *c, struct rp_block *b, bool counting)
 	sim_fetch_seg_apply(&c->m.fetch, &b->seg.fetch);
 	c->m.t.fetch_blocks = c->m.fetch.entries;
 	c->m.t.fetch_late = c->m.fetch.late;
-	if (!counting || !c->lay)
-		return;
-	c->out->exact += b->exact;
-	c->out->approx += b->approx;
-	c->out->outside += b->outside;
-	for (uint32_t k = 0; k < b->an; k++)
-		c->afn_count[c->afn[b->afirst + k].fn] += c->afn[b->afirst + k].n;
+	b->execs += counting;
+}
+
+/* How the counted runs' instructions were carried over, from each
+ * block's runs (settled once, not on every run). */
+static void blocks_settle(struct rp_ctx *c)
+{
+	for (size_t i = 0; i < c->nblocks && c->lay; i++) {
+		struct rp_block *b = &c->blocks[i];
+
+		c->out->exact += b->execs * b->exact;
+		c->out->approx += b->execs * b->approx;
+		c->out->outside += b->execs * b->outside;
+		for (uint32_t k = 0; k < b->an; k++)
+			c->afn_count[c->afn[b->afirst + k].fn] += b->execs * c->afn[b->afirst + k].n;
+		for (uint32_t k = 0; k < b->hn; k++)
+			c->hot_count[c->hot[b->hfirst + k].fn] += b->execs * c->hot[b->hfirst + k].n;
+		b->execs = 0;
+	}
 }
 
 static void span_add(struct sim_totals *sum, const struct sim_totals *now,
@@ -379,8 +418,10 @@ static bool map_is_object(const char *object, const struct rec_event *ev)
 static int feed(struct rp_ctx *c, const struct lace_record_stream *s, uint64_t upto, int depth,
 		bool counting)
 {
-	static uint64_t addr[REC_MAX_INSNS], phys[REC_MAX_INSNS];
-	static uint32_t len[REC_MAX_INSNS];
+	/* the decoder's arrays: a fork's replay of the parent reuses them,
+	 * and the next record is decoded into them again */
+	uint64_t *addr = c->sc->addr, *phys = c->sc->phys;
+	uint32_t *len = c->sc->len;
 	struct rec_reader rd;
 	struct rec_event ev;
 	int rc = 0;
@@ -495,25 +536,32 @@ int replay_run(const struct lace_record *rec, const struct replay_layout *lay,
 	       struct replay_result *out)
 {
 	struct rp_ctx c = { .rec = rec, .lay = lay, .out = out, .qemu = !strcmp(rec->host, "qemu") };
+	struct sim_config cfg = rec->cfg;
 	uint64_t nl, ni, ns, nlt;
 	const char *what, *why;
 	int err = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (sim_config_check(&rec->cfg, &what, &why))
+	if (lay && lay->large_set && cfg.large_page) {
+		cfg.large_lo = lay->large_lo;
+		cfg.large_hi = lay->large_hi;
+	}
+	if (sim_config_check(&cfg, &what, &why))
 		return lace_error_set(EINVAL, "%s: %s", what, why);
-	sim_model_ntags(&rec->cfg, &nl, &ni, &ns, &nlt);
+	sim_model_ntags(&cfg, &nl, &ni, &ns, &nlt);
 	c.tags = xcalloc(nl + ni + ns + nlt, sizeof(uint64_t));
+	c.sc = xmalloc(sizeof(*c.sc));
 	c.user_limit = tcg_user_page_limit(rec->cfg.page);
 	if (lay)
 		layout_prepare(&c);
 	for (size_t i = 0; i < rec->nstreams && !err; i++) {
 		/* each stream a process of its own: cold caches, unless it
 		 * forked (then feed() replays its parent's part first) */
-		sim_model_init(&c.m, &rec->cfg, c.tags, c.tags + nl, ns ? c.tags + nl + ni : NULL,
+		sim_model_init(&c.m, &cfg, c.tags, c.tags + nl, ns ? c.tags + nl + ni : NULL,
 			       nlt ? c.tags + nl + ni + ns : NULL);
 		c.nblocks = 0;
 		c.nafn = 0;
+		c.nhot = 0;
 		c.taken_back = 0;
 		c.have_map = false;
 		c.pid = rec->streams[i].pid;
@@ -521,6 +569,7 @@ int replay_run(const struct lace_record *rec, const struct replay_layout *lay,
 		arena_free(&c);
 		if (feed(&c, &rec->streams[i], rec->streams[i].len, 0, true))
 			err = -EINVAL;
+		blocks_settle(&c);
 	}
 	for (size_t i = 0; i < out->nprocs; i++) {
 		span_add(&out->total, &out->procs[i].t, &(struct sim_totals){ 0 });
@@ -539,14 +588,75 @@ int replay_run(const struct lace_record *rec, const struct replay_layout *lay,
 			}
 		if (out->napprox_fns)   /* qsort wants a non-NULL base even for 0 */
 			qsort(out->approx_fns, out->napprox_fns, sizeof(*out->approx_fns), fn_cmp);
+		for (size_t i = 0; c.hot_count && i < lay->nold; i++)
+			if (c.hot_count[i]) {
+				out->hot_fns = xrealloc(out->hot_fns, (out->nhot_fns + 1) *
+							sizeof(*out->hot_fns));
+				out->hot_fns[out->nhot_fns++] =
+					(struct replay_fn){ lay->old[i].name, c.hot_count[i] };
+			}
+		if (out->nhot_fns)
+			qsort(out->hot_fns, out->nhot_fns, sizeof(*out->hot_fns), fn_cmp);
 	}
 	arena_free(&c);
+	free(c.sc);
 	free(c.blocks);
 	free(c.afn);
 	free(c.tags);
 	free(c.map);
 	free(c.shift);
 	free(c.afn_count);
+	free(c.hot_count);
+	free(c.hot);
+	return err;
+}
+
+struct many {
+	const struct lace_record *rec;
+	const struct replay_layout *const *lays;
+	struct replay_result *out;
+	size_t n;
+	atomic_size_t next;
+	int *err;
+	char (*msg)[512];
+};
+
+static void *many_worker(void *arg)
+{
+	struct many *m = arg;
+
+	for (size_t i; (i = atomic_fetch_add(&m->next, 1)) < m->n;) {
+		m->err[i] = replay_run(m->rec, m->lays[i], &m->out[i]);
+		if (m->err[i])
+			snprintf(m->msg[i], sizeof(m->msg[i]), "%s", lace_error_msg());
+	}
+	return NULL;
+}
+
+int replay_run_many(const struct lace_record *rec, const struct replay_layout *const *lays,
+		    size_t n, struct replay_result *out, unsigned jobs, size_t *failed)
+{
+	struct many m = { rec, lays, out, n, 0, xcalloc(n, sizeof(int)),
+			  xcalloc(n, sizeof(*m.msg)) };
+	pthread_t *t;
+	unsigned nt = jobs < 1 ? 1 : jobs > n ? (unsigned)n : jobs, started = 0;
+	int err = 0;
+
+	t = xcalloc(nt, sizeof(*t));
+	for (unsigned i = 1; i < nt; i++)   /* this thread is one of them */
+		started += !pthread_create(&t[started], NULL, many_worker, &m);
+	many_worker(&m);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(t[i], NULL);
+	for (size_t i = 0; i < n && !err; i++)
+		if (m.err[i]) {
+			err = lace_error_set(-m.err[i], "%s", m.msg[i]);
+			if (failed)
+				*failed = i;
+		}
+	free(t);
+	free(m.err);
+	free(m.msg);
 	return err;
 }
 
@@ -554,5 +664,6 @@ void replay_result_free(struct replay_result *r)
 {
 	free(r->procs);
 	free(r->approx_fns);
+	free(r->hot_fns);
 	memset(r, 0, sizeof(*r));
 }

@@ -13,17 +13,22 @@
 #ifndef LACE_MEASURE_REPLAY_H
 #define LACE_MEASURE_REPLAY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "measure/model/model.h"
 #include "measure/replay/record_file.h"
 
-/* One function: a key naming it in both builds, sorted by addr. */
+/* One piece of code (a function, or an input section of a link map): a
+ * key naming it in both builds, sorted by addr.  Its addresses
+ * [addr, addr + extent) move with it (extent 0: size); it is carried
+ * exactly when both builds give it the same size. */
 struct replay_sym {
 	const char *key;
 	const char *name;
 	uint64_t addr, size;
+	uint64_t extent;
 };
 
 struct replay_layout {
@@ -35,6 +40,15 @@ struct replay_layout {
 	 * path (user space, with their load bias); NULL: every address, bias
 	 * 0 (a kernel) */
 	const char *object;
+	/* count the executed instructions of every old piece (the result's
+	 * hot_fns) */
+	bool heat;
+	/* this layout's kernel text in large pages, [large_lo, large_hi), in
+	 * place of the recording's (a build maps its own text: where its
+	 * _etext falls decides which 2 MiB pages are split); unset: the
+	 * recording's */
+	bool large_set;
+	uint64_t large_lo, large_hi;
 };
 
 struct replay_proc {
@@ -61,12 +75,20 @@ struct replay_result {
 	uint64_t exact, approx, outside;
 	struct replay_fn *approx_fns;   /* most instructions first */
 	size_t napprox_fns;
+	struct replay_fn *hot_fns;      /* with heat: every old piece that ran, most first */
+	size_t nhot_fns;
 };
 
 /* Replay rec through lay (NULL: the recorded layout itself) into *out.
  * 0, or -EINVAL with the message set when the stream is malformed. */
 int replay_run(const struct lace_record *rec, const struct replay_layout *lay,
 	       struct replay_result *out);
+/* replay_run() of each of n layouts (lays[i] NULL: the recorded one) into
+ * out[i], up to jobs at a time (threads: they share the recording, which
+ * no run writes).  0, or the error of the first layout that failed, its
+ * message set (*failed: its index). */
+int replay_run_many(const struct lace_record *rec, const struct replay_layout *const *lays,
+		    size_t n, struct replay_result *out, unsigned jobs, size_t *failed);
 void replay_result_free(struct replay_result *r);
 
 #endif

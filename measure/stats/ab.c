@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "measure/build_scope.h"
 #include "measure/stats/render.h"
 #include "util/json.h"
 #include "util/json_schema.h"
@@ -47,8 +48,34 @@ static enum lace_count_status side_value(const struct lace_batch *b, const struc
 	return r->status[e];
 }
 
+void ab_batch_scope(const struct lace_batch *b, struct build_scope *s)
+{
+	build_scope_from_json(json_object_get(b->header, "builds"), s);
+}
+
+void ab_layout_noise(const struct lace_batch *b, struct layout_noise *ln)
+{
+	layout_noise_from_json(ln, json_object_get(b->header, "layout_noise"));
+}
+
+bool ab_layout_folds(const struct lace_batch *b)
+{
+	struct build_scope s;
+	struct layout_noise ln;
+
+	ab_batch_scope(b, &s);
+	ab_layout_noise(b, &ln);
+	bool folds = build_scope_two(&s) && layout_noise_any(&ln);
+	layout_noise_release(&ln);
+	return folds;
+}
+
 struct lace_ab_event *ab_analyze(const struct lace_batch *b)
 {
+	/* one layout draw a side, for the whole batch: a known spread of
+	 * layouts widens the intervals (stats_ratio_fold()) */
+	struct layout_noise ln;
+	bool folds = ab_layout_folds(b);
 	size_t nser = b->nevents + 1; /* the events, then elapsed */
 	struct lace_ab_event *out = xcalloc(nser, sizeof(*out));
 	int rounds = max_round(b) + 1;
@@ -56,9 +83,12 @@ struct lace_ab_event *ab_analyze(const struct lace_batch *b)
 	double *bb = xcalloc((size_t)rounds + 1, sizeof(double));
 	double *p = xcalloc(nser, sizeof(double));
 
+	ab_layout_noise(b, &ln);
 	for (size_t e = 0; e < nser; e++) {
 		struct lace_ab_event *ev = &out[e];
 		size_t n = 0, zero_both = 0, not_sup = 0, one_zero = 0;
+
+		double fold = folds ? layout_noise_of(&ln, e < b->nevents ? b->events[e].name : "elapsed") : 0;
 
 		if (e < b->nevents) {
 			ev->name = b->events[e].name;
@@ -123,6 +153,12 @@ struct lace_ab_event *ab_analyze(const struct lace_batch *b)
 			ev->why = "zero on one side of some rounds (no ratio)";
 		} else if (n < 2) {
 			ev->why = "fewer than 2 paired rounds";
+		} else if (ev->simulated && ev->a.sd == 0 && ev->b.sd == 0 && fold > 0 && e < b->nevents) {
+			/* an exact count of two builds: with the layouts' known
+			 * spread, whether it is more than layout noise is a test */
+			stats_ratio_exact(ev->a.mean, ev->b.mean, n, b->margin, &ev->r);
+			stats_ratio_fold(&ev->r, fold, b->confidence, b->margin);
+			p[e] = ev->r.p;
 		} else if (ev->simulated && ev->a.sd == 0 && ev->b.sd == 0) {
 			/* A simulated count that repeats exactly: a t-test over
 			 * identical rounds would give a zero-width CI and a verdict
@@ -134,6 +170,8 @@ struct lace_ab_event *ab_analyze(const struct lace_batch *b)
 			ev->r.n = n;
 			ev->r.ratio = ev->b.mean / ev->a.mean;
 		} else if (stats_ratio_ci(a, bb, n, b->confidence, b->margin, &ev->r) == 0) {
+			/* wall time too: a layout that misses more runs longer */
+			stats_ratio_fold(&ev->r, fold, b->confidence, b->margin);
 			p[e] = ev->r.p;
 		}
 	}
@@ -147,6 +185,7 @@ struct lace_ab_event *ab_analyze(const struct lace_batch *b)
 		if (ev->verdict == LACE_VERDICT_INCONCLUSIVE)
 			ev->rounds_needed = stats_rounds_needed(&ev->r, b->confidence, b->margin);
 	}
+	layout_noise_release(&ln);
 	free(a);
 	free(bb);
 	free(p);
@@ -156,7 +195,9 @@ struct lace_ab_event *ab_analyze(const struct lace_batch *b)
 bool ab_all_decided(const struct lace_ab_event *ev, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (ev[i].verdict == LACE_VERDICT_INCONCLUSIVE ||
+		if ((ev[i].verdict == LACE_VERDICT_INCONCLUSIVE &&
+		     /* the layouts' spread alone keeps it open: rounds cannot help */
+		     !(ev[i].r.fold_sd > 0 && ev[i].rounds_needed == SIZE_MAX)) ||
 		    (ev[i].verdict == LACE_VERDICT_UNDECIDED && ev[i].rounds < 2 && !ev[i].why))
 			return false;
 	return true;

@@ -16,7 +16,9 @@ static void more_rounds(struct strbuf *sb, const struct lace_ab_event *ev)
 {
 	if (ev->verdict != LACE_VERDICT_INCONCLUSIVE)
 		return;
-	if (ev->rounds_needed == SIZE_MAX)
+	if (ev->rounds_needed == SIZE_MAX && ev->r.fold_sd > 0)
+		strbuf_addstr(sb, " (the layout spread alone keeps the CI this wide: more rounds cannot settle it)");
+	else if (ev->rounds_needed == SIZE_MAX)
 		strbuf_addstr(sb, " (the change sits on the margin: more rounds are unlikely to settle it)");
 	else if (ev->rounds_needed > ev->rounds)
 		strbuf_addf(sb, " (~%zu more round%s likely to settle it)", ev->rounds_needed - ev->rounds,
@@ -34,6 +36,56 @@ void render_mean_format(char *buf, size_t len, double v, const char *unit)
 		snprintf(buf, len, "%.4g", v);
 	else
 		snprintf(buf, len, "%.2f", v);
+}
+
+/* The scope's note (build_scope_note()) as lines, each after prefix (and
+ * escaped for Markdown with md), and before them (if any) before. */
+static void scope_lines(FILE *out, const struct lace_batch *b, const char *before, const char *prefix,
+			bool md)
+{
+	struct build_scope sc;
+	struct layout_noise ln;
+	struct strbuf sb = STRBUF_INIT;
+
+	ab_batch_scope(b, &sc);
+	ab_layout_noise(b, &ln);
+	build_scope_note(&sc, &ln, "--layout-noise", &sb);
+	layout_noise_release(&ln);
+	if (sb.len)
+		fputs(before, out);
+	for (char *p = sb.buf, *nl; *p; p = nl + 1) {
+		struct strbuf line = STRBUF_INIT;
+		nl = strchr(p, '\n');
+		*nl = '\0';
+		if (md)
+			strbuf_add_md(&line, p);
+		else
+			strbuf_addstr(&line, p);
+		fprintf(out, "%s%s\n", prefix, line.buf);
+		strbuf_release(&line);
+	}
+	strbuf_release(&sb);
+}
+
+/* With a layout spread folded in: what the runs alone gave. */
+static void runs_alone(FILE *out, const struct lace_batch *b, const struct lace_ab_event *ev)
+{
+	bool any = false;
+
+	for (size_t e = 0; e < b->nevents + 1; e++) {
+		const struct lace_ratio *r = &ev[e].r;
+		if (!(r->fold_sd > 0))
+			continue;
+		if (!any)
+			fputs("\n before the layout spread was folded in, the runs alone gave:\n", out);
+		any = true;
+		if (r->runs_ci_low == r->runs_ci_high)
+			fprintf(out, "  %-26s exact %+.2f%% (the same count every round)\n", ev[e].name,
+				(r->ratio - 1) * 100);
+		else
+			fprintf(out, "  %-26s [%+.2f%%, %+.2f%%], p %.2g (before Holm)\n", ev[e].name,
+				(r->runs_ci_low - 1) * 100, (r->runs_ci_high - 1) * 100, r->runs_p);
+	}
 }
 
 /* hyperfine's "B is 1.24 ± 0.01 times slower than A" (± half the CI of
@@ -141,6 +193,8 @@ static void render_text(FILE *out, const struct lace_batch *b, const struct lace
 			      " (lace build --shuffle K, K >= 19 for 5%; lace study does this).\n", out);
 			break;
 		}
+	runs_alone(out, b, ev);
+	scope_lines(out, b, "\n", " scope: ", false);
 	fprintf(out, "\n slower/faster: B differs from A by more than the margin (whole CI beyond it, Holm-adjusted p < %.2g);\n"
 		     " equivalent: the whole CI lies within the margin; sd: run-to-run standard deviation.\n"
 		     " elapsed: %s.\n",
@@ -172,9 +226,11 @@ static void render_md(FILE *out, const struct lace_batch *b, const struct lace_a
 	strbuf_add_md(&hd, b->machine ? b->machine : "");
 	fputs(hd.buf, out);
 	strbuf_release(&hd);
-	fprintf(out, "\n- backend: %s; A and B alternate in random order each round\n- elapsed: %s\n\n",
+	fprintf(out, "\n- backend: %s; A and B alternate in random order each round\n- elapsed: %s\n",
 		b->backend ? b->backend : "",
 		ab_elapsed_source(b));
+	scope_lines(out, b, "", "- scope: ", true);
+	fputc('\n', out);
 	fprintf(out, "| event | A mean (σ) | B mean (σ) | B/A change [%d%% CI] | factor | verdict |\n|---|---:|---:|---:|---|---|\n",
 		conf);
 	for (size_t e = 0; e < b->nevents + 1; e++) {
@@ -217,7 +273,7 @@ static void render_md(FILE *out, const struct lace_batch *b, const struct lace_a
 		fprintf(out, "\n%s\n", faults);
 }
 
-static json_t *event_json(const struct lace_ab_event *x)
+static json_t *event_json(const struct lace_ab_event *x, const char *scope)
 {
 	json_t *j = json_object();
 	struct strbuf f = STRBUF_INIT;
@@ -239,6 +295,15 @@ static json_t *event_json(const struct lace_ab_event *x)
 	json_object_set_new(j, "tost_p", lace_json_real(x->r.tost_p));
 	json_object_set_new(j, "verdict", json_string(stats_verdict_name(x->verdict)));
 	json_object_set_new(j, "deterministic", json_boolean(x->deterministic));
+	/* what the verdict judges: two binaries (or one build), and the
+	 * layout spread in its interval with what the runs alone gave */
+	json_object_set_new(j, "scope", json_string(scope));
+	json_object_set_new(j, "layout_noise", x->r.fold_sd > 0 ? json_real(x->r.fold_sd) : json_null());
+	if (x->r.fold_sd > 0) {
+		json_object_set_new(j, "runs_ci_low", lace_json_real(x->r.runs_ci_low));
+		json_object_set_new(j, "runs_ci_high", lace_json_real(x->r.runs_ci_high));
+		json_object_set_new(j, "runs_p", lace_json_real(x->r.runs_p));
+	}
 	if (x->cost)
 		json_object_set_new(j, "cost", json_true());
 	if (x->verdict == LACE_VERDICT_INCONCLUSIVE)
@@ -263,8 +328,11 @@ static json_t *event_json(const struct lace_ab_event *x)
 
 json_t *ab_json(const struct lace_batch *b, const struct lace_ab_event *ev)
 {
-	json_t *o = json_schema_object("lace-ab"), *evs = json_array();
+	json_t *o = json_schema_object("lace-ab"), *evs = json_array(), *notes = json_array();
 	char faults[512];
+	struct build_scope sc;
+	struct layout_noise ln;
+	struct strbuf sb = STRBUF_INIT;
 
 	json_object_set_new(o, "rounds", json_integer((json_int_t)ab_paired_rounds(b)));
 	json_object_set_new(o, "a", lace_json_string(b->cmd_a ? b->cmd_a : ""));
@@ -273,11 +341,24 @@ json_t *ab_json(const struct lace_batch *b, const struct lace_ab_event *ev)
 	json_object_set_new(o, "confidence", json_real(b->confidence));
 	json_object_set_new(o, "backend", json_string(b->backend ? b->backend : ""));
 	json_object_set_new(o, "machine", lace_json_string(b->machine ? b->machine : ""));
+	ab_batch_scope(b, &sc);
+	json_object_set_new(o, "builds", build_scope_json(&sc));
+	ab_layout_noise(b, &ln);
+	json_object_set_new(o, "layout_noise", layout_noise_json(&ln));
+	json_object_set_new(o, "layout_noise_folded", json_boolean(ab_layout_folds(b)));
+	build_scope_note(&sc, &ln, "--layout-noise", &sb);
+	layout_noise_release(&ln);
+	for (char *p = sb.buf, *nl; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		json_array_append_new(notes, json_stringn(p, (size_t)(nl - p)));
+	}
+	strbuf_release(&sb);
+	json_object_set_new(o, "scope_notes", notes);
 	for (size_t e = 0; e < b->nevents; e++)
-		json_array_append_new(evs, event_json(&ev[e]));
+		json_array_append_new(evs, event_json(&ev[e], build_scope_label(&sc)));
 	json_object_set_new(o, "events", evs);
 	/* wall time: its own key, so consumers of "events" see only events */
-	json_object_set_new(o, "elapsed", event_json(&ev[b->nevents]));
+	json_object_set_new(o, "elapsed", event_json(&ev[b->nevents], build_scope_label(&sc)));
 	json_object_set_new(o, "elapsed_source",
 			    json_string(render_elapsed_simulated(b) ? "simulator" : "native"));
 	batch_fault_summary(b, faults, sizeof(faults));

@@ -13,6 +13,8 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+static const char *common_field(const struct compare_side *s, size_t off);
+
 struct batch_moments {
 	size_t n;
 	double mean, sd;
@@ -172,7 +174,10 @@ static void event_analyze(struct compare *c, struct compare_event *ev)
 		ev->why = "a mean <= 0 (no ratio)";
 		return;
 	}
-	ev->exact = !(ev->r.log_sd > 0);
+	/* one layout draw a side: a known spread of them widens the interval
+	 * (and gives an exact simulated ratio one) before any verdict */
+	stats_ratio_fold(&ev->r, compare_layout_fold(c, ev->name), c->confidence, c->margin);
+	ev->exact = !(ev->r.log_se > 0);
 	if (ev->exact && ev->simulated && ev->r.ratio != 1.0)
 		/* as lace ab: a simulated count that repeats exactly differs by
 		 * its layout, which randomized-layout builds must judge */
@@ -199,6 +204,65 @@ static void session_cap(const struct compare *c, struct compare_event *ev)
 		return;
 	ev->verdict = LACE_VERDICT_INCONCLUSIVE;
 	ev->session_capped = true;
+}
+
+/* every batch of both sides records a kernel build-id (or, !build_id, a command) */
+static bool all_have(const struct compare *c, bool build_id)
+{
+	const struct compare_side *sides[2] = { &c->a, &c->b };
+
+	for (int s = 0; s < 2; s++)
+		for (size_t i = 0; i < sides[s]->nbatches; i++) {
+			const struct lace_import *im = &sides[s]->batches[i];
+			if (build_id ? !im->has_kernel || !*im->kernel.build_id : !im->command)
+				return false;
+		}
+	return true;
+}
+
+void compare_scope(const struct compare *c, struct build_scope *s)
+{
+	memset(s, 0, sizeof(*s));
+	if (!all_have(c, true)) {
+		bool perf = false;
+		for (size_t i = 0; i < c->a.nbatches + c->b.nbatches; i++) {
+			const struct lace_import *im = i < c->a.nbatches ? &c->a.batches[i]
+									 : &c->b.batches[i - c->a.nbatches];
+			perf |= !im->has_kernel;
+		}
+		build_scope_add(s, BUILDS_UNKNOWN, perf ? "perf stat output records no build-id"
+						       : "a batch records no kernel build-id");
+	} else {
+		const char *ba = common_field(&c->a, offsetof(struct lace_kernel_id, build_id));
+		const char *bb = common_field(&c->b, offsetof(struct lace_kernel_id, build_id));
+		if (!ba || !bb)
+			build_scope_add(s, BUILDS_DIFFERENT, "the batches of %s ran different kernel builds",
+					!ba ? "A" : "B");
+		else if (strcmp(ba, bb))
+			build_scope_add(s, BUILDS_DIFFERENT, "kernel build-ids %.12s... and %.12s...", ba, bb);
+		else
+			build_scope_add(s, BUILDS_SAME, "kernel build-id %.12s... on both sides", ba);
+	}
+	/* user-space builds: a results file has the command, not its build */
+	if (all_have(c, false)) {
+		const char *cmd = c->a.batches[0].command;
+		bool same = true;
+		for (size_t i = 0; i < c->a.nbatches + c->b.nbatches; i++) {
+			const struct lace_import *im = i < c->a.nbatches ? &c->a.batches[i]
+									 : &c->b.batches[i - c->a.nbatches];
+			same &= !strcmp(im->command, cmd);
+		}
+		if (same)
+			build_scope_add(s, BUILDS_SAME, "the same command");
+		else
+			build_scope_add(s, BUILDS_UNKNOWN, "the batches ran different commands, and "
+							   "results files do not record their builds");
+	}
+}
+
+double compare_layout_fold(const struct compare *c, const char *event)
+{
+	return build_scope_two(&c->scope) ? layout_noise_of(&c->layout_noise, event) : 0;
 }
 
 int compare_analyze(struct compare *c)
@@ -236,6 +300,18 @@ int compare_analyze(struct compare *c)
 				}
 			}
 	c->nevents = n;
+	/* a spread for an event the batches lack is a typo, not a no-op */
+	for (size_t i = 0; i < c->layout_noise.n; i++) {
+		size_t e = 0;
+		while (e < n && strcmp(c->events[e].name, c->layout_noise.v[i].event))
+			e++;
+		if (e == n) {
+			free(p);
+			return lace_error_set(EINVAL, "--layout-noise names %s, which the batches do not have",
+					      c->layout_noise.v[i].event);
+		}
+	}
+	compare_scope(c, &c->scope);
 	for (size_t e = 0; e < n; e++) {
 		event_analyze(c, &c->events[e]);
 		p[e] = c->events[e].why || c->events[e].exact ? NAN : c->events[e].r.p;
@@ -262,6 +338,7 @@ void compare_release(struct compare *c)
 	free(c->a.batches);
 	free(c->b.batches);
 	free(c->events);
+	layout_noise_release(&c->layout_noise);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -299,6 +376,8 @@ static bool sides_share(const struct compare *c, size_t off, const char **which)
 void compare_session_notes(const struct compare *c, struct strbuf *sb)
 {
 	const char *w;
+
+	build_scope_note(&c->scope, &c->layout_noise, "--layout-noise", sb);
 
 	/* one session per side: its load, boot and layout differ from the
 	 * other's by more than the kernel, and nothing here measures that */

@@ -18,7 +18,15 @@
  * Sessions: with one batch on a side, nothing measures how much two
  * sessions differ by themselves, so a slower/faster verdict there stands
  * only when its interval clears the user's --session-noise bound; without
- * one it is inconclusive, and the note says what would decide it. */
+ * one it is inconclusive, and the note says what would decide it.
+ *
+ * Builds: kernels that differ by build-id, or batches that cannot say
+ * (perf output records none), are two binaries (measure/build_scope.h):
+ * the verdicts judge them, not a placement, and the notes say so.  A known
+ * layout spread (--layout-noise) is then folded into each interval
+ * (stats_ratio_fold(): se^2 + 2 sd^2, one layout draw a side) before Holm
+ * and the verdict -- unlike --session-noise, which is a bound the interval
+ * must clear, not a variance. */
 #ifndef LACE_MEASURE_COMPARE_H
 #define LACE_MEASURE_COMPARE_H
 
@@ -27,6 +35,7 @@
 
 #include <jansson.h>
 
+#include "measure/build_scope.h"
 #include "measure/perf_import.h"
 #include "measure/stats/stats.h"
 #include "util/strbuf.h"
@@ -61,6 +70,8 @@ struct compare {
 	struct compare_side a, b;
 	double margin, confidence;
 	double session_noise;    /* the user's bound on session drift; 0: none */
+	struct layout_noise layout_noise; /* the known layout spread (--layout-noise) */
+	struct build_scope scope; /* compare_analyze(): one build or two */
 	size_t nevents;
 	struct compare_event *events;
 };
@@ -70,9 +81,18 @@ struct compare {
 int compare_analyze(struct compare *c);
 void compare_release(struct compare *c);
 
-/* The notes on the sessions: one batch on a side (no measure of the
- * sessions' own difference), same boot on both sides, same kernel build on
- * both sides; "" when none.  Each is one line ending in \n. */
+/* Whether A and B are one build: the kernels' build-ids (lace stat
+ * results record them; perf output does not: unknown) and, for lace
+ * files, the commands (different ones: unknown). */
+void compare_scope(const struct compare *c, struct build_scope *s);
+/* The layout spread folded into the event's interval: the one known for
+ * it, when A and B are (or may be) two builds; else 0. */
+double compare_layout_fold(const struct compare *c, const char *event);
+
+/* The notes on the sessions: the scope (two binaries, the layout spread:
+ * build_scope_note()), one batch on a side (no measure of the sessions'
+ * own difference), same boot on both sides, same kernel build on both
+ * sides; "" when none.  Each is one line ending in \n. */
 void compare_session_notes(const struct compare *c, struct strbuf *sb);
 
 void compare_render_text(FILE *out, const struct compare *c);

@@ -111,6 +111,19 @@ void compare_render_text(FILE *out, const struct compare *c)
 						x->name, i ? 'B' : 'A', s[i]->drift_f, s[i]->drift_p, s[i]->segments);
 		}
 	}
+	for (size_t e = 0, any = 0; e < c->nevents; e++) {
+		const struct compare_event *x = &c->events[e];
+		if (!(x->r.fold_sd > 0))
+			continue;
+		if (!any++)
+			fputs("\n before the layout spread was folded in, the runs alone gave:\n", out);
+		if (x->r.runs_ci_low == x->r.runs_ci_high)
+			fprintf(out, "  %-26s exact %+.2f%% (the same count every run)\n", x->name,
+				(x->r.ratio - 1) * 100);
+		else
+			fprintf(out, "  %-26s [%+.2f%%, %+.2f%%], p %.2g (before Holm)\n", x->name,
+				(x->r.runs_ci_low - 1) * 100, (x->r.runs_ci_high - 1) * 100, x->r.runs_p);
+	}
 	compare_session_notes(c, &notes);
 	if (notes.len)
 		fputc('\n', out);
@@ -152,7 +165,7 @@ static json_t *side_stats_json(const struct compare_side_stats *s)
 	return j;
 }
 
-static json_t *event_json(const struct compare_event *x)
+static json_t *event_json(const struct compare *c, const struct compare_event *x)
 {
 	json_t *j = json_object();
 
@@ -168,6 +181,15 @@ static json_t *event_json(const struct compare_event *x)
 	json_object_set_new(j, "p_holm", lace_json_real(x->p_adj));
 	json_object_set_new(j, "tost_p", lace_json_real(x->r.tost_p));
 	json_object_set_new(j, "exact", json_boolean(x->exact));
+	/* what the verdict judges: two binaries (or one build), and the
+	 * layout spread in its interval with what the runs alone gave */
+	json_object_set_new(j, "scope", json_string(build_scope_label(&c->scope)));
+	json_object_set_new(j, "layout_noise", x->r.fold_sd > 0 ? json_real(x->r.fold_sd) : json_null());
+	if (x->r.fold_sd > 0) {
+		json_object_set_new(j, "runs_ci_low", lace_json_real(x->r.runs_ci_low));
+		json_object_set_new(j, "runs_ci_high", lace_json_real(x->r.runs_ci_high));
+		json_object_set_new(j, "runs_p", lace_json_real(x->r.runs_p));
+	}
 	json_object_set_new(j, "verdict", json_string(x->why && x->verdict != LACE_VERDICT_EQUIVALENT
 							      ? "undecided"
 							      : stats_verdict_name(x->verdict)));
@@ -206,8 +228,12 @@ json_t *compare_json(const struct compare *c)
 	json_object_set_new(o, "margin", json_real(c->margin));
 	json_object_set_new(o, "confidence", json_real(c->confidence));
 	json_object_set_new(o, "test", json_string("welch-unpaired"));
+	json_object_set_new(o, "builds", build_scope_json(&c->scope));
+	json_object_set_new(o, "layout_noise", layout_noise_json(&c->layout_noise));
+	json_object_set_new(o, "layout_noise_folded",
+			    json_boolean(build_scope_two(&c->scope) && layout_noise_any(&c->layout_noise)));
 	for (size_t e = 0; e < c->nevents; e++)
-		json_array_append_new(evs, event_json(&c->events[e]));
+		json_array_append_new(evs, event_json(c, &c->events[e]));
 	json_object_set_new(o, "events", evs);
 	compare_session_notes(c, &sb);
 	for (char *p = sb.buf, *nl; *p; p = nl + 1) {

@@ -9,6 +9,7 @@
 
 #include <jansson.h>
 
+#include "measure/build_scope.h"
 #include "measure/results.h"
 #include "measure/stats/stats.h"
 
@@ -65,6 +66,14 @@ struct lace_ab_event {
  * Holm family when the runs were native; when every event is emulated
  * it is a cost (see lace_ab_event.cost). */
 struct lace_ab_event *ab_analyze(const struct lace_batch *b);
+/* Whether the batch's A and B are one build, from its header ("builds",
+ * written by ab_begin(); absent in older files: unknown). */
+void ab_batch_scope(const struct lace_batch *b, struct build_scope *s);
+/* The layout spread the batch was given (its header's "layout_noise",
+ * from --layout-noise; release it), and whether ab_analyze() folds it in:
+ * when A and B are two builds (one build is one layout). */
+void ab_layout_noise(const struct lace_batch *b, struct layout_noise *ln);
+bool ab_layout_folds(const struct lace_batch *b);
 /* Rounds in which both A and B ran without a fault (warmup excluded): a
  * comparison needs at least 2. */
 size_t ab_paired_rounds(const struct lace_batch *b);

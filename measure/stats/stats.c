@@ -33,6 +33,13 @@ void stats_summary(const double *x, size_t n, struct lace_summary *s)
 	free(sorted);
 }
 
+/* Student's t tails; an infinite df (a folded spread taken as known,
+ * with no runs' spread beside it) is the normal distribution */
+static double t_upper(double t, double df)
+{
+	return isinf(df) ? gsl_cdf_ugaussian_Q(t) : gsl_cdf_tdist_Q(t, df);
+}
+
 /* two-sided p of t with df degrees of freedom */
 static double two_sided_p(double t, double df)
 {
@@ -40,13 +47,15 @@ static double two_sided_p(double t, double df)
 		return NAN;
 	if (isinf(t))
 		return 0.0;
-	double p = 2.0 * gsl_cdf_tdist_Q(fabs(t), df);
+	double p = 2.0 * t_upper(fabs(t), df);
 	return p > 1.0 ? 1.0 : p;
 }
 
 static double t_crit(double confidence, double df)
 {
-	return gsl_cdf_tdist_Pinv(1.0 - (1.0 - confidence) / 2.0, df);
+	double q = 1.0 - (1.0 - confidence) / 2.0;
+
+	return isinf(df) ? gsl_cdf_ugaussian_Pinv(q) : gsl_cdf_tdist_Pinv(q, df);
 }
 
 /* t, p and CI from a difference, its standard error and df; a zero SE
@@ -166,6 +175,51 @@ void stats_holm(const double *p, size_t n, double *adj)
 	free(v);
 }
 
+static int dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* P(K > l) of the Kolmogorov distribution: the alternating series for
+ * l >= 1, the theta-function form (fast for small l) below */
+static double kolmogorov_sf(double l)
+{
+	double s = 0;
+
+	if (l <= 0)
+		return 1;
+	if (l >= 1) {
+		for (int k = 1; k <= 100; k++)
+			s += (k % 2 ? 2 : -2) * exp(-2.0 * k * k * l * l);
+		return s < 0 ? 0 : s > 1 ? 1 : s;
+	}
+	for (int k = 1; k <= 100; k++)
+		s += exp(-(2.0 * k - 1) * (2.0 * k - 1) * M_PI * M_PI / (8 * l * l));
+	s = 1 - sqrt(2 * M_PI) / l * s;
+	return s < 0 ? 0 : s > 1 ? 1 : s;
+}
+
+double stats_ks_uniform(const double *u, size_t n, double *D)
+{
+	double *x, d = 0;
+
+	*D = NAN;
+	if (!n)
+		return NAN;
+	x = xcalloc(n, sizeof(*x));
+	memcpy(x, u, n * sizeof(*x));
+	qsort(x, n, sizeof(*x), dbl_cmp);
+	for (size_t i = 0; i < n; i++) {
+		double hi = (double)(i + 1) / (double)n - x[i], lo = x[i] - (double)i / (double)n;
+		d = fmax(d, fmax(hi, lo));
+	}
+	free(x);
+	*D = d;
+	return kolmogorov_sf(sqrt((double)n) * d);
+}
+
 double stats_rank_p(double x, const double *ref, size_t n, enum lace_alternative alt, struct lace_rank *r)
 {
 	struct lace_rank k = { 0 };
@@ -220,6 +274,8 @@ int stats_ratio_ci(const double *a, const double *b, size_t n, double confidence
 	stats_ttest_one(d, n, confidence, &t);
 	r->log_mean = t.diff;
 	r->log_sd = gsl_stats_sd_m(d, 1, n, t.diff);
+	r->log_se = r->log_sd / sqrt((double)n);
+	r->df = (double)(n - 1);
 	r->ratio = exp(t.diff);
 	r->ci_low = exp(t.ci_low);
 	r->ci_high = exp(t.ci_high);
@@ -238,9 +294,9 @@ enum lace_verdict stats_verdict(const struct lace_ratio *r, double p_adj, double
 		return LACE_VERDICT_UNDECIDED;
 	if (r->ci_low >= 1.0 - margin && r->ci_high <= 1.0 + margin)
 		return LACE_VERDICT_EQUIVALENT;
-	if (p_adj < alpha && r->ci_low > 1.0 + margin)
+	if (p_adj <= alpha && r->ci_low > 1.0 + margin)
 		return LACE_VERDICT_SLOWER;
-	if (p_adj < alpha && r->ci_high < 1.0 - margin)
+	if (p_adj <= alpha && r->ci_high < 1.0 - margin)
 		return LACE_VERDICT_FASTER;
 	return LACE_VERDICT_INCONCLUSIVE;
 }
@@ -278,23 +334,58 @@ size_t stats_rounds_needed(const struct lace_ratio *r, double confidence, double
 		return 0;
 	double m = r->log_mean, s = r->log_sd;
 	double up = log1p(margin), lo = log1p(-margin);
+	/* a folded layout spread is a floor under the error: more rounds
+	 * leave it, so the runs' part must fit in what it leaves of the gap */
+	double floor_var = 2 * r->fold_sd * r->fold_sd;
 	/* the distance from the estimate to the nearest margin: the CI half
 	 * width must shrink below it, on whichever side the estimate lies */
 	double gap = m > up ? m - up : m < lo ? lo - m : (m >= 0 ? up - m : m - lo);
 	if (!(s > 0))
-		return r->n;
+		return floor_var > 0 ? SIZE_MAX : r->n; /* rounds shrink nothing */
 	if (gap < 1e-6 * (fabs(m) + 1e-12) || gap / s < 1e-3)
+		return SIZE_MAX;
+	double z = t_crit(confidence, INFINITY);
+	if (z * z * floor_var >= gap * gap)
 		return SIZE_MAX;
 	double n = (double)r->n;
 	for (int it = 0; it < 8; it++) {
 		double t = t_crit(confidence, n > 2 ? n - 1 : 1);
-		n = ceil(t * t * s * s / (gap * gap));
+		double room = gap * gap - t * t * floor_var;
+		if (!(room > 0))
+			return SIZE_MAX;
+		n = ceil(t * t * s * s / room);
 		if (n < 2)
 			n = 2;
 		if (n > 1e7)
 			return SIZE_MAX;
 	}
 	return (size_t)n;
+}
+
+/* r's CI, p and TOST p from its log_mean, the standard error se of it
+ * and df; se == 0 (no spread at all) gives the exact ratio */
+static void ratio_interval(struct lace_ratio *r, double se, double df, double confidence,
+			   double margin)
+{
+	double lm = r->log_mean;
+
+	r->log_se = se;
+	r->df = df;
+	if (!(se > 0)) {
+		/* no spread on either side: the ratio is exact */
+		r->ci_low = r->ci_high = r->ratio;
+		r->p = lm == 0 ? 1.0 : 0.0;
+		r->tost_p = r->ratio >= 1 - margin && r->ratio <= 1 + margin ? 0.0 : 1.0;
+		return;
+	}
+	double tc = t_crit(confidence, df);
+	r->ci_low = exp(lm - tc * se);
+	r->ci_high = exp(lm + tc * se);
+	r->p = two_sided_p(lm / se, df);
+	/* TOST: both one-sided tests against the margin's logs */
+	double p_low = t_upper((lm - log1p(-margin)) / se, df);
+	double p_high = t_upper((log1p(margin) - lm) / se, df);
+	r->tost_p = p_low > p_high ? p_low : p_high;
 }
 
 int stats_ratio_unpaired(const struct lace_side_mean *a, const struct lace_side_mean *b,
@@ -317,20 +408,31 @@ int stats_ratio_unpaired(const struct lace_side_mean *a, const struct lace_side_
 	r->log_mean = lm;
 	r->log_sd = se;
 	r->ratio = exp(lm);
-	if (!(se > 0)) {
-		/* no spread on either side: the ratio is exact */
-		r->ci_low = r->ci_high = r->ratio;
-		r->p = lm == 0 ? 1.0 : 0.0;
-		r->tost_p = r->ratio >= 1 - margin && r->ratio <= 1 + margin ? 0.0 : 1.0;
-		return 0;
-	}
-	double tc = t_crit(confidence, df);
-	r->ci_low = exp(lm - tc * se);
-	r->ci_high = exp(lm + tc * se);
-	r->p = two_sided_p(lm / se, df);
-	/* TOST: both one-sided tests against the margin's logs */
-	double p_low = gsl_cdf_tdist_Q((lm - log1p(-margin)) / se, df);
-	double p_high = gsl_cdf_tdist_P((lm - log1p(margin)) / se, df);
-	r->tost_p = p_low > p_high ? p_low : p_high;
+	ratio_interval(r, se, df, confidence, margin);
 	return 0;
+}
+
+void stats_ratio_exact(double a_mean, double b_mean, size_t n, double margin, struct lace_ratio *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->n = n;
+	r->ratio = b_mean / a_mean;
+	r->log_mean = log(r->ratio);
+	r->log_sd = 0;
+	ratio_interval(r, 0, n > 1 ? (double)(n - 1) : 1, 0.95, margin);
+}
+
+void stats_ratio_fold(struct lace_ratio *r, double layout_sd, double confidence, double margin)
+{
+	if (!(layout_sd > 0) || isnan(r->log_mean))
+		return;
+	double v0 = r->log_se * r->log_se, v = v0 + 2 * layout_sd * layout_sd;
+	/* Welch-Satterthwaite: the known part has infinite df */
+	double df = v0 > 0 && r->df > 0 ? v * v / (v0 * v0 / r->df) : INFINITY;
+
+	r->runs_ci_low = r->ci_low;
+	r->runs_ci_high = r->ci_high;
+	r->runs_p = r->p;
+	r->fold_sd = layout_sd;
+	ratio_interval(r, sqrt(v), df, confidence, margin);
 }

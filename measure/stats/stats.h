@@ -74,6 +74,13 @@ struct lace_rank {
  * r may be NULL; returns the p. */
 double stats_rank_p(double x, const double *ref, size_t n, enum lace_alternative alt, struct lace_rank *r);
 
+/* One-sample Kolmogorov-Smirnov test of u[0..n) (values in [0, 1]) against
+ * the uniform distribution, two-sided: *D the statistic, the p from the
+ * asymptotic Kolmogorov distribution of sqrt(n) D (SciPy's kstest(...,
+ * method='asymp')).  Whether ranks of real layouts among virtual draws
+ * look uniform.  NaN with n == 0. */
+double stats_ks_uniform(const double *u, size_t n, double *D);
+
 /* Confidence interval of the ratio of paired values b_i / a_i from the
  * log-ratios: ratio = exp(mean), [ci_low, ci_high] = exp(mean -+ t * sem),
  * p of ratio == 1.  Values <= 0 give -EDOM. */
@@ -82,6 +89,11 @@ struct lace_ratio {
 	double ratio, ci_low, ci_high, p;
 	double log_mean, log_sd; /* of d_i = ln(b_i/a_i) */
 	double tost_p;           /* TOST of the ratio within [1-margin, 1+margin] */
+	double log_se, df;       /* the standard error of ln(ratio) and its df */
+	/* stats_ratio_fold(): the known spread folded in (0: none), and what
+	 * the runs alone gave before it */
+	double fold_sd;
+	double runs_ci_low, runs_ci_high, runs_p;
 };
 int stats_ratio_ci(const double *a, const double *b, size_t n, double confidence, double margin,
 		   struct lace_ratio *r);
@@ -102,6 +114,24 @@ struct lace_side_mean {
 int stats_ratio_unpaired(const struct lace_side_mean *a, const struct lace_side_mean *b,
 			 double confidence, double margin, struct lace_ratio *r);
 
+/* The exact ratio b_mean/a_mean of n rounds or runs that never varied (a
+ * simulated count): zero-width CI, p 0 (1 when equal); a spread folded
+ * in afterwards (stats_ratio_fold()) gives it an interval. */
+void stats_ratio_exact(double a_mean, double b_mean, size_t n, double margin, struct lace_ratio *r);
+
+/* Fold a known spread into a ratio from stats_ratio_ci() or
+ * stats_ratio_unpaired(): layout_sd is the sd of ln(count) across layouts
+ * of one build (lace ab/compare --layout-noise PCT, as a fraction).  A and
+ * B are one layout draw each, so ln(B/A) carries two independent draws:
+ *   se'^2 = se^2 + 2 layout_sd^2,
+ * with Welch-Satterthwaite df' = se'^4 / (se^4 / df) (the spread is taken
+ * as known: infinite df; no runs' spread at all gives a normal interval).
+ * The CI, p and TOST p are recomputed from se' and df'; the runs' own CI
+ * and p are kept in runs_ci_low, runs_ci_high, runs_p.  A ratio with no
+ * spread (an exact simulated count) gets an interval this way.  Nothing
+ * happens when layout_sd <= 0 or the ratio is NaN. */
+void stats_ratio_fold(struct lace_ratio *r, double layout_sd, double confidence, double margin);
+
 enum lace_verdict {
 	LACE_VERDICT_INCONCLUSIVE = 0,
 	LACE_VERDICT_SLOWER,     /* B is more than margin above A, significantly */
@@ -111,7 +141,7 @@ enum lace_verdict {
 };
 
 /* The verdict for one event.  p_adj is the Holm-adjusted p of r->p.
- * slower/faster: p_adj < 1 - confidence and the whole CI lies beyond the
+ * slower/faster: p_adj <= 1 - confidence and the whole CI lies beyond the
  * margin; equivalent: the whole CI lies inside it; else inconclusive.
  * "slower" means the count grew (more misses, more time). */
 enum lace_verdict stats_verdict(const struct lace_ratio *r, double p_adj, double confidence,
@@ -129,7 +159,9 @@ int stats_factor(const struct lace_ratio *r, double *factor, double *pm);
 /* For an inconclusive event: the total rounds a paired comparison with the
  * same spread would need to decide it (reach the margin on one side);
  * 0 when it is not inconclusive, SIZE_MAX when the estimate sits on the
- * margin and no number of rounds is likely to settle it. */
+ * margin and no number of rounds is likely to settle it -- or when a
+ * folded layout spread alone keeps the interval wider than that distance
+ * (rounds shrink the runs' part of the error, never the layouts'). */
 size_t stats_rounds_needed(const struct lace_ratio *r, double confidence, double margin);
 
 #endif

@@ -17,6 +17,7 @@
 #include "measure/qemu/guest.h"
 #include "pipeline/kstudy/kstudy_code.h"
 #include "pipeline/kstudy/kstudy_jobs.h"
+#include "pipeline/kstudy/kstudy_r4_design.h"
 #include "pipeline/kstudy/kstudy_priv.h"
 #include "pipeline/kstudy/kstudy_stat.h"
 #include "pipeline/selfexec.h"
@@ -30,8 +31,6 @@
 #include "util/time.h"
 #include "util/xalloc.h"
 
-/* the stock kernel the parts that need no rebuild run on */
-#define STOCK_PPC64LE "linux-image-6.1.0-57-powerpc64le"
 #define PATHS_64K "hash_page_mm,__hash_page_64K"
 #define PATHS_4K "hash_page_mm,__hash_page_4K"
 /* reading 2's 4 KiB-page workloads: pages of the file-backed read, and
@@ -49,7 +48,7 @@ bool ks_have(struct ks *s, const char *p)
 
 void ks_not_measured(json_t *o, const char *fmt, ...)
 {
-	char buf[512];
+	char buf[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -130,6 +129,7 @@ static void step_build(struct ks *s)
 	} builds[] = {
 		{ "x86_64 variants", "x86_64", { NULL }, false },
 		{ "x86_64 randomized relinks", "x86_64", { NULL }, true },
+		{ "x86_64 placement controls", "x86_64", { NULL }, false },
 		{ "ppc64le variants", "ppc64le", { NULL }, false },
 		{ "ppc64le 4K-page baseline and old-ptes", "ppc64le-4k", { "baseline", "old-ptes", NULL },
 		  false },
@@ -138,7 +138,8 @@ static void step_build(struct ks *s)
 
 	json_object_set_new(s->res, "builds", out);
 	for (size_t i = 0; i < ARRAY_SIZE(builds); i++) {
-		if (builds[i].shuffle && !s->o->shuffle)
+		bool controls = strstr(builds[i].what, "controls") != NULL;
+		if ((builds[i].shuffle && !s->o->shuffle) || (controls && !s->o->src))
 			continue;
 		json_t *b = json_object();
 		/* one at a time: the builds share lace's build cache, and each
@@ -153,6 +154,17 @@ static void step_build(struct ks *s)
 			strvec_pushv(&j->argv, (const char *[]){ "--variant", builds[i].variants[v], NULL });
 		if (builds[i].shuffle)
 			strvec_pushf(&j->argv, "--shuffle=%u", s->o->shuffle);
+		/* reading 4's positive control and three reordered builds,
+		 * each a relink of baseline laid out by a file */
+		static const char *const layouts[] = { "conflict-16.edit", "reorder-1.order",
+						       "reorder-2.order", "reorder-3.order" };
+		for (size_t l = 0; controls && l < ARRAY_SIZE(layouts); l++) {
+			char path[PATH_MAX];
+
+			snprintf(path, sizeof(path), "%.3000s/kernel/layouts/%s", s->o->src, layouts[l]);
+			strvec_push(&j->argv, "--layout");
+			kjob_input(j, path);
+		}
 		json_array_append_new(out, b);
 	}
 }
@@ -168,34 +180,6 @@ static void fill_build(struct ks *s, const struct kjob *j)
 		json_object_set_new(j->dest, "summary", json_stringn(sum, strcspn(sum, "\n")));
 	if (why[0])
 		ks_not_measured(j->dest, "%s", why);
-}
-
-/* The guests the readings boot, fetched into lace's cache when missing
- * (the scripts do nothing when they are there): busybox and Debian's
- * x86-64 kernel (scripts/fetch-guest.sh), busybox and the stock ppc64le
- * kernel (--arch ppc64le).  From an empty cache nothing else fetches them,
- * and every reading would say not measured. */
-static void step_guests(struct ks *s)
-{
-	static const char *const arch[] = { "x86_64", "ppc64le" };
-	json_t *out = json_object();
-
-	json_object_set_new(s->res, "guests", out);
-	for (size_t i = 0; i < ARRAY_SIZE(arch); i++) {
-		json_t *g = json_object();
-
-		json_object_set_new(out, arch[i], g);
-		if (!s->o->src) {
-			ks_not_measured(g, "lace's sources not found (scripts/fetch-guest.sh; set LACE_SRCDIR)");
-			continue;
-		}
-		/* one at a time: both download into lace's cache */
-		struct kjob *j = ks_job(s, "guests", "guest fetch", false, FILL_GUEST, g);
-		s->stage++;
-		strvec_pushf(&j->argv, "%s/scripts/fetch-guest.sh", s->o->src);
-		if (!strcmp(arch[i], "ppc64le"))
-			strvec_pushv(&j->argv, (const char *[]){ "--arch", "ppc64le", STOCK_PPC64LE, NULL });
-	}
 }
 
 /* where the hash_fault tracepoint's jump sites and their targets sit in
@@ -271,10 +255,16 @@ struct kjob *ks_stat(struct ks *s, json_t *dest, const char *phase, const char *
 		     const char *kernel, const char *events, const char *paths,
 		     const char *const *opts, const char *const *cmd, int fill)
 {
-	char vm[PATH_MAX], map[PATH_MAX];
+	char vm[PATH_MAX], map[PATH_MAX], why[1024];
 	bool stock = !strncmp(kernel, "linux-image-", 12);
 	struct kjob *j;
 
+	/* a guest part this boot needs could not be fetched: say so, and
+	 * boot nothing */
+	if (kstudy_guest_missing(s, kernel, why, sizeof(why))) {
+		ks_not_measured(dest, "%s", why);
+		return NULL;
+	}
 	if (!stock) {
 		ks_kernel_path(s, vm, sizeof(vm), kernel, "vmlinux");
 		ks_kernel_path(s, map, sizeof(map), kernel, "System.map");
@@ -319,9 +309,14 @@ static json_t *fault_point(struct ks *s, const char *phase, const char *kernel, 
 	struct kjob *j;
 
 	snprintf(pages, sizeof(pages), "%ld", n);
+	json_object_set_new(pt, "pages", json_integer(n));
+	if (!kernel) {
+		/* the stock kernel, when its name is not known */
+		ks_not_measured(pt, "%s", s->stock_why);
+		return pt;
+	}
 	snprintf(what, sizeof(what), "%s%s: faultbench --real --pages %ld", kernel,
 		 enabled ? " (tracepoint enabled)" : "", n);
-	json_object_set_new(pt, "pages", json_integer(n));
 	j = ks_stat(s, pt, phase, what, kernel,
 		  enabled ? "instructions:k,instructions:u,powerpc:hash_fault"
 			  : "instructions:k,instructions:u", paths, NULL,
@@ -376,8 +371,8 @@ static void reading1(struct ks *s, const long *sizes, size_t nsizes)
 		{ "disabled", "ppc64le-baseline", false },
 		{ "enabled", "ppc64le-baseline", true },
 		{ "disabled, slow path cold", "ppc64le-cold-slowpaths", false },
-		{ "stock disabled", STOCK_PPC64LE, false },
-		{ "stock enabled", STOCK_PPC64LE, true },
+		{ "stock disabled", NULL, false },
+		{ "stock enabled", NULL, true },
 	};
 	json_t *r = json_object(), *cs = json_array();
 
@@ -385,14 +380,15 @@ static void reading1(struct ks *s, const long *sizes, size_t nsizes)
 	json_object_set_new(r, "configs", cs);
 	for (size_t c = 0; c < ARRAY_SIZE(cfg); c++) {
 		json_t *o = json_object(), *pts = json_array();
+		/* NULL: Debian's stock kernel, as the manifest names it */
+		const char *k = cfg[c].kernel ? cfg[c].kernel : *s->stock ? s->stock : NULL;
 
 		json_object_set_new(o, "name", json_string(cfg[c].name));
-		json_object_set_new(o, "kernel", json_string(cfg[c].kernel));
+		json_object_set_new(o, "kernel", json_string(k ? k : "Debian's stock ppc64le kernel"));
 		json_object_set_new(o, "points", pts);
 		for (size_t i = 0; i < nsizes; i++)
-			json_array_append_new(pts, fault_point(s, "r1_tracepoint", cfg[c].kernel,
-							       cfg[c].enabled, sizes[i], PATHS_64K,
-							       "__hash_page_64K"));
+			json_array_append_new(pts, fault_point(s, "r1_tracepoint", k, cfg[c].enabled,
+							       sizes[i], PATHS_64K, "__hash_page_64K"));
 		json_array_append_new(cs, o);
 	}
 }
@@ -508,8 +504,8 @@ static void reading3(struct ks *s, long n)
 						  PATHS_64K, "__hash_page_64K"));
 	json_object_set_new(r, "4k", fault_point(s, "r3_insert_path", "ppc64le-4k-baseline", false,
 						 n, PATHS_4K, "__hash_page_4K"));
-	json_object_set_new(r, "64k_stock", fault_point(s, "r3_insert_path", STOCK_PPC64LE, false,
-							n, PATHS_64K, "__hash_page_64K"));
+	json_object_set_new(r, "64k_stock", fault_point(s, "r3_insert_path", *s->stock ? s->stock : NULL,
+							false, n, PATHS_64K, "__hash_page_64K"));
 }
 
 /* The finished jobs into the results, in the order they were queued, so
@@ -535,11 +531,7 @@ static void fill(struct ks *s, int stage_from, int stage_to)
 		case FILL_R2: fill_r2(s, j); break;
 		case FILL_R4_LIVE:
 		case FILL_R4_REPLAY: kstudy_r4_fill(s, j); break;
-		case FILL_GUEST:
-			ks_record(s, j, false, why, sizeof(why));
-			if (why[0])
-				ks_not_measured(j->dest, "%s", why);
-			break;
+		case FILL_GUEST: kstudy_guests_fill(s, j); break;
 		case FILL_DIFF:
 			ks_record(s, j, false, why, sizeof(why));
 			json_object_set_new(j->dest, "command", json_integer(ks_last_command(s)));
@@ -608,11 +600,14 @@ static void end(struct ks *s, double total)
 	json_object_set_new(s->phases, "total", json_real(total));
 	json_object_set_new(s->res, "commands", s->commands);
 	kjobs_clear(&s->q);
+	json_decref(s->guest_failed);
+	s->guest_failed = NULL;
 }
 
 static int run_stages(struct ks *s, int from, int max, const char *name)
 {
-	struct kjobs_progress pr = { name, s->t0, 0, 0, s->o->progress, s->o->progress_data };
+	struct kjobs_progress pr = { .name = name, .t0 = s->t0, .fn = s->o->progress,
+				     .data = s->o->progress_data };
 
 	/* a named phase counts its steps over all its stages */
 	for (size_t i = 0; name && i < s->q.nr; i++)
@@ -630,7 +625,7 @@ static int run_stages(struct ks *s, int from, int max, const char *name)
 			}
 		pr.name = ph ? ph : "";
 		if (!name)
-			pr.done = pr.total = 0;
+			pr.done = pr.total = pr.failed = 0;
 		int rc = kjobs_run_stage(&s->q, s->o->plan_dir, st, max, &pr);
 		if (rc < 0)
 			return rc;
@@ -648,9 +643,14 @@ int kstudy_run(const struct kstudy_opts *o, json_t **results)
 	/* builds and guests first: which kernels there are decides the boots */
 	if (!o->no_build)
 		step_build(&s);
-	step_guests(&s);
+	kstudy_guests_queue(&s);
 	if ((rc = kjobs_write(&s.q, o->plan_dir, s.res, false)) < 0 || (rc = run_stages(&s, 0, 1, NULL)) < 0)
 		goto out;
+	/* what could not be fetched is not booted; the stock kernel is the
+	 * one the fetch stands for; kernels of another source are noted */
+	kstudy_guests_check(&s);
+	kstudy_stock_resolve(&s);
+	kstudy_source_check(&s);
 	measure = s.stage;
 	queue_measurements(&s);
 	if ((rc = kjobs_write(&s.q, o->plan_dir, s.res, false)) < 0 ||
@@ -672,7 +672,8 @@ int kstudy_plan(const struct kstudy_opts *o, size_t *njobs)
 	s.unbuilt = !o->no_build;
 	if (!o->no_build)
 		step_build(&s);
-	step_guests(&s);
+	kstudy_guests_queue(&s);
+	kstudy_stock_resolve(&s);
 	queue_measurements(&s);
 	*njobs = s.q.nr;
 	rc = kjobs_write(&s.q, o->plan_dir, s.res, true);
@@ -708,4 +709,12 @@ int kstudy_merge(const struct kstudy_opts *o, json_t **results)
 		total += s.q.v[i].seconds;
 	end(&s, total);
 	return 0;
+}
+
+void kstudy_analyse(json_t *results)
+{
+	json_t *r = json_object_get(results, "r4_entry_text");
+
+	if (r && json_object_get(r, "design"))
+		kstudy_r4_judge(r);
 }

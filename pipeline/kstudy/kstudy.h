@@ -21,11 +21,16 @@
 #include <jansson.h>
 
 #include "pipeline/progress.h"
+#include "util/strvec.h"
 
 struct kstudy_opts {
 	const char *out_dir;    /* build/study-kernel */
 	const char *kernels;    /* where lace build --kernel puts them: build/kernels */
 	unsigned shuffle;       /* randomized relinks of x86_64 baseline */
+	unsigned executions;    /* reading 4's recorded boots (0: 8, --quick 4) */
+	unsigned draws;         /* its layout pairs per execution (0: 8, --quick 4) */
+	unsigned family_draws;  /* the draws baseline and the relinks rank among
+				 * (0: 1,000, --quick 200) */
 	bool quick;             /* fewer sizes, smaller hackbench */
 	bool no_build;          /* use the kernels already in `kernels` */
 	const char *src;        /* lace's sources (scripts/fetch-guest.sh); NULL: unknown */
@@ -48,6 +53,14 @@ int kstudy_plan(const struct kstudy_opts *o, size_t *njobs);
 /* The results of a plan whose jobs have run (those that did not say
  * "not measured").  0 or -errno with the message set. */
 int kstudy_merge(const struct kstudy_opts *o, json_t **results);
+/* The analyses of results again (reading 4's verdicts), so a re-render
+ * (--report-only) follows the current analysis. */
+void kstudy_analyse(json_t *results);
+/* What kept the study from being whole, one line each ("guest fetch
+ * ppc64le kernel failed: <cause>", "build ... failed: <cause>"): failed
+ * builds and guest fetches, which every step that needed them says it was
+ * not measured for.  They head the report and the summary. */
+void kstudy_problems(const json_t *results, struct strvec *lines);
 /* report.md and report.html from results, into dir. */
 int kstudy_write_reports(const json_t *results, const char *dir);
 void kstudy_print_summary(const json_t *results, FILE *f);

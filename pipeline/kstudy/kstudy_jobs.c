@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "pipeline/selfexec.h"
+#include "util/array.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/run.h"
@@ -174,6 +175,24 @@ static char *hashed_input(const char *dir, const char *path)
 	strbuf_addf(&rel, "/%s", base ? base + 1 : path);
 	strbuf_addf(&full, "/%s", base ? base + 1 : path);
 	if (copy_file(path, full.buf) < 0) {
+		strbuf_release(&rel);
+		strbuf_release(&full);
+		return NULL;
+	}
+	/* an ELF's link map goes with it: lace replay reads NAME.map and
+	 * NAME.map.align beside it (virtual layouts by input section) */
+	static const char *const sidecars[] = { ".map", ".map.align" };
+	for (size_t i = 0; i < ARRAY_SIZE(sidecars); i++) {
+		struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+
+		strbuf_addf(&a, "%s%s", path, sidecars[i]);
+		strbuf_addf(&b, "%s%s", full.buf, sidecars[i]);
+		if (!access(a.buf, R_OK) && copy_file(a.buf, b.buf) < 0)
+			rel.len = 0;
+		strbuf_release(&a);
+		strbuf_release(&b);
+	}
+	if (!rel.len) {
 		strbuf_release(&rel);
 		strbuf_release(&full);
 		return NULL;
@@ -403,6 +422,8 @@ struct stage_progress {
 	const struct kjobs_progress *pr;
 	double start;
 	const struct run_pool *pool;
+	const char *dir;
+	size_t failed;           /* the stage's jobs that failed so far */
 };
 
 static void pool_progress(void *data, size_t done, size_t total, int end)
@@ -412,19 +433,25 @@ static void pool_progress(void *data, size_t done, size_t total, int end)
 
 	if (end || sp->pool->last < 0)
 		return;
-	const struct kjob *j = &sp->q->v[sp->idx[sp->pool->last]];
-	char what[512];
+	struct kjob *j = &sp->q->v[sp->idx[sp->pool->last]];
+	char what[1024];
 
 	const struct kjobs_progress *pr = sp->pr;
 	size_t all = pr->total ? pr->total : total;
 
+	/* the job's outcome, read now: a failure says so at once, with the
+	 * line that says why, not only in the report at the end */
+	load_one(j, sp->dir);
+	bool failed = j->exit < 0 || j->exit > j->ok_exit;
+	sp->failed += failed;
 	/* the phase's count; the reading a boot is for, with it.  The
 	 * estimate is this stage's pace over what is left of the phase. */
-	snprintf(what, sizeof(what), "%s%s%s", strcmp(j->phase, pr->name) ? j->phase : "",
-		 strcmp(j->phase, pr->name) ? ": " : "", j->what);
+	snprintf(what, sizeof(what), "%s%s%s%s%.700s", strcmp(j->phase, pr->name) ? j->phase : "",
+		 strcmp(j->phase, pr->name) ? ": " : "", j->what, failed ? ": failed: " : "",
+		 j->exit < 0 ? "it did not finish" : failed ? strbuf_last_line(&j->err) : "");
 	pr->fn(pr->data, &(struct study_progress){
 		.phase = pr->name, .what = what, .done = pr->done + done, .total = all,
-		.elapsed = now - pr->t0,
+		.failed = pr->failed + sp->failed, .step_failed = failed, .elapsed = now - pr->t0,
 		.left = done ? (now - sp->start) / done * (double)(all - pr->done - done) : -1 });
 }
 
@@ -433,7 +460,7 @@ int kjobs_run_stage(struct kjobs *q, const char *dir, int stage, int max, struct
 	struct run_pool pool = RUN_POOL_INIT;
 	size_t *idx = xcalloc(q->nr + 1, sizeof(*idx)), n = 0;
 	struct strbuf lace = STRBUF_INIT, p = STRBUF_INIT;
-	struct stage_progress sp = { q, idx, pr, time_now_s(), &pool };
+	struct stage_progress sp = { q, idx, pr, time_now_s(), &pool, dir, 0 };
 
 	strbuf_addf(&lace, "LACE=%s", selfexec_path());
 	for (size_t i = 0; i < q->nr; i++) {
@@ -453,8 +480,10 @@ int kjobs_run_stage(struct kjobs *q, const char *dir, int stage, int max, struct
 	 * the scripts always exit 0 and keep the status in out/ID.rc */
 	run_pool_run(&pool, max, pr->fn ? pool_progress : NULL, &sp);
 	pr->done += n;
-	for (size_t k = 0; k < n; k++)
+	for (size_t k = 0; k < n; k++) {
 		load_one(&q->v[idx[k]], dir);
+		pr->failed += q->v[idx[k]].exit < 0 || q->v[idx[k]].exit > q->v[idx[k]].ok_exit;
+	}
 	run_pool_clear(&pool);
 	strbuf_release(&lace);
 	strbuf_release(&p);

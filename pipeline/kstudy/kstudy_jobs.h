@@ -42,6 +42,8 @@ struct kjob {
 	struct strvec inputs;  /* the arguments that are files the job reads */
 	struct strvec guest;   /* those the guest runs (staged; see kjob_guest_input) */
 	bool files;            /* it writes into out/ID.files (kjob_output) */
+	int ok_exit;           /* the highest exit status that is an answer, not a
+				* failure (lace diff's 1: findings); default 0 */
 	/* the caller's: what the result is for */
 	int fill;
 	json_t *dest;          /* borrowed from the results tree */
@@ -87,12 +89,14 @@ struct kjobs_progress {
 	const char *name;
 	double t0;
 	size_t done, total;
+	size_t failed;           /* the phase's jobs that failed so far */
 	study_progress_fn *fn;   /* may be NULL */
 	void *data;
 };
 /* Run stage's jobs of a written plan, at most max at once, with lace's
- * pool, then load their outcome.  pr->fn hears of each job as it ends;
- * pr->done grows by the stage's jobs. */
+ * pool, then load their outcome.  pr->fn hears of each job as it ends (a
+ * job whose command failed as "WHAT: failed: <its stderr's last line>");
+ * pr->done grows by the stage's jobs, pr->failed by those that failed. */
 int kjobs_run_stage(struct kjobs *q, const char *dir, int stage, int max, struct kjobs_progress *pr);
 /* Load every job's outcome from dir/out (exit -1 where a job has not
  * finished: out/ID.rc is written last). */

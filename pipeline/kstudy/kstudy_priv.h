@@ -30,6 +30,10 @@ struct ks {
 	struct kjobs q;
 	int stage;                   /* the stage the next job goes into */
 	bool unbuilt;                /* a plan with builds: kernels are not there yet */
+	char stock[128];             /* Debian's stock ppc64le kernel (its package, as
+				      * scripts/downloads.manifest pins it); "": unknown */
+	char stock_why[512];         /* why it is unknown */
+	json_t *guest_failed;        /* once the guests were fetched: "ARCH PART" -> cause */
 };
 
 /* a kernel file the plan's builds will make, or one that is there */
@@ -52,6 +56,25 @@ void ks_kernel_path(struct ks *s, char *out, size_t len, const char *name, const
 struct kjob *ks_stat(struct ks *s, json_t *dest, const char *phase, const char *what,
 		     const char *kernel, const char *events, const char *paths,
 		     const char *const *opts, const char *const *cmd, int fill);
+
+/* kstudy_guests.c: the guest fetches, one job per part (x86_64 busybox,
+ * ppc64le busybox, the stock ppc64le kernel), in one stage */
+void kstudy_guests_queue(struct ks *s);
+/* a guest fetch's result; a version other than the pin's it used goes to
+ * the results' not_pinned */
+void kstudy_guests_fill(struct ks *s, const struct kjob *j);
+/* Once the guests' stage ran: which parts failed, and why. */
+void kstudy_guests_check(struct ks *s);
+/* Why a boot of kernel (a build's name, or the stock kernel's) cannot run:
+ * the guest part it needs failed ("guest fetch ppc64le busybox failed:
+ * ..."), in buf; NULL when nothing is known to be missing. */
+const char *kstudy_guest_missing(struct ks *s, const char *kernel, char *buf, size_t len);
+/* s->stock: the stock ppc64le kernel scripts/fetch-deb.sh --resolve names
+ * (the pin, or the successor LACE_ALLOW_NEWER=1 took), else stock_why. */
+void kstudy_stock_resolve(struct ks *s);
+/* A kernel built from another linux-source than the pin is noted in the
+ * results' not_pinned. */
+void kstudy_source_check(struct ks *s);
 
 /* reading 4 (kstudy_r4.c): its boots, then (next stage) its replays;
  * a finished job's result; the verdicts once every job is in */

@@ -1,59 +1,49 @@
 /* Reading 4 of lace study --kernel: x86-64 entry code in .entry.text or in
- * .text, under hackbench (design.md, "Same execution, two noises").
+ * .text, under hackbench: its jobs (kstudy_r4_design.c judges them).
  *
- * Two builds boot into two executions (under -icount a binary that moves
- * moves when the timer interrupts land), so a placement is judged on one
- * execution replayed through every build's addresses:
- *   - one boot of baseline records its code stream (lace stat --record);
- *   - lace replay feeds it through baseline, the variants and baseline's
- *     relinks (placement noise: relinks move what the variants move);
- *   - perturbed boots of baseline (--qemu-perturb: the same code, another
- *     execution) give the execution's own spread, and one live boot of
- *     each variant shows what comparing two executions would have said.
- * A pair's same-execution difference is ranked among the relinks'
- * differences from baseline (two-sided; stats_rank_p), every pair x
- * event Holm-adjusted together (stats_holm). */
+ * The placement design (design.md, "Same execution"; pipeline/placement.h
+ * is the same design for lace ab and lace check): two builds booted are
+ * two executions, and one build is one draw of its incidental layout, so
+ *   - E executions are recorded (lace stat --record), round robin from
+ *     baseline, entry-align-8, entry-in-text and entry-align-4k, each
+ *     kernel's boots with their own timing perturbation (--qemu-perturb);
+ *   - each is replayed through K virtual layout pairs of every build
+ *     (lace replay --virtual K: draw k lays every build out alike), once
+ *     on each CPU profile (--cpu-profile), with fresh draws per execution;
+ *   - the controls: A vs A (the recorded build's draws against draws of
+ *     another seed), the negative control (entry-align-4k), the positive
+ *     one (conflict-N edits: N hot functions in one L1i set, and the real
+ *     build of N = 16), and the family's own checks on baseline's first
+ *     execution: >= 1,000 draws of each family (where baseline and the
+ *     real relinks rank), every real relink and three reordered builds
+ *     against their virtual layouts.
+ * Every replay is a job of the stage after the boots, so a plan spreads
+ * them over machines like the boots. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "measure/stats/stats.h"
+#include "layout/vlayout.h"
 #include "pipeline/kstudy/kstudy_priv.h"
+#include "pipeline/kstudy/kstudy_r4_design.h"
 #include "pipeline/kstudy/kstudy_stat.h"
 #include "util/array.h"
+#include "util/error.h"
+#include "util/fs.h"
 #include "util/json.h"
+#include "util/strbuf.h"
 #include "util/strvec.h"
 #include "util/xalloc.h"
 
 #define PHASE "r4_entry_text"
-#define BASE "x86_64-baseline"
-/* perturbed boots of baseline besides the recorded one (acceptance: >= 5) */
-#define R4_PERTURBED 5
-/* layouts per replay job: the jobs run side by side (-j, a plan) */
-#define R4_REPLAY_CHUNK 6
+#define REPLAY_EVENTS "instructions,L1-icache-load-misses,iTLB-load-misses"
 
-/* the variants, in the order the report gives them: the seed's own pair
- * (the kprobes patch put the entry code in .entry.text with ALIGN(8))
- * comes first */
-static const char *const variants[] = { "entry-align-8", "entry-in-text", "entry-align-4k" };
-
-/* the pairs judged: the seed's (with/without the patch), then each
- * variant against baseline; entry-align-4k is the negative control (every
- * code address congruent mod 4096 with baseline's: its L1i misses must
- * equal baseline's exactly) */
-static const struct { const char *a, *b, *why; } pairs[] = {
-	{ "x86_64-entry-align-8", "x86_64-entry-in-text", "the seed's pair: the patch's .entry.text "
-	  "(ALIGN(8)) vs the entry code in .text" },
-	{ BASE, "x86_64-entry-in-text", "the entry code moved into .text" },
-	{ BASE, "x86_64-entry-align-8", "the entry text aligned to 8, not 4 KiB" },
-	{ BASE, "x86_64-entry-align-4k", "negative control: the same addresses mod 4096" },
+const char *const kstudy_r4_kernels[KSTUDY_R4_NKERNELS] = {
+	"x86_64-baseline", "x86_64-entry-align-8", "x86_64-entry-in-text", "x86_64-entry-align-4k",
 };
-
-/* the events a verdict is given for: misses, kernel and user (the one
- * front-end model lets kernel placement move the user side's too) */
-static const char *const miss_events[] = { "L1-icache-load-misses:k", "iTLB-load-misses:k",
-					   "L1-icache-load-misses:u", "iTLB-load-misses:u" };
+const char *const kstudy_r4_profiles[KSTUDY_R4_NPROFILES] = { "skylake-client", "nehalem" };
+const unsigned kstudy_r4_conflicts[KSTUDY_R4_NCONFLICTS] = { 4, 8, 12, 16 };
 
 static void workload(struct ks *s, const char **g, const char **l)
 {
@@ -61,174 +51,373 @@ static void workload(struct ks *s, const char **g, const char **l)
 	*l = s->o->quick ? "10" : "20";
 }
 
-static struct kjob *boot(struct ks *s, json_t *dest, const char *kernel, const char *label,
-			 const char *const *opts)
+/* the design's sizes: given, or the defaults (--quick: a smoke run) */
+static void sizes(const struct ks *s, json_t *d)
 {
-	const char *g, *l;
-	char what[200];
+	const struct kstudy_opts *o = s->o;
+	unsigned E = o->executions ? o->executions : o->quick ? 4 : 8;
+	unsigned K = o->draws ? o->draws : o->quick ? 4 : 8;
 
-	workload(s, &g, &l);
-	snprintf(what, sizeof(what), "%s: hackbench -g %s -f 5 -l %s%s", kernel, g, l, label);
-	json_object_set_new(dest, "kernel", json_string(kernel));
-	json_object_set_new(dest, "events", json_object());
-	return ks_stat(s, dest, PHASE, what, kernel, X86_EVENTS, NULL, opts,
-		       (const char *[]){ s->hackbench, "-g", g, "-f", "5", "-l", l, NULL }, FILL_R4_LIVE);
+	json_object_set_new(d, "executions", json_integer(E));
+	json_object_set_new(d, "draws", json_integer(K));
+	json_object_set_new(d, "draws_second_profile", json_integer(K));
+	json_object_set_new(d, "draws_positive", json_integer(K));
+	json_object_set_new(d, "family_draws", json_integer(o->family_draws ? o->family_draws :
+							     o->quick ? 200 : 1000));
+}
+
+static unsigned dz(const json_t *r, const char *k)
+{
+	return (unsigned)json_integer_value(json_object_get(json_object_get(r, "design"), k));
 }
 
 void kstudy_r4_queue_boots(struct ks *s)
 {
-	json_t *r = json_object(), *ex = json_array(), *live = json_array();
+	json_t *r = json_object(), *ex = json_array(), *d = json_object();
 	const char *g, *l;
 
 	workload(s, &g, &l);
 	json_object_set_new(s->res, PHASE, r);
 	json_object_set_new(r, "workload", json_pack("[s,s,s,s,s,s,s]", "hackbench", "-g", g, "-f", "5",
 						     "-l", l));
-	json_object_set_new(r, "recorded_on", json_string(BASE));
+	sizes(s, d);
+	json_object_set_new(d, "family", json_string("function"));
+	json_object_set_new(d, "primaries", json_pack("[s,s]", "L1-icache-load-misses:k",
+						      "iTLB-load-misses:k"));
+	json_object_set_new(d, "alpha", json_real(0.05));
+	json_object_set_new(d, "margin_percent", json_real(1.0));
+	json_object_set_new(r, "design", d);
 	json_object_set_new(r, "executions", ex);
-	json_object_set_new(r, "live", live);
 
-	/* the recorded execution, perturbation 0: its live counts are also
-	 * the first of baseline's executions */
-	json_t *rec = json_pack("{s:i}", "perturbation", 0);
-	json_array_append_new(ex, rec);
-	struct kjob *j = boot(s, rec, BASE, " (recorded)", NULL);
-	if (j) {
-		char *path = kjob_output(j, "hackbench.lrec");
+	for (unsigned e = 0; e < dz(r, "executions"); e++) {
+		const char *kernel = kstudy_r4_kernels[e % KSTUDY_R4_NKERNELS];
+		unsigned perturb = e / KSTUDY_R4_NKERNELS;
+		json_t *o = json_pack("{s:i,s:s,s:i,s:o}", "execution", (int)e, "kernel", kernel,
+				      "perturbation", (int)perturb, "events", json_object());
+		char what[200], n[16];
 
-		/* before "--": an option of lace stat (the path is the job's
-		 * own output, known once the job is) */
-		strvec_insert_before(&j->argv, "--", (const char *const[]){ "--record", path, NULL });
-		json_object_set_new(r, "recording", json_string(path));
-		free(path);
-	}
-	for (int k = 1; k <= R4_PERTURBED; k++) {
-		json_t *e = json_pack("{s:i}", "perturbation", k);
-		char n[16], label[48];
+		json_array_append_new(ex, o);
+		snprintf(what, sizeof(what), "%s: hackbench -g %s -f 5 -l %s (execution %u, recorded)",
+			 kernel, g, l, e);
+		snprintf(n, sizeof(n), "%u", perturb);
+		struct kjob *j = ks_stat(s, o, PHASE, what, kernel, X86_EVENTS, NULL,
+					 perturb ? (const char *[]){ "--qemu-perturb", n, NULL } : NULL,
+					 (const char *[]){ s->hackbench, "-g", g, "-f", "5", "-l", l, NULL },
+					 FILL_R4_LIVE);
+		if (j) {
+			char *path = kjob_output(j, "hackbench.lrec");
 
-		snprintf(n, sizeof(n), "%d", k);
-		snprintf(label, sizeof(label), " (perturbation %d)", k);
-		json_array_append_new(ex, e);
-		boot(s, e, BASE, label, (const char *[]){ "--qemu-perturb", n, NULL });
-	}
-	for (size_t v = 0; v < ARRAY_SIZE(variants); v++) {
-		json_t *o = json_object();
-		char name[64];
-
-		snprintf(name, sizeof(name), "x86_64-%s", variants[v]);
-		json_array_append_new(live, o);
-		boot(s, o, name, "", NULL);
+			/* before "--": an option of lace stat (the path is the
+			 * job's own output, known once the job is) */
+			strvec_insert_before(&j->argv, "--", (const char *const[]){ "--record", path, NULL });
+			json_object_set_new(o, "recording", json_string(path));
+			free(path);
+		}
 	}
 
 	/* what moved between the two builds, as lace diff says it */
 	char a[PATH_MAX], b[PATH_MAX];
-	json_t *d = json_object();
+	json_t *df = json_object();
 
-	ks_kernel_path(s, a, sizeof(a), BASE, "vmlinux");
+	ks_kernel_path(s, a, sizeof(a), kstudy_r4_kernels[0], "vmlinux");
 	ks_kernel_path(s, b, sizeof(b), "x86_64-entry-in-text", "vmlinux");
-	json_object_set_new(r, "diff", d);
+	json_object_set_new(r, "diff", df);
 	if (!ks_have(s, a) || !ks_have(s, b)) {
-		ks_not_measured(d, "x86_64 baseline or entry-in-text not built");
+		ks_not_measured(df, "x86_64 baseline or entry-in-text not built");
 		return;
 	}
-	j = ks_job(s, PHASE, "lace diff baseline entry-in-text", true, FILL_DIFF, d);
+	struct kjob *j = ks_job(s, PHASE, "lace diff baseline entry-in-text", true, FILL_DIFF, df);
+	j->ok_exit = 1;   /* findings: lace diff's answer, not a failure */
 	strvec_push(&j->argv, "diff");
 	kjob_input(j, a);
 	kjob_input(j, b);
 }
 
+/* ---- the replays --------------------------------------------------------- */
+
+/* A replay job of recording rec (an execution of kernel own): its rows go
+ * to dest[key] (kstudy_r4_fill); the caller adds layouts and options. */
+static struct kjob *replay_job(struct ks *s, json_t *dest, const char *key, const char *what,
+			       const char *rec, const char *own)
+{
+	char vm[PATH_MAX];
+	struct kjob *j = ks_job(s, PHASE, what, true, FILL_R4_REPLAY, dest);
+
+	j->arg = xstrdup(key);
+	strvec_pushv(&j->argv, (const char *[]){ "replay", "--json", "-e", REPLAY_EVENTS, "--base", NULL });
+	ks_kernel_path(s, vm, sizeof(vm), own, "vmlinux");
+	kjob_input(j, vm);
+	(void)rec;
+	return j;
+}
+
+static void layout_arg(struct ks *s, struct kjob *j, const char *kernel)
+{
+	char vm[PATH_MAX];
+
+	ks_kernel_path(s, vm, sizeof(vm), kernel, "vmlinux");
+	strvec_push(&j->argv, "--layout");
+	kjob_input(j, vm);
+}
+
+static void num_arg(struct kjob *j, const char *opt, unsigned long long v)
+{
+	strvec_push(&j->argv, opt);
+	strvec_pushf(&j->argv, "%llu", v);
+}
+
+/* each execution's draws have their own seed; A vs A's draws another */
+static unsigned long long exec_seed(unsigned e, bool aa)
+{
+	return 1000 + 2ull * e + aa;
+}
+
+/* conflict-N.edit: the first N units of the committed conflict-16.edit
+ * (picked from a recording by lace replay --hot --write-edit), written
+ * into the plan folder; 0, or -1 with why */
+static int write_edits(struct ks *s, char paths[][PATH_MAX], char *why, size_t wlen)
+{
+	char src[PATH_MAX], dir[PATH_MAX];
+	struct vl_edit e;
+
+	if (!s->o->src) {
+		snprintf(why, wlen, "lace's sources are not known (kernel/layouts/conflict-16.edit)");
+		return -1;
+	}
+	snprintf(src, sizeof(src), "%.3000s/kernel/layouts/conflict-16.edit", s->o->src);
+	snprintf(dir, sizeof(dir), "%.3000s/r4-edits", s->o->plan_dir);
+	if (vl_edit_load(src, &e) || fs_mkdir_p(dir, 0755)) {
+		snprintf(why, wlen, "%s", lace_error_msg());
+		return -1;
+	}
+	/* absolute: a job runs in the plan folder, not where lace was started */
+	char *abs = realpath(dir, NULL);
+	if (abs) {
+		snprintf(dir, sizeof(dir), "%.3000s", abs);
+		free(abs);
+	}
+	int rc = 0;
+	for (size_t c = 0; c < KSTUDY_R4_NCONFLICTS && !rc; c++) {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "# the first %u units of kernel/layouts/conflict-16.edit\nedit %llu\n",
+			    kstudy_r4_conflicts[c], (unsigned long long)e.align);
+		for (size_t i = 0; i < kstudy_r4_conflicts[c] && i < e.n; i++)
+			strbuf_addf(&sb, "%s %llu\n", e.keys[i], (unsigned long long)e.offsets[i]);
+		snprintf(paths[c], PATH_MAX, "%.3000s/conflict-%u.edit", dir, kstudy_r4_conflicts[c]);
+		if ((rc = fs_write_file(paths[c], sb.buf, sb.len)))
+			snprintf(why, wlen, "%s", lace_error_msg());
+		strbuf_release(&sb);
+	}
+	vl_edit_free(&e);
+	return rc ? -1 : 0;
+}
+
+static void family_jobs(struct ks *s, const json_t *r, json_t *f, const char *fam, const char *pp,
+			const char *rec)
+{
+	unsigned R = dz(r, "family_draws"), n = 0;
+
+	for (unsigned c = 0; n < R; c++) {
+		unsigned k = R - n < KSTUDY_R4_FAMILY_CHUNK ? R - n : KSTUDY_R4_FAMILY_CHUNK;
+		char key[32], what[96];
+
+		snprintf(key, sizeof(key), "%s-%u", fam, c);
+		snprintf(what, sizeof(what), "lace replay: baseline's %s-family draws, part %u", fam, c + 1);
+		struct kjob *j = replay_job(s, f, key, what, rec, kstudy_r4_kernels[0]);
+		if (pp)
+			strvec_pushv(&j->argv, (const char *[]){ "--family", "relink", "--pad-points", pp, NULL });
+		num_arg(j, "--virtual", k);
+		num_arg(j, "--seed", 77 + c);
+		strvec_push(&j->argv, rec);
+		n += k;
+	}
+}
+
+static void queue_family(struct ks *s, json_t *r, const char *rec)
+{
+	json_t *f = json_object();
+	const char *base = kstudy_r4_kernels[0];
+	char pp[256] = "";
+	struct kjob *j;
+
+	json_object_set_new(r, "family", f);
+	json_object_set_new(f, "relinks", json_integer(s->o->shuffle));
+	/* draws of each family: baseline's rank among them; in chunks, each
+	 * a job (its own seed), so they spread over the cores and machines */
+	family_jobs(s, r, f, "function", NULL, rec);
+	if (s->o->src) {
+		char conf[PATH_MAX];
+		FILE *fp;
+
+		snprintf(conf, sizeof(conf), "%.3000s/kernel/kernel.conf", s->o->src);
+		if ((fp = fopen(conf, "r"))) {
+			char line[512];
+			while (fgets(line, sizeof(line), fp))
+				if (sscanf(line, "virtual_pads = %255s", pp) == 1)
+					break;
+			fclose(fp);
+		}
+	}
+	if (!pp[0]) {
+		ks_not_measured(f, "no virtual_pads in kernel/kernel.conf: the relink family is not drawn");
+		return;
+	}
+	json_object_set_new(f, "pad_points", json_string(pp));
+	family_jobs(s, r, f, "relink", pp, rec);
+	/* every real relink, and its pad vector as a virtual layout */
+	struct kjob *jr = NULL, *jp = NULL;
+	json_t *names = json_array();
+	json_object_set_new(f, "relink_names", names);
+	for (unsigned k = 1; k <= s->o->shuffle; k++) {
+		char name[64], vm[PATH_MAX], man[PATH_MAX];
+
+		snprintf(name, sizeof(name), "x86_64-baseline-shuffle-%u", k);
+		ks_kernel_path(s, vm, sizeof(vm), name, "vmlinux");
+		ks_kernel_path(s, man, sizeof(man), name, "manifest.json");
+		if (!ks_have(s, vm) || !ks_have(s, man))
+			continue;
+		if (!jr) {
+			jr = replay_job(s, f, "relinks_real", "lace replay: the real relinks", rec, base);
+			jp = replay_job(s, f, "relinks_virtual", "lace replay: the relinks' pad vectors",
+					rec, base);
+			strvec_pushv(&jp->argv, (const char *[]){ "--pad-points", pp, NULL });
+		}
+		layout_arg(s, jr, name);
+		/* its pads, read when the job runs (a plan's relinks are
+		 * built by a job before it) */
+		strvec_push(&jp->argv, "--pads-from");
+		kjob_input(jp, man);
+		json_array_append_new(names, json_string(name));
+	}
+	if (jr) {
+		strvec_push(&jr->argv, rec);
+		strvec_push(&jp->argv, rec);
+	}
+	/* three reordered builds of the main text against their draws */
+	j = NULL;
+	for (unsigned k = 1; k <= 3; k++) {
+		char name[64], vm[PATH_MAX];
+
+		snprintf(name, sizeof(name), "x86_64-baseline-reorder-%u", k);
+		ks_kernel_path(s, vm, sizeof(vm), name, "vmlinux");
+		if (!ks_have(s, vm))
+			break;
+		if (!j) {
+			j = replay_job(s, f, "reorders", "lace replay: three reordered builds", rec, base);
+			strvec_pushv(&j->argv, (const char *[]){ "--virtual", "3", "--seed", "7", "--permute",
+								 ".text", NULL });
+		}
+		layout_arg(s, j, name);
+	}
+	if (j)
+		strvec_push(&j->argv, rec);
+}
+
 void kstudy_r4_queue_replays(struct ks *s)
 {
-	json_t *r = json_object_get(s->res, PHASE), *lays = json_array();
-	const char *rec = json_string_value(json_object_get(r, "recording"));
-	struct strvec names = STRVEC_INIT;
-	char base[PATH_MAX];
+	json_t *r = json_object_get(s->res, PHASE), *o;
+	char edits[KSTUDY_R4_NCONFLICTS][PATH_MAX], why[512] = "";
+	bool have_edits = !write_edits(s, edits, why, sizeof(why));
+	char real16[PATH_MAX];
+	size_t e;
 
-	json_object_set_new(r, "layouts", lays);
-	strvec_push(&names, BASE);
-	for (size_t v = 0; v < ARRAY_SIZE(variants); v++)
-		strvec_pushf(&names, "x86_64-%s", variants[v]);
-	for (unsigned k = 1; k <= s->o->shuffle; k++)
-		strvec_pushf(&names, BASE "-shuffle-%u", k);
-	ks_kernel_path(s, base, sizeof(base), BASE, "vmlinux");
-	for (size_t i = 0; i < names.nr; i++) {
-		json_t *o = json_object();
-		char vm[PATH_MAX];
+	if (!have_edits)
+		json_object_set_new(r, "positive_not_measured", json_string(why));
+	ks_kernel_path(s, real16, sizeof(real16), "x86_64-baseline-conflict-16", "vmlinux");
+	/* the family's checks, on the first execution (baseline's) */
+	/* first: its jobs are the longest */
+	o = json_array_get(json_object_get(r, "executions"), 0);
+	if (o && json_string_value(json_object_get(o, "recording")))
+		queue_family(s, r, json_string_value(json_object_get(o, "recording")));
+	else
+		json_object_set_new(r, "family", json_pack("{s:s}", "not_measured",
+							   "baseline's first boot was not recorded"));
+	json_array_foreach(json_object_get(r, "executions"), e, o) {
+		const char *own = json_string_value(json_object_get(o, "kernel"));
+		const char *rec = json_string_value(json_object_get(o, "recording"));
+		char what[200], vm[PATH_MAX];
+		bool ok = rec != NULL;
 
-		json_object_set_new(o, "kernel", json_string(names.v[i]));
-		json_object_set_new(o, "shuffle", json_boolean(strstr(names.v[i], "shuffle") != NULL));
-		json_object_set_new(o, "events", json_object());
-		json_array_append_new(lays, o);
-		ks_kernel_path(s, vm, sizeof(vm), names.v[i], "vmlinux");
-		if (!ks_have(s, vm))
-			ks_not_measured(o, "%s: not built (lace build kernel x86_64)", vm);
-		else if (!rec || !ks_have(s, base))
-			ks_not_measured(o, "baseline's boot was not recorded (not built)");
-	}
-	/* a job per chunk of the layouts that can be replayed, in order: its
-	 * arg is the first one's index (a plan names the files by content,
-	 * so the output's layout names cannot be matched back) */
-	for (size_t i = 0; i < names.nr;) {
-		struct kjob *j = NULL;
-		size_t n = 0;
-
-		for (; i < names.nr && n < R4_REPLAY_CHUNK; i++) {
-			char vm[PATH_MAX], first[24];
-
-			if (json_object_get(json_array_get(lays, i), "not_measured")) {
-				if (n)
-					break;
-				continue;
-			}
-			if (!j) {
-				char what[160];
-
-				snprintf(what, sizeof(what), "lace replay: %s and the next layouts", names.v[i]);
-				j = ks_job(s, PHASE, what, true, FILL_R4_REPLAY, r);
-				snprintf(first, sizeof(first), "%zu", i);
-				j->arg = xstrdup(first);
-				strvec_pushv(&j->argv, (const char *[]){ "replay", "--json", "-e",
-					"instructions,L1-icache-load-misses,iTLB-load-misses", "--base", NULL });
-				kjob_input(j, base);
-			}
-			ks_kernel_path(s, vm, sizeof(vm), names.v[i], "vmlinux");
-			strvec_push(&j->argv, "--layout");
-			kjob_input(j, vm);
-			n++;
+		for (size_t k = 0; k < KSTUDY_R4_NKERNELS && ok; k++) {
+			ks_kernel_path(s, vm, sizeof(vm), kstudy_r4_kernels[k], "vmlinux");
+			ok = ks_have(s, vm);
 		}
-		if (j)
+		json_object_set_new(o, "replays", json_object());
+		if (!ok) {
+			ks_not_measured(json_object_get(o, "replays"), "%s", rec ? "a variant is not built" :
+					"the boot was not recorded (not built)");
+			continue;
+		}
+		json_t *dest = json_object_get(o, "replays");
+		/* the pairs, on each profile: every variant's draws */
+		for (size_t p = 0; p < KSTUDY_R4_NPROFILES; p++) {
+			snprintf(what, sizeof(what), "lace replay: execution %zu, %s", e, kstudy_r4_profiles[p]);
+			struct kjob *j = replay_job(s, dest, kstudy_r4_profiles[p], what, rec, own);
+			for (size_t k = 0; k < KSTUDY_R4_NKERNELS; k++)
+				if (strcmp(kstudy_r4_kernels[k], own))
+					layout_arg(s, j, kstudy_r4_kernels[k]);
+			strvec_pushv(&j->argv, (const char *[]){ "--cpu-profile", kstudy_r4_profiles[p], NULL });
+			num_arg(j, "--virtual", p ? dz(r, "draws_second_profile") : dz(r, "draws"));
+			num_arg(j, "--seed", exec_seed((unsigned)e, false));
 			strvec_push(&j->argv, rec);
+		}
+		/* A vs A: the recorded build's draws of another seed */
+		snprintf(what, sizeof(what), "lace replay: execution %zu, A vs A", e);
+		struct kjob *j = replay_job(s, dest, "aa", what, rec, own);
+		strvec_pushv(&j->argv, (const char *[]){ "--cpu-profile", kstudy_r4_profiles[0], NULL });
+		num_arg(j, "--virtual", dz(r, "draws"));
+		num_arg(j, "--seed", exec_seed((unsigned)e, true));
+		strvec_push(&j->argv, rec);
+		/* the positive control: the edits (and on baseline's executions
+		 * the real build of conflict-16, laid out by the same draws) */
+		if (!have_edits)
+			continue;
+		snprintf(what, sizeof(what), "lace replay: execution %zu, conflict-N", e);
+		j = replay_job(s, dest, "positive", what, rec, own);
+		bool real = !strcmp(own, kstudy_r4_kernels[0]) && ks_have(s, real16);
+		if (real)
+			layout_arg(s, j, "x86_64-baseline-conflict-16");
+		json_object_set_new(o, "positive_real", json_boolean(real));
+		for (size_t c = 0; c < KSTUDY_R4_NCONFLICTS; c++) {
+			strvec_push(&j->argv, "--edit");
+			kjob_input(j, edits[c]);
+		}
+		strvec_pushv(&j->argv, (const char *[]){ "--cpu-profile", kstudy_r4_profiles[0], NULL });
+		num_arg(j, "--virtual", dz(r, "draws_positive"));
+		num_arg(j, "--seed", exec_seed((unsigned)e, false));
+		strvec_push(&j->argv, rec);
 	}
-	json_object_set_new(r, "relinks", json_integer(s->o->shuffle));
-	strvec_clear(&names);
 }
 
-static void events_from_stat(json_t *ev, const json_t *stat)
-{
-	char evs[] = X86_EVENTS;
+/* ---- the jobs' results ------------------------------------------------------- */
 
-	for (char *e = strtok(evs, ","); e; e = strtok(NULL, ","))
-		json_object_set_new(ev, e, lace_json_real(kstudy_stat_event(stat, e)));
-}
-
-/* one replayed layout: "kernel" and "user" counts as EVENT:k / EVENT:u */
-static void events_from_replay(json_t *o, const json_t *lay)
+/* a replay's rows, compact: per layout its name and "EVENT:k"/":u" counts */
+static json_t *rows_of(const json_t *replay)
 {
 	static const char *const side[][2] = { { "kernel", ":k" }, { "user", ":u" } };
-	json_t *ev = json_object_get(o, "events");
+	json_t *rows = json_array(), *lay;
+	size_t i;
 
-	for (size_t i = 0; i < ARRAY_SIZE(side); i++) {
-		const char *k;
-		json_t *v;
+	json_array_foreach(json_object_get(replay, "layouts"), i, lay) {
+		json_t *o = json_object();
 
-		json_object_foreach(json_object_get(lay, side[i][0]), k, v) {
-			char name[96];
+		for (size_t s = 0; s < ARRAY_SIZE(side); s++) {
+			const char *k;
+			json_t *v;
 
-			snprintf(name, sizeof(name), "%s%s", k, side[i][1]);
-			json_object_set_new(ev, name, lace_json_real(lace_json_num(v)));
+			json_object_foreach(json_object_get(lay, side[s][0]), k, v) {
+				char name[96];
+
+				snprintf(name, sizeof(name), "%s%s", k, side[s][1]);
+				json_object_set_new(o, name, lace_json_real(lace_json_num(v)));
+			}
 		}
+		json_object_set_new(o, "approx", lace_json_real(lace_json_get_num(
+			json_object_get(lay, "carried"), "approximate")));
+		json_array_append_new(rows, o);
 	}
-	json_object_set(o, "carried", json_object_get(lay, "carried"));
+	return rows;
 }
 
 void kstudy_r4_fill(struct ks *s, const struct kjob *jb)
@@ -241,176 +430,25 @@ void kstudy_r4_fill(struct ks *s, const struct kjob *jb)
 			ks_not_measured(jb->dest, "%s", why);
 			return;
 		}
+		json_t *ev = json_object_get(jb->dest, "events");
+		char evs[] = X86_EVENTS;
+		for (char *e = strtok(evs, ","); e; e = strtok(NULL, ","))
+			json_object_set_new(ev, e, lace_json_real(kstudy_stat_event(j, e)));
 		json_object_set_new(jb->dest, "command", json_integer(ks_last_command(s)));
-		events_from_stat(json_object_get(jb->dest, "events"), j);
 		return;
 	}
-	/* a replay job: its layouts after "recorded", from index arg on */
-	json_t *lays = json_object_get(jb->dest, "layouts"), *lay;
-	size_t first = (size_t)strtoul(jb->arg ? jb->arg : "0", NULL, 10), i, k = first;
-
-	json_array_foreach(json_object_get(j, "layouts"), i, lay) {
-		if (!i)
-			continue;
-		while (json_object_get(json_array_get(lays, k), "not_measured"))
-			k++;
-		json_t *o = json_array_get(lays, k++);
-		if (!o)
-			break;
-		json_object_set_new(o, "command", json_integer(ks_last_command(s)));
-		events_from_replay(o, lay);
-	}
-	if (j)
+	if (!j) {
+		json_object_set_new(jb->dest, jb->arg, json_pack("{s:s}", "not_measured", why));
 		return;
-	/* the job failed: why, for each of its layouts */
-	size_t left = 0;
-
-	for (size_t a = 0; a < jb->argv.nr; a++)
-		left += !strcmp(jb->argv.v[a], "--layout");
-	for (size_t n = first; n < json_array_size(lays) && left; n++) {
-		json_t *o = json_array_get(lays, n);
-
-		if (json_object_get(o, "not_measured"))
-			continue;
-		ks_not_measured(o, "%s", why);
-		left--;
 	}
-}
-
-/* ---- the verdicts -------------------------------------------------------- */
-
-static const json_t *layout_of(const json_t *r, const char *kernel)
-{
-	size_t i;
-	json_t *o;
-
-	json_array_foreach(json_object_get(r, "layouts"), i, o)
-		if (!strcmp(json_string_value(json_object_get(o, "kernel")) ?: "", kernel))
-			return json_object_get(o, "not_measured") ? NULL : o;
-	return NULL;
-}
-
-static double ev(const json_t *o, const char *e)
-{
-	return o ? lace_json_get_num(json_object_get(o, "events"), e) : NAN;
-}
-
-/* misses per 1,000 instructions of the same side */
-static double mpki(const json_t *o, const char *e)
-{
-	char ins[32];
-
-	snprintf(ins, sizeof(ins), "instructions%s", strrchr(e, ':'));
-	return 1000.0 * ev(o, e) / ev(o, ins);
-}
-
-/* The execution's own spread: baseline's boots, recorded and perturbed. */
-static void spread(json_t *r)
-{
-	json_t *out = json_object(), *e0 = json_array_get(json_object_get(r, "executions"), 0);
-	const char *name;
-	json_t *v;
-
-	json_object_set_new(r, "execution_spread", out);
-	json_object_foreach(json_object_get(e0, "events"), name, v) {
-		double x[R4_PERTURBED + 1];
-		size_t n = 0, i;
-		json_t *e;
-		struct lace_summary sm;
-
-		json_array_foreach(json_object_get(r, "executions"), i, e)
-			if (n < ARRAY_SIZE(x) && !isnan(ev(e, name)) && !json_object_get(e, "not_measured"))
-				x[n++] = ev(e, name);
-		stats_summary(x, n, &sm);
-		json_t *o = json_pack("{s:i}", "boots", (int)n);
-		json_object_set_new(o, "mean", lace_json_real(sm.mean));
-		json_object_set_new(o, "sd", lace_json_real(n > 1 ? sm.sd : NAN));
-		json_object_set_new(o, "min", lace_json_real(sm.min));
-		json_object_set_new(o, "max", lace_json_real(sm.max));
-		json_object_set_new(o, "sd_percent", lace_json_real(n > 1 ? 100.0 * sm.sd / sm.mean : NAN));
-		json_object_set_new(out, name, o);
-	}
-}
-
-/* the relinks' differences from baseline for event e (NaNs left out) */
-static size_t relink_diffs(const json_t *r, const char *e, double *d, size_t cap)
-{
-	const json_t *base = layout_of(r, BASE);
-	size_t i, n = 0;
-	json_t *o;
-
-	json_array_foreach(json_object_get(r, "layouts"), i, o) {
-		double v = ev(o, e) - ev(base, e);
-
-		if (json_is_true(json_object_get(o, "shuffle")) && !json_object_get(o, "not_measured") &&
-		    !isnan(v) && n < cap)
-			d[n++] = v;
-	}
-	return n;
+	json_object_set_new(jb->dest, jb->arg, json_pack("{s:I,s:o}", "command",
+		(json_int_t)ks_last_command(s), "rows", rows_of(j)));
 }
 
 void kstudy_r4_finish(struct ks *s)
 {
-	json_t *r = json_object_get(s->res, PHASE), *tests = json_array();
-	size_t nl = json_array_size(json_object_get(r, "layouts")), nt = 0;
-	enum { NT = ARRAY_SIZE(pairs) * ARRAY_SIZE(miss_events) };
-	double p[NT], adj[NT], *d = xcalloc(nl + 1, sizeof(*d));
+	json_t *r = json_object_get(s->res, PHASE);
 
-	if (!r)
-		return free(d);
-	spread(r);
-	/* own-build replay = the recorded boot's live counts, exactly */
-	const json_t *rec = json_array_get(json_object_get(r, "executions"), 0), *base = layout_of(r, BASE);
-	if (base && !json_object_get(rec, "not_measured")) {
-		bool same = true;
-		const char *k;
-		json_t *v;
-
-		json_object_foreach(json_object_get(rec, "events"), k, v)
-			same &= json_number_value(v) == ev(base, k);
-		json_object_set_new(r, "replay_equals_live", json_boolean(same));
-	}
-	/* each layout's MPKI, stored: the report's tables quote stored numbers */
-	size_t li;
-	json_t *lo;
-	json_array_foreach(json_object_get(r, "layouts"), li, lo) {
-		json_t *m = json_object();
-
-		for (size_t e = 0; e < ARRAY_SIZE(miss_events); e++)
-			json_object_set_new(m, miss_events[e], lace_json_real(mpki(lo, miss_events[e])));
-		json_object_set_new(lo, "mpki", m);
-	}
-	json_object_set_new(r, "tests", tests);
-	for (size_t i = 0; i < ARRAY_SIZE(pairs); i++)
-		for (size_t m = 0; m < ARRAY_SIZE(miss_events); m++) {
-			const json_t *a = layout_of(r, pairs[i].a), *b = layout_of(r, pairs[i].b);
-			const char *e = miss_events[m];
-			size_t n = relink_diffs(r, e, d, nl);
-			double x = ev(b, e) - ev(a, e);
-			struct lace_rank rk;
-			double sd = lace_json_get_num(json_object_get(json_object_get(r, "execution_spread"),
-								      e), "sd");
-
-			p[nt] = stats_rank_p(x, d, n, LACE_ALT_TWO_SIDED, &rk);
-			json_t *t = json_pack("{s:s,s:s,s:s,s:s,s:i,s:i,s:i}", "a", pairs[i].a, "b",
-					      pairs[i].b, "why", pairs[i].why, "event", e, "relinks",
-					      (int)rk.n, "relinks_above", (int)rk.above, "relinks_below",
-					      (int)rk.below);
-			json_object_set_new(t, "a_count", lace_json_real(ev(a, e)));
-			json_object_set_new(t, "b_count", lace_json_real(ev(b, e)));
-			json_object_set_new(t, "difference", lace_json_real(x));
-			json_object_set_new(t, "a_mpki", lace_json_real(mpki(a, e)));
-			json_object_set_new(t, "b_mpki", lace_json_real(mpki(b, e)));
-			json_object_set_new(t, "p", lace_json_real(p[nt]));
-			json_object_set_new(t, "min_p", lace_json_real(rk.n ? fmin(1.0, 2.0 / ((double)rk.n + 1))
-									  : NAN));
-			json_object_set_new(t, "execution_sd", lace_json_real(sd));
-			json_array_append_new(tests, t);
-			nt++;
-		}
-	stats_holm(p, nt, adj);
-	for (size_t t = 0; t < nt; t++)
-		json_object_set_new(json_array_get(tests, t), "p_holm", lace_json_real(adj[t]));
-	json_object_set_new(r, "holm_tests", json_integer((json_int_t)nt));
-	free(d);
+	if (r)
+		kstudy_r4_judge(r);
 }

@@ -1,14 +1,19 @@
 /* Reading 4's part of the kernel study's reports (kstudy_r4.h): every
- * number in its tables is one that kstudy_r4.c stored in results.json. */
+ * number in its tables is one that kstudy_r4_design.c stored in
+ * results.json. */
 #include "pipeline/kstudy/kstudy_r4.h"
 
 #include <math.h>
 #include <string.h>
 
+#include "measure/stats/placement.h"
+#include "pipeline/kstudy/kstudy_r4_design.h"
 #include "pipeline/svgplot.h"
 #include "util/array.h"
 #include "util/json.h"
 #include "util/xalloc.h"
+
+#define L1K "L1-icache-load-misses:k"
 
 static const char *js(const json_t *o, const char *k)
 {
@@ -17,19 +22,9 @@ static const char *js(const json_t *o, const char *k)
 	return v ? v : "";
 }
 
-static void num(struct strbuf *sb, double v, int decimals)
+static double jnum(const json_t *o, const char *k)
 {
-	if (isnan(v))
-		strbuf_addstr(sb, "-");
-	else if (!decimals && fabs(v) < 1e15)
-		strbuf_addf(sb, "%.0f", v);
-	else
-		strbuf_addf(sb, "%.*f", decimals, v);
-}
-
-static double ev(const json_t *o, const char *e)
-{
-	return lace_json_get_num(json_object_get(o, "events"), e);
+	return lace_json_get_num(o, k);
 }
 
 static const char *short_name(const char *k)
@@ -37,257 +32,364 @@ static const char *short_name(const char *k)
 	return strncmp(k, "x86_64-", 7) ? k : k + 7;
 }
 
-static void table_layouts(struct strbuf *sb, const json_t *r4)
+static void num(struct strbuf *sb, double v, const char *fmt)
 {
-	static const char *const cols[] = { "instructions:k", "L1-icache-load-misses:k",
-					    "iTLB-load-misses:k", "L1-icache-load-misses:u",
-					    "iTLB-load-misses:u" };
-	size_t i;
-	json_t *o;
-
-	strbuf_addstr(sb, "| layout |");
-	for (size_t c = 0; c < ARRAY_SIZE(cols); c++)
-		strbuf_addf(sb, " %s |", cols[c]);
-	strbuf_addstr(sb, " L1i MPKI (k) | carried approximately |\n|---|");
-	for (size_t c = 0; c < ARRAY_SIZE(cols) + 2; c++)
-		strbuf_addstr(sb, "---:|");
-	strbuf_addch(sb, '\n');
-	json_array_foreach(json_object_get(r4, "layouts"), i, o) {
-		strbuf_addf(sb, "| `%s` |", short_name(js(o, "kernel")));
-		if (json_object_get(o, "not_measured")) {
-			strbuf_addf(sb, " not measured: %s |||||||\n", js(o, "not_measured"));
-			continue;
-		}
-		for (size_t c = 0; c < ARRAY_SIZE(cols); c++) {
-			strbuf_addch(sb, ' ');
-			num(sb, ev(o, cols[c]), 0);
-			strbuf_addstr(sb, " |");
-		}
-		strbuf_addch(sb, ' ');
-		num(sb, lace_json_get_num(json_object_get(o, "mpki"), "L1-icache-load-misses:k"), 2);
-		strbuf_addstr(sb, " | ");
-		num(sb, lace_json_get_num(json_object_get(o, "carried"), "approximate"), 0);
-		strbuf_addstr(sb, " |\n");
-	}
+	if (isnan(v))
+		strbuf_addstr(sb, "-");
+	else
+		strbuf_addf(sb, fmt, v);
 }
 
-static void table_tests(struct strbuf *sb, const json_t *r4)
+/* "+1.17% [+0.40%, +1.94%]" */
+static void effect(struct strbuf *sb, const json_t *t)
+{
+	num(sb, jnum(t, "effect_percent"), "%+.2f%%");
+	strbuf_addstr(sb, " [");
+	num(sb, jnum(t, "ci_low_percent"), "%+.2f%%");
+	strbuf_addstr(sb, ", ");
+	num(sb, jnum(t, "ci_high_percent"), "%+.2f%%");
+	strbuf_addstr(sb, "]");
+}
+
+static void verdict(struct strbuf *sb, const json_t *t, bool withheld)
+{
+	const char *v = js(t, "verdict");
+
+	if (!json_is_true(json_object_get(t, "primary")) && json_object_get(t, "primary")) {
+		strbuf_addstr(sb, "(estimate)");
+		return;
+	}
+	if (withheld) {
+		strbuf_addstr(sb, "withheld: the controls failed");
+		return;
+	}
+	strbuf_addstr(sb, v);
+	if (!strcmp(v, "no verdict possible"))
+		strbuf_addf(sb, ": smallest detectable effect %.2f%%", jnum(t, "mde_percent"));
+	else if (!strcmp(v, "equivalent"))
+		strbuf_addstr(sb, " within +-1%");
+}
+
+static void stats_cells(struct strbuf *sb, const json_t *t)
+{
+	num(sb, jnum(t, "p"), "%.3g");
+	strbuf_addstr(sb, " | ");
+	num(sb, jnum(t, "p_holm"), "%.3g");
+	strbuf_addstr(sb, " | ");
+	num(sb, jnum(t, "p_signflip"), "%.3g");
+	strbuf_addstr(sb, " | ");
+	num(sb, jnum(t, "normality_p"), "%.2f");
+	strbuf_addstr(sb, " | ");
+	num(sb, jnum(t, "mde_percent"), "%.2f%%");
+	strbuf_addstr(sb, " | ");
+}
+
+static void table_verdicts(struct strbuf *sb, const json_t *r4, bool withheld)
 {
 	size_t i;
 	json_t *t;
 
-	strbuf_addstr(sb, "| A -> B | event | A | B | B - A | MPKI A | MPKI B | relinks above / below "
-			  "| p | Holm p | execution sd |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-	json_array_foreach(json_object_get(r4, "tests"), i, t) {
-		strbuf_addf(sb, "| `%s` -> `%s` | %s | ", short_name(js(t, "a")), short_name(js(t, "b")),
-			    js(t, "event"));
-		static const struct { const char *k; int dec; } c[] = {
-			{ "a_count", 0 }, { "b_count", 0 }, { "difference", 0 }, { "a_mpki", 2 },
-			{ "b_mpki", 2 } };
-		for (size_t k = 0; k < ARRAY_SIZE(c); k++) {
-			num(sb, lace_json_get_num(t, c[k].k), c[k].dec);
-			strbuf_addstr(sb, " | ");
-		}
-		strbuf_addf(sb, "%lld / %lld | ", (long long)json_integer_value(json_object_get(t, "relinks_above")),
-			    (long long)json_integer_value(json_object_get(t, "relinks_below")));
-		num(sb, lace_json_get_num(t, "p"), 2);
+	strbuf_addstr(sb, "| profile | A -> B | event | A (mean) | B (mean) | effect [95% CI] | p | Holm p | "
+			  "sign-flip p | Shapiro-Wilk p | smallest detectable | verdict |\n"
+			  "|---|---|---|---:|---:|---|---:|---:|---:|---:|---:|---|\n");
+	json_array_foreach(json_object_get(r4, "verdicts"), i, t) {
+		strbuf_addf(sb, "| %s | `%s` -> `%s` | `%s` | ", js(t, "profile"), short_name(js(t, "a")),
+			    short_name(js(t, "b")), js(t, "event"));
+		num(sb, jnum(t, "a_mean"), "%.0f");
 		strbuf_addstr(sb, " | ");
-		num(sb, lace_json_get_num(t, "p_holm"), 2);
+		num(sb, jnum(t, "b_mean"), "%.0f");
 		strbuf_addstr(sb, " | ");
-		num(sb, lace_json_get_num(t, "execution_sd"), 0);
+		effect(sb, t);
+		strbuf_addstr(sb, " | ");
+		stats_cells(sb, t);
+		verdict(sb, t, withheld);
 		strbuf_addstr(sb, " |\n");
 	}
 }
 
-static void table_executions(struct strbuf *sb, const json_t *r4)
+static const json_t *find_verdict(const json_t *r4, const char *profile, const char *a, const char *b,
+				  const char *ev)
 {
-	static const char *const cols[] = { "instructions:k", "L1-icache-load-misses:k",
-					    "iTLB-load-misses:k", "L1-icache-load-misses:u",
-					    "iTLB-load-misses:u" };
-	const json_t *sp = json_object_get(r4, "execution_spread");
+	size_t i;
+	json_t *t;
+
+	json_array_foreach(json_object_get(r4, "verdicts"), i, t)
+		if (!strcmp(js(t, "profile"), profile) && !strcmp(js(t, "a"), a) && !strcmp(js(t, "b"), b) &&
+		    !strcmp(js(t, "event"), ev))
+			return t;
+	return NULL;
+}
+
+static const char *ok_word(const json_t *c, const char *k)
+{
+	return json_is_true(json_object_get(c, k)) ? "holds" : "FAILS";
+}
+
+static void controls(struct strbuf *sb, const json_t *r4)
+{
+	const json_t *c = json_object_get(r4, "controls"), *pos = json_object_get(r4, "positive");
+	const json_t *neg = find_verdict(r4, kstudy_r4_profiles[0], "x86_64-baseline", "x86_64-entry-align-4k", L1K);
+	size_t i;
+	json_t *t;
+
+	strbuf_addf(sb, "**The controls** (judged before any verdict; %s).\n\n",
+		    json_is_true(json_object_get(c, "ok")) ? "all hold" :
+		    "**they do not all hold: no verdict is given below**");
+	if (neg)
+		strbuf_addf(sb, "- Negative control (%s): `entry-align-4k` against baseline, every address "
+				"the same modulo 4096: %lld of %lld cells with equal kernel L1i misses, %s.\n",
+			    ok_word(c, "negative"), (long long)json_integer_value(json_object_get(neg, "cells_equal")),
+			    (long long)json_integer_value(json_object_get(neg, "cells")), js(neg, "verdict"));
+	strbuf_addf(sb, "- A vs A (%s): each execution's build against itself, two independent draws per "
+			"cell (the same design, E and K):", ok_word(c, "aa"));
+	json_array_foreach(json_object_get(json_object_get(r4, "aa"), "events"), i, t) {
+		strbuf_addf(sb, "%s `%s` ", i ? ";" : "", js(t, "event"));
+		effect(sb, t);
+		strbuf_addf(sb, ", %s", js(t, "verdict"));
+	}
+	strbuf_addstr(sb, ".\n");
+	if (json_object_get(r4, "positive_not_measured")) {
+		strbuf_addf(sb, "- Positive control: not measured: %s.\n", js(r4, "positive_not_measured"));
+	} else if (pos) {
+		strbuf_addf(sb, "- Positive control, dose-response (%s): N hot kernel functions (lace replay "
+				"--hot --write-edit, `kernel/layouts/conflict-16.edit`) at one offset modulo "
+				"4 KiB, so their first lines share one L1i set of Skylake's %lld ways; "
+				"slower above the ways: %s, monotone: %s, within the smallest detectable effect "
+				"below them: %s; the real build of N = 16 (`baseline-conflict-16`) against its "
+				"virtual edit: %lld of %lld counts equal.\n\n",
+			    ok_word(c, "positive"), (long long)json_integer_value(json_object_get(pos, "ways")),
+			    json_is_true(json_object_get(pos, "slower_above_ways")) ? "yes" : "NO",
+			    json_is_true(json_object_get(pos, "monotone")) ? "yes" : "NO",
+			    json_is_true(json_object_get(pos, "within_mde_below_ways")) ? "yes" : "no",
+			    (long long)json_integer_value(json_object_get(pos, "real_equal")),
+			    (long long)json_integer_value(json_object_get(pos, "real_compared")));
+		strbuf_addstr(sb, "| N | kernel L1i misses: effect [95% CI] | p | Holm p (above the ways; below) | "
+				  "sign-flip p | Shapiro-Wilk p | smallest detectable | verdict |\n"
+				  "|---:|---|---:|---:|---:|---:|---:|---|\n");
+		json_array_foreach(json_object_get(pos, "doses"), i, t) {
+			strbuf_addf(sb, "| %lld | ", (long long)json_integer_value(json_object_get(t, "n")));
+			effect(sb, t);
+			strbuf_addstr(sb, " | ");
+			stats_cells(sb, t);
+			strbuf_addf(sb, "%s |\n", js(t, "verdict"));
+		}
+		strbuf_addch(sb, '\n');
+	}
+	strbuf_addstr(sb, "- Power, shown: a known effect added to the seed pair's own noise (its "
+			  "per-execution means about their mean, signs flipped at random: what the null "
+			  "would give), detected when the t test's p <= 0.05 in its direction, over 200 "
+			  "trials each:");
+	json_array_foreach(json_object_get(r4, "power"), i, t)
+		strbuf_addf(sb, "%s %s (%+.2f%%): %lld of %lld trials", i ? ";" : "", js(t, "rung"),
+			    jnum(t, "effect_percent"), (long long)json_integer_value(json_object_get(t, "detected")),
+			    (long long)json_integer_value(json_object_get(t, "trials")));
+	strbuf_addstr(sb, ".\n\n");
+}
+
+static void family(struct strbuf *sb, const json_t *r4)
+{
+	const json_t *f = json_object_get(r4, "family_checks"), *ks = json_object_get(f, "relink_ranks_ks");
+	size_t i;
+	json_t *t;
+
+	strbuf_addf(sb, "**The family.** %lld/%lld relinks and %lld/%lld reordered builds reproduced "
+			"exactly by virtual layouts (every event, kernel and user side, of baseline's first "
+			"execution replayed through the real build and through its virtual layout: the "
+			"relink's pad vector, or the draw its order was made from).",
+		    (long long)json_integer_value(json_object_get(f, "relinks_exact")),
+		    (long long)json_integer_value(json_object_get(f, "relinks_total")),
+		    (long long)json_integer_value(json_object_get(f, "reorders_exact")),
+		    (long long)json_integer_value(json_object_get(f, "reorders_total")));
+	json_array_foreach(json_object_get(f, "baseline_ranks"), i, t) {
+		const json_t *rk = json_object_get(t, "rank");
+		strbuf_addf(sb, " Baseline as built among %lld draws of the %s family, `%s`: %.0f, %lld draws "
+				"below it and %lld above (range %.0f-%.0f; two-sided rank p %.2f).",
+			    (long long)json_integer_value(json_object_get(rk, "draws")), js(t, "family"),
+			    js(rk, "event"), jnum(rk, "value"),
+			    (long long)json_integer_value(json_object_get(rk, "below")),
+			    (long long)json_integer_value(json_object_get(rk, "above")), jnum(rk, "min"),
+			    jnum(rk, "max"), jnum(rk, "p"));
+	}
+	if (ks)
+		strbuf_addf(sb, " The real relinks' quantiles among the relink family's draws (kernel L1i): "
+				"Kolmogorov-Smirnov D %.3f against uniform, p %.2f (asymptotic).", jnum(ks, "D"),
+			    jnum(ks, "p"));
+	strbuf_addstr(sb, " Verdicts use the function family: it moves functions relative to each "
+			  "other, as a placement change or another link order does; the relink family "
+			  "moves four regions rigidly.\n\n");
+}
+
+static void executions(struct strbuf *sb, const json_t *r4)
+{
+	static const char *const cols[] = { "instructions:k", L1K, "iTLB-load-misses:k",
+					    "L1-icache-load-misses:u", "iTLB-load-misses:u" };
 	size_t i;
 	json_t *o;
 
-	strbuf_addstr(sb, "| boot |");
+	strbuf_addstr(sb, "**The executions** (live, each boot recorded):\n\n| execution | kernel | "
+			  "perturbation |");
 	for (size_t c = 0; c < ARRAY_SIZE(cols); c++)
 		strbuf_addf(sb, " %s |", cols[c]);
-	strbuf_addstr(sb, "\n|---|");
+	strbuf_addstr(sb, "\n|---:|---|---:|");
 	for (size_t c = 0; c < ARRAY_SIZE(cols); c++)
 		strbuf_addstr(sb, "---:|");
 	strbuf_addch(sb, '\n');
-	for (int part = 0; part < 2; part++)
-		json_array_foreach(json_object_get(r4, part ? "live" : "executions"), i, o) {
-			if (part)
-				strbuf_addf(sb, "| `%s`, live |", short_name(js(o, "kernel")));
-			else
-				strbuf_addf(sb, "| baseline, perturbation %lld%s |",
-					    (long long)json_integer_value(json_object_get(o, "perturbation")),
-					    i ? "" : " (recorded)");
-			if (json_object_get(o, "not_measured")) {
-				strbuf_addf(sb, " not measured: %s |||||\n", js(o, "not_measured"));
-				continue;
-			}
-			for (size_t c = 0; c < ARRAY_SIZE(cols); c++) {
-				strbuf_addch(sb, ' ');
-				num(sb, ev(o, cols[c]), 0);
-				strbuf_addstr(sb, " |");
-			}
-			strbuf_addch(sb, '\n');
+	json_array_foreach(json_object_get(r4, "executions"), i, o) {
+		strbuf_addf(sb, "| %zu | `%s` | %lld |", i, short_name(js(o, "kernel")),
+			    (long long)json_integer_value(json_object_get(o, "perturbation")));
+		if (json_object_get(o, "not_measured")) {
+			strbuf_addf(sb, " not measured: %s |||||\n", js(o, "not_measured"));
+			continue;
 		}
-	static const char *const st[] = { "mean", "sd", "min", "max", "sd_percent" };
-	for (size_t k = 0; k < ARRAY_SIZE(st); k++) {
-		strbuf_addf(sb, "| baseline's boots: %s |", !strcmp(st[k], "sd_percent") ? "sd %" : st[k]);
 		for (size_t c = 0; c < ARRAY_SIZE(cols); c++) {
 			strbuf_addch(sb, ' ');
-			num(sb, lace_json_get_num(json_object_get(sp, cols[c]), st[k]),
-			    !strcmp(st[k], "sd_percent") ? 2 : 0);
+			num(sb, jnum(json_object_get(o, "events"), cols[c]), "%.0f");
 			strbuf_addstr(sb, " |");
 		}
 		strbuf_addch(sb, '\n');
 	}
 }
 
-static const json_t *test_of(const json_t *r4, const char *a, const char *b, const char *e)
+/* the seed's question, in numbers */
+static void seed_answer(struct strbuf *sb, const json_t *r4, bool withheld)
 {
-	size_t i;
-	json_t *t;
+	const json_t *live = json_object_get(r4, "live");
+	double a = jnum(json_object_get(live, "x86_64-entry-align-8"), "mean");
+	double b = jnum(json_object_get(live, "x86_64-entry-in-text"), "mean");
 
-	json_array_foreach(json_object_get(r4, "tests"), i, t)
-		if (!strcmp(js(t, "a"), a) && !strcmp(js(t, "b"), b) && !strcmp(js(t, "event"), e))
-			return t;
-	return NULL;
-}
-
-/* the seed pair's sentence, and the negative control's, from the numbers */
-static void findings(struct strbuf *sb, const json_t *r4)
-{
-	const json_t *t = test_of(r4, "x86_64-entry-align-8", "x86_64-entry-in-text", "L1-icache-load-misses:k");
-	const json_t *c = test_of(r4, "x86_64-baseline", "x86_64-entry-align-4k", "L1-icache-load-misses:k");
-	const json_t *sp = json_object_get(json_object_get(r4, "execution_spread"), "L1-icache-load-misses:k");
-	size_t i, nsig = 0;
-	json_t *x;
-
-	json_array_foreach(json_object_get(r4, "tests"), i, x)
-		nsig += lace_json_get_num(x, "p_holm") < 0.05;
-	if (t && isfinite(lace_json_get_num(t, "difference")))
-		strbuf_addf(sb, "The seed's pair on one execution: kernel L1i misses %.0f with the entry code "
-				"in `.entry.text` (ALIGN(8)), %.0f in `.text`, a difference of %+.0f "
-				"(%+.2f%%), with %lld of the %lld relinks' differences above it and %lld below "
-				"(two-sided rank p %.2f, Holm %.2f). ",
-			    lace_json_get_num(t, "a_count"), lace_json_get_num(t, "b_count"),
-			    lace_json_get_num(t, "difference"),
-			    100.0 * lace_json_get_num(t, "difference") / lace_json_get_num(t, "a_count"),
-			    (long long)json_integer_value(json_object_get(t, "relinks_above")),
-			    (long long)json_integer_value(json_object_get(t, "relinks")),
-			    (long long)json_integer_value(json_object_get(t, "relinks_below")),
-			    lace_json_get_num(t, "p"), lace_json_get_num(t, "p_holm"));
-	if (sp && t)
-		strbuf_addf(sb, "Baseline's own executions (%lld boots) spread its kernel L1i misses by an sd "
-				"of %.0f (%.2f%%): two boots of two builds differ by that much with no "
-				"placement change at all. ",
-			    (long long)json_integer_value(json_object_get(sp, "boots")),
-			    lace_json_get_num(sp, "sd"), lace_json_get_num(sp, "sd_percent"));
-	if (c)
-		strbuf_addf(sb, "Negative control: `entry-align-4k` replayed from baseline's execution has "
-				"%.0f kernel L1i misses against baseline's %.0f (%s). ",
-			    lace_json_get_num(c, "b_count"), lace_json_get_num(c, "a_count"),
-			    lace_json_get_num(c, "difference") == 0 ? "equal, as they must be: every code "
-			    "address is congruent mod 4096, and the L1i set index is address bits 6-11"
-			    : "NOT equal: the replay or the build is wrong");
-	if (json_object_get(r4, "replay_equals_live"))
-		strbuf_addf(sb, "Replaying the recording through baseline itself gives the recorded boot's "
-				"counts %s. ", json_is_true(json_object_get(r4, "replay_equals_live"))
-				? "exactly" : "NOT exactly (a replay bug)");
-	strbuf_addf(sb, "%zu of the %lld tests have a Holm-adjusted p below 0.05.",
-		    nsig, (long long)json_integer_value(json_object_get(r4, "holm_tests")));
+	strbuf_addstr(sb, "\n**The seed's question.** The kprobes thread measured kernel L1i misses "
+			  "6.13% lower with the entry code in `.entry.text` than without (perf stat -r "
+			  "100/500 on one build of each, real hardware): a difference between two binaries, "
+			  "each one draw of its incidental layout. Here, per core:");
+	for (size_t p = 0; p < KSTUDY_R4_NPROFILES; p++) {
+		const json_t *t = find_verdict(r4, kstudy_r4_profiles[p], "x86_64-entry-align-8",
+					       "x86_64-entry-in-text", L1K);
+		if (!t)
+			continue;
+		strbuf_addf(sb, " on %s, moving the entry code into `.text` changes kernel L1i misses by ",
+			    kstudy_r4_profiles[p]);
+		effect(sb, t);
+		strbuf_addf(sb, " over %.0f executions x %.0f layout pairs (", jnum(t, "executions"),
+			    jnum(t, "draws_per_execution"));
+		verdict(sb, t, withheld);
+		strbuf_addstr(sb, ");");
+	}
+	if (isfinite(a) && isfinite(b) && a > 0)
+		strbuf_addf(sb, " the live boots of the two builds, compared as the thread compared them, "
+				"differ by %+.2f%% (entry-in-text against entry-align-8, each kernel's own "
+				"boots), which is what two executions and two layouts say together.",
+			    100.0 * (b - a) / a);
+	strbuf_addstr(sb, " A cross-build difference of 6% is the size that one layout draw per build "
+			  "produces (the spread of the function family's draws is shown above); the "
+			  "placement's own effect is the interval above, and a verdict about it needs the "
+			  "design, not two binaries.\n");
 }
 
 void kstudy_r4_section(struct strbuf *sb, const json_t *res)
 {
-	const json_t *r4 = json_object_get(res, "r4_entry_text"), *k;
+	const json_t *r4 = json_object_get(res, "r4_entry_text"), *d = json_object_get(r4, "design"), *k;
+	bool withheld = !json_is_true(json_object_get(json_object_get(r4, "controls"), "ok"));
 	size_t i;
 
 	strbuf_addstr(sb, "## 4. x86-64 entry code in `.entry.text` or in `.text`: hackbench\n\n`");
 	json_array_foreach(json_object_get(r4, "workload"), i, k)
 		strbuf_addf(sb, "%s%s", i ? " " : "", json_string_value(k));
-	strbuf_addf(sb, "` (lace's hackbench). Two builds boot into two executions: under `-icount` a "
-			"binary that moves changes when the timer interrupts land, and the kernel then runs "
-			"other code. So each placement is judged on **one execution**: a boot of `%s`, "
-			"recorded (`lace stat --record`), replayed (`lace replay`) through every build's "
-			"addresses, function by function. `shuffle-K` are relinks of baseline padded where "
-			"the variants move code and data (the text after the head code, the entry text, "
-			"the start of rodata and data): placement noise, replayed, not booted.\n\n"
-			"**Same execution, every layout** (replayed):\n\n",
-		    js(r4, "recorded_on"));
-	table_layouts(sb, r4);
-	strbuf_addstr(sb, "\n**The verdicts.** For each pair A -> B and event, the same-execution difference "
-			  "B - A is ranked among the relinks' differences from baseline (relink - baseline): "
-			  "under the null that B's placement is one more meaningless one, they are "
-			  "exchangeable. Two-sided, as no direction was declared before measuring: "
-			  "p = min(1, 2 min(P+, P-)), P+ = (1 + #relinks >= x) / (n + 1), "
-			  "P- = (1 + #relinks <= x) / (n + 1), ties counted against the pair; every "
-			  "pair x event is Holm-adjusted together. With n relinks no p below 2/(n+1) "
-			  "exists (n >= 39 for 0.05 before adjustment). MPKI: misses per 1,000 "
-			  "instructions of the same side. Execution sd: the sd of the event over "
-			  "baseline's perturbed boots (below).\n\n");
-	table_tests(sb, r4);
-	strbuf_addstr(sb, "\n**Execution noise**, measured apart: baseline booted with timing "
-			  "perturbations that change no code (`--qemu-perturb K` pads the kernel command "
-			  "line by K characters), and one live boot of each variant: what comparing two "
-			  "executions would have said.\n\n");
-	table_executions(sb, r4);
-	strbuf_addstr(sb, "\n**What the numbers show.** ");
-	findings(sb, r4);
-	strbuf_addstr(sb, "\n\n**What the emulation cannot show.** Time and the front end's real "
-			  "structures: the uop cache, the branch predictor, prefetchers and the hardware "
-			  "page walker are not modelled; the kernel's text is modelled with the profile's "
-			  "4 KiB pages, not the 2 MiB pages Linux maps it with.\n\n");
+	strbuf_addf(sb, "` (lace's hackbench). Two builds boot into two executions, and one build is one "
+			"draw of its incidental layout, so a placement is judged on **recorded executions "
+			"replayed through virtual layouts of both builds** (`lace ab --same-execution`'s "
+			"design): %.0f executions recorded round robin from baseline, entry-align-8, "
+			"entry-in-text and entry-align-4k (each kernel's boots with their own timing "
+			"perturbation), each replayed through %.0f paired draws of the %s family (%.0f on the "
+			"second profile), fresh per execution. The effect is the mean over executions and "
+			"layouts of ln(B/A), as a percentage; the test is the t test on the executions' "
+			"means (df E-1) with a sign-flip p beside it; the primary events (kernel L1i and iTLB "
+			"misses) are Holm-adjusted over every pair and profile, the user side is an estimate. "
+			"Verdicts: slower/faster at Holm p <= 0.05, equivalent when TOST puts the effect "
+			"inside +-%.0f%%, otherwise \"no verdict possible\" when the smallest detectable "
+			"effect exceeds the margin.\n\n",
+		    jnum(d, "executions"), jnum(d, "draws"), js(d, "family"), jnum(d, "draws_second_profile"),
+		    jnum(d, "margin_percent"));
+	controls(sb, r4);
+	strbuf_addstr(sb, "**The verdicts** (skylake-client: Skylake, 8-way 32 KiB L1i, kernel text in "
+			  "2 MiB pages with 8 large-page iTLB entries; nehalem: the seed's Core i7-920, "
+			  "4-way L1i, 7 large-page entries):\n\n");
+	table_verdicts(sb, r4, withheld);
+	const json_t *sp = find_verdict(r4, kstudy_r4_profiles[0], "x86_64-entry-align-8",
+					"x86_64-entry-in-text", L1K);
+	if (sp && isfinite(jnum(sp, "var_within")))
+		strbuf_addf(sb, "\n**The design's reach.** For the seed pair's kernel L1i misses the "
+				"layouts spread a cell by an sd of %.2f%% and the executions the effect "
+				"itself by %.2f%% (variance components of the nested design); with %.0f "
+				"executions x %.0f draws its smallest detectable effect is %.2f%%. An effect "
+				"of 1%% would take about %lld executions at %.0f draws each, and %lld however "
+				"many draws: the executions, not the layouts, are the scarce level (a boot "
+				"each).\n",
+			    100 * sqrt(jnum(sp, "var_within")), 100 * sqrt(jnum(sp, "var_between")),
+			    jnum(sp, "executions"), jnum(sp, "draws_per_execution"), jnum(sp, "mde_percent"),
+			    (long long)json_integer_value(json_object_get(sp, "executions_for_1pct")),
+			    jnum(sp, "draws_per_execution"),
+			    (long long)json_integer_value(json_object_get(sp, "executions_for_1pct_many_draws")));
+	strbuf_addch(sb, '\n');
+	family(sb, r4);
+	executions(sb, r4);
+	seed_answer(sb, r4, withheld);
+	strbuf_addstr(sb, "\n**What the emulation cannot show.** Time and the front end's other "
+			  "structures: the uop cache, the branch predictor, prefetchers and the page walker "
+			  "are not modelled.\n\n");
 }
 
 void kstudy_r4_figure(struct strbuf *html, const json_t *res)
 {
 	const json_t *r4 = json_object_get(res, "r4_entry_text");
-	size_t n = 0, i;
-	json_t *c;
-	struct svgplot_bar *bars = xcalloc(json_array_size(json_object_get(r4, "layouts")) + 1, sizeof(*bars));
-	double lo = INFINITY, hi = -INFINITY;
+	size_t n = json_array_size(json_object_get(r4, "executions")), i;
+	json_t *o;
+	struct svgplot_bar *bars = xcalloc(n + 1, sizeof(*bars));
+	char (*labels)[24] = xcalloc(n + 1, sizeof(*labels));
 
-	json_array_foreach(json_object_get(r4, "layouts"), i, c) {
-		double v = ev(c, "L1-icache-load-misses:k");
-
-		if (!isnan(v) && (json_is_true(json_object_get(c, "shuffle")) ||
-				  !strcmp(js(c, "kernel"), "x86_64-baseline"))) {
-			lo = v < lo ? v : lo;
-			hi = v > hi ? v : hi;
-		}
-		bars[n++] = (struct svgplot_bar){ short_name(js(c, "kernel")), v, NULL };
+	/* the executions' own spread: what two boots of two builds differ by
+	 * with no placement question asked (the executions table's column) */
+	json_array_foreach(json_object_get(r4, "executions"), i, o) {
+		snprintf(labels[i], sizeof(labels[i]), "%zu", i);
+		bars[i] = (struct svgplot_bar){ labels[i], json_object_get(o, "not_measured") ? NAN :
+			jnum(json_object_get(o, "events"), L1K), short_name(js(o, "kernel")) };
 	}
 	strbuf_addstr(html, "<figure>\n");
-	svgplot_bars(html, &(struct svgplot){ "hackbench, one execution replayed: kernel L1i misses (x86-64)",
-					      "misses", bars, n, isfinite(lo) ? lo : NAN,
-					      isfinite(hi) ? hi : NAN, "baseline and its randomized relinks" });
-	strbuf_addstr(html, "<figcaption>Reading 4: the band is the range of baseline's layouts.</figcaption>"
-			    "</figure>\n");
+	svgplot_bars(html, &(struct svgplot){ "hackbench, each recorded execution: kernel L1i misses (live)",
+					      "misses", bars, n, NAN, NAN, NULL });
+	strbuf_addstr(html, "<figcaption>Reading 4: every recorded boot, as the executions table gives "
+			    "it. The builds' differences here mix the placement with the execution; "
+			    "the verdicts replay each execution through both builds.</figcaption></figure>\n");
 	free(bars);
+	free(labels);
 }
 
 void kstudy_r4_summary(const json_t *res, FILE *f)
 {
-	const json_t *r4 = json_object_get(res, "r4_entry_text");
+	const json_t *r4 = json_object_get(res, "r4_entry_text"), *fc = json_object_get(r4, "family_checks");
+	bool withheld = !json_is_true(json_object_get(json_object_get(r4, "controls"), "ok"));
 	size_t i;
 	json_t *t;
 
-	fprintf(f, "\n  hackbench on x86-64, one execution replayed through each layout (%lld relinks):\n",
-		(long long)json_integer_value(json_object_get(r4, "relinks")));
-	fprintf(f, "    %-34s %-24s %10s %10s %9s %7s %7s\n", "A -> B", "event", "A", "B", "B - A", "p",
-		"Holm p");
-	json_array_foreach(json_object_get(r4, "tests"), i, t) {
+	fprintf(f, "\n  hackbench on x86-64: %.0f executions x %.0f virtual layout pairs; controls %s\n",
+		jnum(json_object_get(r4, "design"), "executions"), jnum(json_object_get(r4, "design"), "draws"),
+		withheld ? "FAILED (no verdicts)" : "hold");
+	fprintf(f, "    %lld/%lld relinks and %lld/%lld reordered builds reproduced exactly by virtual layouts\n",
+		(long long)json_integer_value(json_object_get(fc, "relinks_exact")),
+		(long long)json_integer_value(json_object_get(fc, "relinks_total")),
+		(long long)json_integer_value(json_object_get(fc, "reorders_exact")),
+		(long long)json_integer_value(json_object_get(fc, "reorders_total")));
+	json_array_foreach(json_object_get(r4, "verdicts"), i, t) {
+		struct strbuf sb = STRBUF_INIT, v = STRBUF_INIT;
 		char pair[80];
 
+		if (!json_is_true(json_object_get(t, "primary")))
+			continue;
 		snprintf(pair, sizeof(pair), "%s -> %s", short_name(js(t, "a")), short_name(js(t, "b")));
-		fprintf(f, "    %-34s %-24s %10.0f %10.0f %+9.0f %7.2f %7.2f\n", pair, js(t, "event"),
-			lace_json_get_num(t, "a_count"), lace_json_get_num(t, "b_count"),
-			lace_json_get_num(t, "difference"), lace_json_get_num(t, "p"),
-			lace_json_get_num(t, "p_holm"));
+		effect(&sb, t);
+		verdict(&v, t, withheld);
+		fprintf(f, "    %-15s %-34s %-20s %-30s %s\n", js(t, "profile"), pair, js(t, "event"), sb.buf,
+			v.buf);
+		strbuf_release(&sb);
+		strbuf_release(&v);
 	}
 }

@@ -19,6 +19,7 @@
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/strbuf.h"
+#include "util/strvec.h"
 #include "util/xalloc.h"
 
 static const char *js(const json_t *o, const char *k)
@@ -463,8 +464,66 @@ static void section_phases(struct strbuf *sb, const json_t *res)
 			"(`commands`, %zu of them).\n", json_array_size(json_object_get(res, "commands")));
 }
 
+void kstudy_problems(const json_t *res, struct strvec *lines)
+{
+	const char *arch, *part;
+	json_t *a, *g, *b;
+	size_t i;
+
+	json_array_foreach(json_object_get(res, "builds"), i, b)
+		if (json_object_get(b, "not_measured"))
+			strvec_pushf(lines, "build %s failed: %s", js(b, "what"), js(b, "not_measured"));
+	json_object_foreach((json_t *)json_object_get(res, "guests"), arch, a)
+		json_object_foreach(a, part, g)
+			if (json_object_get(g, "not_measured"))
+				strvec_pushf(lines, "guest fetch %s %s failed: %s", arch, part,
+					     js(g, "not_measured"));
+}
+
+/* The report's head when the study is not whole, or not made with the
+ * pinned versions: its first line names the first cause, so neither can
+ * be missed or its numbers taken for the committed study's. */
+static void section_head(struct strbuf *sb, const json_t *res)
+{
+	struct strvec p = STRVEC_INIT;
+	const json_t *np = json_object_get(res, "not_pinned"), *v;
+	size_t i;
+
+	kstudy_problems(res, &p);
+	if (p.nr) {
+		strbuf_addstr(sb, "**Incomplete: ");
+		strbuf_add_md(sb, p.v[0]);
+		strbuf_addstr(sb, "**");
+		if (p.nr > 1)
+			strbuf_addf(sb, " (and %zu more:)\n\n", p.nr - 1);
+		else
+			strbuf_addstr(sb, "\n\n");
+		for (i = 1; i < p.nr; i++) {
+			strbuf_addstr(sb, "- ");
+			strbuf_add_md(sb, p.v[i]);
+			strbuf_addch(sb, '\n');
+		}
+		strbuf_addstr(sb, p.nr > 1 ? "\n" : "");
+		strbuf_addstr(sb, "Every step that needed it says \"not measured\" below; the others were "
+				  "measured. Running the study again retries it: what was fetched and verified "
+				  "is kept.\n\n");
+	}
+	if (json_array_size(np)) {
+		strbuf_addstr(sb, "**Not the committed versions** (`LACE_ALLOW_NEWER=1`): its numbers are "
+				  "not those of the committed study.\n\n");
+		json_array_foreach(np, i, v) {
+			strbuf_addstr(sb, "- ");
+			strbuf_add_md(sb, json_string_value(v) ?: "");
+			strbuf_addch(sb, '\n');
+		}
+		strbuf_addch(sb, '\n');
+	}
+	strvec_clear(&p);
+}
+
 static void render_md(struct strbuf *sb, const json_t *res)
 {
+	section_head(sb, res);
 	strbuf_addstr(sb, "# lace study --kernel: the four readings on real Linux kernels\n\n"
 			  "Kernels from Debian's linux-source-6.1 rebuilt by `lace build --kernel` "
 			  "(placements as linker-script edits and patches in `kernel/`) and Debian's "
@@ -519,8 +578,16 @@ int kstudy_write_reports(const json_t *res, const char *dir)
 void kstudy_print_summary(const json_t *res, FILE *f)
 {
 	const json_t *r1 = json_object_get(res, "r1_tracepoint"), *c;
+	struct strvec p = STRVEC_INIT;
 	size_t i;
 
+	/* what kept it from being whole first, as at the top of the report */
+	kstudy_problems(res, &p);
+	for (i = 0; i < p.nr; i++)
+		fprintf(f, "lace study --kernel: %s%s\n", i ? "also: " : "incomplete: ", p.v[i]);
+	strvec_clear(&p);
+	json_array_foreach(json_object_get(res, "not_pinned"), i, c)
+		fprintf(f, "lace study --kernel: not the committed version: %s\n", json_string_value(c) ?: "");
 	fprintf(f, "\nlace study --kernel (%.0f s)\n\n  kernel instructions per hash fault (ppc64le):\n",
 		lace_json_get_num(json_object_get(res, "phases"), "total"));
 	json_array_foreach(json_object_get(r1, "configs"), i, c) {

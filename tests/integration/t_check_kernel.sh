@@ -3,15 +3,23 @@
 # "without" is entry-in-text, where asm_exc_nmi, entry_SYSCALL_64,
 # paranoid_entry and the rest leave the entry text and become probeable.
 # The gate fails with noprobe-region errors naming them; declaring the move
-# with --expect passes it.  Measured (check.backend=qemu), the gate
-# compares on one execution: base's boot replayed through head's layout
-# (lace ab --same-execution), against the relinks in ab.noise_layouts:
-# within the placement noise of 3 relinks it passes; against a "family"
-# of 40 copies of base itself (a relink that moves nothing), head's extra
-# L1i misses are beyond noise and fail it, while baseline -> entry-align-4k
-# (the same addresses mod 4096: equal L1i misses) still passes.  Skipped, saying
-# why, without the kernel builds (make check-kernel).
-# timeout: 600
+# with --expect passes it.
+# Measured (check.backend=qemu), the gate judges the placement design
+# (lace ab --same-execution, issue 34 item 5): executions of base and head
+# recorded, each replayed through paired virtual layouts of both:
+#  - positive control: baseline -> baseline-conflict-16 (16 hot functions
+#    in one L1i set, built for real from kernel/layouts/conflict-16.edit)
+#    is "slower" on kernel L1i misses and fails the gate;
+#  - negative control: baseline -> entry-align-4k (every address the same
+#    mod 4096) has equal kernel L1i misses in every cell, "equivalent",
+#    and passes;
+#  - A vs A: baseline against itself (each cell two independent draws)
+#    passes with no slower or faster;
+#  - underpowered (2 executions x 1 layout): "no verdict possible" with its
+#    smallest detectable effect, a note by default (pass) and a failure
+#    with check.no_verdict = fail.
+# Skipped, saying why, without the kernel builds (make check-kernel).
+# timeout: 1500
 . "$SRC/tests/integration/lib.sh"
 K=${LACE_KERNELS:-$BUILD/kernels}
 for k in x86_64-entry-align-8 x86_64-entry-in-text; do
@@ -38,37 +46,61 @@ expect_match '^### lace check: PASS' "$OUT"
 expect_match '^\| info \(expected\) \| noprobe-region \| `asm_exc_nmi`' "$OUT"
 expect_nomatch '^\| error \| noprobe-region' "$OUT"
 
-# measured on one execution
-for k in x86_64-baseline x86_64-baseline-shuffle-1 x86_64-baseline-shuffle-2 x86_64-baseline-shuffle-3 x86_64-entry-align-4k; do
+# measured: the placement design
+K2=$K/x86_64-baseline-conflict-16
+for k in x86_64-baseline x86_64-entry-align-4k x86_64-baseline-conflict-16; do
   [ -f "$K/$k/vmlinux" ] || skip "no $k/vmlinux in $K: 'make check-kernel' builds the kernels"
 done
 [ -x "$BUILD/bench/hackbench" ] || fail "no $BUILD/bench/hackbench (make builds it)"
 need_qemu_x86
 bl=$K/x86_64-baseline/vmlinux
-mkdir -p "$T/relinks" "$T/self" "$T/selfb"
-for i in 1 2 3; do ln -s "$K/x86_64-baseline-shuffle-$i" "$T/relinks/s$i"; done
-for i in $(seq 1 40); do
-  mkdir "$T/self/c$i" "$T/selfb/c$i" && ln -s "$base" "$T/self/c$i/vmlinux" && ln -s "$bl" "$T/selfb/c$i/vmlinux"
-done
 W="$BUILD/bench/hackbench -g 2 -f 5 -l 10"
-measured() { # BASE NOISE HEAD [EVENTS]: lace check measured on one execution
-  "$LACE" check --base "$1" --head "$3" --expect 'entry=.' --set check.backend=qemu \
-    --set ab.noise_layouts="$2" ${4:+--set ab.events="$4"} --workload "$W" --json "$T/m.json" \
-    > "$T/m.md" 2> "$T/m.err"
+measured() { # BASE HEAD E K PRIMARY [--set ...]: lace check measured, status in $rc
+  local b=$1 h=$2 e=$3 k=$4 p=$5
+  shift 5
+  "$LACE" check --base "$b" --head "$h" --expect 'entry=.' --set check.backend=qemu \
+    --set ab.executions="$e" --set ab.draws="$k" --set ab.primary="$p" --set ab.events="$p" \
+    "$@" --workload "$W" --json "$T/m.json" > "$T/m.md" 2> "$T/m.err"
+  rc=$?
 }
-measured "$base" "$T/relinks" "$head"
-expect_eq "$?" 0 "within the noise of 3 relinks: exit status ($(tail -2 "$T/m.err"))"
-grep -q "^\*\*Measurement\*\* (\`lace ab --same-execution\`: base's boot replayed through head's layout, head not booted; 3 relinks" "$T/m.md" ||
-  fail "the report does not say it compared on one execution: $(grep Measurement "$T/m.md")"
-grep -q '^| L1-icache-load-misses:k | [0-9]* | [0-9]* | [-+0-9.]*% | [0-9.]* | within placement noise |' "$T/m.md" ||
-  fail "no L1i row within placement noise: $(grep L1-icache "$T/m.md")"
-measured "$base" "$T/self" "$head" L1-icache-load-misses:k
-expect_eq "$?" 1 "beyond a family that moves nothing: exit status ($(tail -2 "$T/m.err"))"
-grep -q "^- \*\*slower\*\*.*L1-icache-load-misses:k on .* on one execution, beyond placement noise" "$T/m.md" ||
-  python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(not any("beyond placement noise" in x["reason"] for x in r["reasons"]))' "$T/m.json" ||
-  fail "no 'slower' reason beyond placement noise: $(cat "$T/m.md" | head -20)"
-measured "$bl" "$T/selfb" "$K/x86_64-entry-align-4k/vmlinux" L1-icache-load-misses:k
-expect_eq "$?" 0 "baseline -> entry-align-4k (equal L1i misses) against the same kind of family: exit status"
-grep -q '^| L1-icache-load-misses:k | \([0-9]*\) | \1 | +0.00% |' "$T/m.md" ||
-  fail "entry-align-4k's L1i misses are not base's: $(grep L1-icache "$T/m.md")"
+verdict() { # EVENT: its verdict in the last report's JSON
+  jq -r --arg e "$1" '.same_execution[0].events[] | select(.event == $e) | .verdict' "$T/m.json"
+}
+
+# positive control: fails the gate, "slower"
+measured "$bl" "$K2/vmlinux" 6 8 L1-icache-load-misses:k
+expect_eq "$rc" 1 "baseline -> conflict-16: exit status ($(tail -2 "$T/m.err"))"
+expect_eq "$(verdict L1-icache-load-misses:k)" slower "conflict-16's verdict"
+grep -q "^- L1-icache-load-misses:k on '.*': slower, +[0-9.]*% .* over 6 executions x 8 layouts, Holm p" "$T/m.md" ||
+  fail "no slower reason: $(grep -A3 'lace check:' "$T/m.md" | head -8)"
+grep -q '^Design: 6 executions (half of them B.s boots), 8 virtual layout pairs each' "$T/m.md" ||
+  fail "the design is not in the report: $(grep Design "$T/m.md")"
+echo "positive control: $(grep '`L1-icache-load-misses:k`' "$T/m.md")"
+
+# negative control: every cell equal, equivalent, passes
+measured "$bl" "$K/x86_64-entry-align-4k/vmlinux" 2 4 L1-icache-load-misses:k
+expect_eq "$rc" 0 "baseline -> entry-align-4k: exit status ($(tail -2 "$T/m.err"))"
+expect_eq "$(verdict L1-icache-load-misses:k)" equivalent "entry-align-4k's verdict"
+jq -e '.same_execution[0].events[0] | .cells_equal == .cells and .cells == 8' "$T/m.json" >/dev/null ||
+  fail "entry-align-4k: not every cell equal: $(jq -c '.same_execution[0].events[0] | {cells, cells_equal}' "$T/m.json")"
+
+# A vs A: one build both ways, independent draws; no slower or faster
+measured "$bl" "$bl" 4 4 L1-icache-load-misses:k,iTLB-load-misses:k
+expect_eq "$rc" 0 "baseline -> baseline: exit status ($(tail -2 "$T/m.err"))"
+grep -q "A and B are one build, so each cell is two independent draws" "$T/m.md" ||
+  fail "A vs A not said: $(grep Design "$T/m.md")"
+for e in L1-icache-load-misses:k iTLB-load-misses:k; do
+  case $(verdict "$e") in slower|faster) fail "A vs A: $e is $(verdict "$e")";; esac
+done
+jq -e '.same_execution[0].events[0] | .cells_equal < .cells' "$T/m.json" >/dev/null ||
+  fail "A vs A: every cell equal (the draws were not independent)"
+
+# underpowered: no verdict possible, a note; a failure when it is set to be
+measured "$bl" "$K/x86_64-entry-in-text/vmlinux" 2 1 L1-icache-load-misses:k
+expect_eq "$rc" 0 "2 x 1 design: exit status ($(tail -2 "$T/m.err"))"
+expect_eq "$(verdict L1-icache-load-misses:k)" "no verdict possible" "2 x 1 design's verdict"
+grep -q '^- note: L1-icache-load-misses:k on .*: no verdict possible: smallest detectable effect [0-9.]*% .*this does not block: check.no_verdict = fail would' "$T/m.md" ||
+  fail "no 'no verdict possible' note: $(grep note "$T/m.md")"
+measured "$bl" "$K/x86_64-entry-in-text/vmlinux" 2 1 L1-icache-load-misses:k --set check.no_verdict=fail
+expect_eq "$rc" 1 "2 x 1 design with check.no_verdict = fail: exit status"
 exit 0

@@ -13,7 +13,7 @@ S=$SRC/scripts/check-function-length.sh
 echo "$(tail -n 1 "$T/report")"
 
 mkdir "$T/tree"
-tar -C "$SRC" --exclude=./build --exclude=./.git -cf - . | tar -C "$T/tree" -xf - ||
+tar -C "$SRC" --exclude=./build --exclude='./build-*' --exclude=./.git -cf - . | tar -C "$T/tree" -xf - ||
   fail "cannot copy the tree"
 
 # planted(NAME, LINES): a function of exactly LINES lines, first to last

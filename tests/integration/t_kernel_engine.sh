@@ -44,8 +44,23 @@ SH
 chmod +x "$ksrc/scripts/kconfig/merge_config.sh"
 echo 9.9-1 > "$LACE_CACHE/src/fake-linux.done"
 
-mkdir -p lace/linker_scripts lace/kernel/configs lace/kernel/patches
+mkdir -p lace/linker_scripts lace/kernel/configs lace/kernel/patches lace/scripts
 touch lace/linker_scripts/variants.conf
+# lace's fetcher, with a manifest that pins the stand-in's version: the
+# source in the cache is the pin, so it is built from (fetch-deb.sh
+# --resolve; nothing is downloaded)
+ln -s "$SRC/scripts/fetch-deb.sh" lace/scripts/fetch-deb.sh
+cat > lace/scripts/downloads.manifest <<'M'
+Role: linux-source
+Package: fake-linux-source
+Version: 9.9-1
+Architecture: all
+Archive: bookworm
+Filename: pool/main/f/fake-linux/fake-linux-source_9.9-1_all.deb
+Size: 1
+SHA256: 0000000000000000000000000000000000000000000000000000000000000000
+Successor: newest fake-linux-source
+M
 echo CONFIG_LACE=y > lace/kernel/configs/frag.config
 cat > lace/kernel/kernel.conf <<'INI'
 [source]

@@ -12,8 +12,10 @@
 #                    syntax (the command exists, its --help lists every
 #                    option used):
 #                    - the kernel's vmlinux ($(scripts/fetch-vmlinux.sh)), a
-#                      ~1 GB download: run only when it is already fetched;
-#                    - lace study, which takes minutes (make study runs it).
+#                      283 MB download: run only when it is already fetched;
+#                    - lace study, which takes minutes (make study runs it);
+#                    - lace build kernel and lace ab --same-execution, which
+#                      need lace's kernel builds (make check-kernel).
 # Inline code spans that start with "lace " or "make " are checked for
 # syntax the same way.
 . "$SRC/tests/integration/lib.sh"
@@ -56,7 +58,11 @@ ln -s "$SRC/scripts" scripts
 [ -x build/bench/hackbench ] || fail "$BUILD/bench/hackbench not built"
 
 cache="${LACE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lace}"
-vmlinux_fetched() { [ -f "$cache/vmlinux.path" ] && [ -f "$(cat "$cache/vmlinux.path")" ]; }
+# the pinned vmlinux is in the cache (fetch-vmlinux.sh --abi fetches nothing)
+vmlinux_fetched() {
+  local abi
+  abi=$("$SRC/scripts/fetch-vmlinux.sh" --abi 2>/dev/null) && [ -f "$cache/usr/lib/debug/boot/vmlinux-$abi" ]
+}
 
 ran=0 checked=0
 while IFS= read -r line; do
@@ -74,8 +80,10 @@ while IFS= read -r line; do
       doc_check_syntax README "$line" || fail "README: $line: see above"
       syntax_only=""
       case $line in
-        *fetch-vmlinux.sh*) vmlinux_fetched || syntax_only="needs the kernel's vmlinux (scripts/fetch-vmlinux.sh downloads ~1 GB)" ;;
+        *fetch-vmlinux.sh*) vmlinux_fetched || syntax_only="needs the kernel's vmlinux (scripts/fetch-vmlinux.sh downloads 283 MB)" ;;
         "build/lace study"*) syntax_only="lace study takes minutes (make study runs it)" ;;
+        "build/lace build kernel"* | *--same-execution*)
+          syntax_only="needs lace's kernel builds (minutes; make check-kernel makes them and t_ab_same_execution runs this)" ;;
       esac
       if [ -n "$syntax_only" ]; then
         echo "syntax only: $line ($syntax_only)"

@@ -5,10 +5,11 @@
 # row of the table behind each chart has its mark and label drawn inside
 # the chart with the table's value, bars start at zero (or are dots that
 # say where the axis starts), every <pre> keeps its lines.
-# The kernel study's fixture is a real --quick run with 3 relinks; the
-# test makes it a 23-layout one as `--shuffle 19` writes (relinks 4-19
-# repeat the counts of relinks 1-3: what is tested is the drawing, not
-# the numbers), since the chart once stopped after 16 rows; and it puts a
+# The kernel study's fixture is a real --quick run with 4 executions; the
+# test makes it a 23-execution one (executions 4-22 repeat the first
+# four's rows, their live counts moved apart: what is tested is the
+# drawing, not the numbers), since a chart once stopped after 16 rows;
+# and it puts a
 # real `lace diff` output (of the diff fixture's two builds) where the
 # fixture's diff failed, so the report has its code block.  The check
 # then has to catch each of the faults it was written for, planted in
@@ -33,15 +34,17 @@ python3 - "$F/kernel-results.json" ks/results.json diff.txt <<'PY' || fail "cann
 import copy, json, sys
 d = json.load(open(sys.argv[1]))
 r4 = d["r4_entry_text"]
-shuf = [k for k in r4["layouts"] if k.get("shuffle")]
-for i in range(len(shuf) + 1, 20):
-    k = copy.deepcopy(shuf[(i - 1) % len(shuf)])
-    k["kernel"] = "x86_64-baseline-shuffle-%d" % i
-    r4["layouts"].append(k)
-d["shuffle"] = 19
+ex = r4["executions"]
+n0 = len(ex)
+for i in range(n0, 23):
+    e = copy.deepcopy(ex[i % n0])
+    e["execution"] = i
+    e["events"]["L1-icache-load-misses:k"] += 1000 * i
+    ex.append(e)
+r4["design"]["executions"] = 23
 cmd = d["commands"][r4["diff"]["command"]]
 cmd.update(output=open(sys.argv[3]).read(), exit=0, stderr="")
-assert len(r4["layouts"]) == 23
+assert len(ex) == 23
 json.dump(d, open(sys.argv[2], "w"), indent=1)
 PY
 expect_exit 0 "$LACE" study --kernel --report-only --out ks
@@ -72,9 +75,9 @@ python3 - ks/report.html <<'PY' || fail "cannot plant the faults"
 import re, sys
 page = open(sys.argv[1], encoding="utf-8").read()
 svgs = [m for m in re.finditer(r"<svg .*?</svg>", page, re.S)]
-r4 = next(m for m in svgs if "one execution replayed" in m.group(0))
+r4 = next(m for m in svgs if "each recorded execution" in m.group(0))
 chart = r4.group(0)
-dots = re.findall(r'<circle class="dot"[^>]*/>', chart)
+dots = re.findall(r'<circle class="dot"[^>]*/>|<rect class="bar"[^>]*/>', chart)
 assert len(dots) == 23, len(dots)
 def planted(new_chart):
     return page[:r4.start()] + new_chart + page[r4.end():]
@@ -87,7 +90,8 @@ lo, hi = 0.9 * min(vals), max(vals)
 bars = chart
 for d, v in zip(dots, vals):
     label = re.search(r'data-label="([^"]*)"', d).group(1)
-    cy = float(re.search(r'cy="([^"]+)"', d).group(1))
+    cy = float(re.search(r'cy="([^"]+)"', d).group(1)) if 'cy="' in d else \
+        float(re.search(r' y="([^"]+)"', d).group(1)) + 5
     bars = bars.replace(d, '<rect class="bar" data-label="%s" data-value="%s" x="200" y="%.1f" '
                         'width="%.1f" height="10"/>' % (label, v, cy - 5, 1 + 400 * (v - lo) / (hi - lo)), 1)
 open("ks/bars.html", "w", encoding="utf-8").write(planted(bars))

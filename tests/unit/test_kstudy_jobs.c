@@ -84,10 +84,11 @@ static void test_plan_round_trip(void **state)
 	assert_non_null(strstr(sb.buf, rel));
 
 	/* run in the plan folder by the pool, the status kept, not fatal */
-	struct kjobs_progress pr = { "test", 0, 0, 0, NULL, NULL };
+	struct kjobs_progress pr = { .name = "test" };
 	for (int st = 0; st < 2; st++)
 		assert_int_equal(kjobs_run_stage(&q, dir, st, 2, &pr), 0);
 	assert_int_equal(pr.done, 3);
+	assert_int_equal(pr.failed, 1);   /* the job that exits 3 */
 	assert_int_equal(q.v[0].exit, 0);
 	assert_string_equal(q.v[0].out.buf, "vmlinux\n");
 	assert_string_equal(q.v[1].out.buf, "vmlinux\n");

@@ -120,12 +120,12 @@ static void test_own_layout(void **state)
 static void test_other_layout(void **state)
 {
 	static const struct replay_sym old[] = {
-		{ "A", "A", 0x1000, 0x100 }, { "B", "B", 0x2000, 0x40 }, { "C", "C", 0x3000, 0x10 },
+		{ "A", "A", 0x1000, 0x100, 0 }, { "B", "B", 0x2000, 0x40, 0 }, { "C", "C", 0x3000, 0x10, 0 },
 	};
 	static const struct replay_sym moved[] = {
-		{ "A", "A", 0x5000, 0x100 }, { "B", "B", 0x7000, 0x48 },
+		{ "A", "A", 0x5000, 0x100, 0 }, { "B", "B", 0x7000, 0x48, 0 },
 	};
-	struct replay_layout lay = { old, 3, moved, 2, NULL };
+	struct replay_layout lay = { old, 3, moved, 2, NULL, false, false, 0, 0 };
 	struct lace_record r;
 	struct lace_record_stream s;
 	struct replay_result res;

@@ -101,6 +101,48 @@ static void test_ratio_and_tost(void **state)
 	assert_int_equal(stats_verdict(&r, r.p, 0.95, 0.01), LACE_VERDICT_EQUIVALENT);
 }
 
+/* A known layout spread folded in (stats_ratio_fold(), references from
+ * stats_ref.py): the same +2.9 % that the rounds alone call slower is
+ * one layout draw a side, and a 2 % spread of layouts leaves it
+ * inconclusive; the runs' own CI and p are kept beside it. */
+static void test_ratio_fold(void **state)
+{
+	const double a[] = { 100, 102, 98, 101, 99, 103, 97, 100 };
+	const double b[] = { 103, 104, 101, 105, 101, 106, 99, 104 };
+	struct lace_ratio r;
+
+	assert_int_equal(stats_ratio_ci(a, b, 8, 0.95, 0.05, &r), 0);
+	stats_ratio_fold(&r, 0.02, 0.95, 0.05);
+	CLOSE(r.ratio, 1.02869269159, 1e-10);
+	CLOSE(r.df, 72179.3316255, 1e-3);
+	CLOSE(r.ci_low, 0.97294928588, 1e-9);
+	CLOSE(r.ci_high, 1.08762981698, 1e-9);
+	CLOSE(r.p, 0.319631660009, 1e-9);
+	CLOSE(r.tost_p, 0.235377159747, 1e-9);
+	CLOSE(r.runs_ci_low, 1.02185411762, 1e-9);
+	CLOSE(r.runs_p, 2.09924507765e-5, 1e-11);
+	CLOSE(r.fold_sd, 0.02, 0);
+	assert_int_equal(stats_verdict(&r, r.p, 0.95, 0.01), LACE_VERDICT_INCONCLUSIVE);
+	/* the spread is a floor no number of rounds lowers below its own
+	 * width: 1.96 * sqrt(2) * 2 % = 5.5 % > the 1.9 % to the margin */
+	assert_int_equal(stats_rounds_needed(&r, 0.95, 0.01), SIZE_MAX);
+	/* nothing to fold: unchanged */
+	struct lace_ratio u = r;
+	stats_ratio_fold(&u, 0, 0.95, 0.05);
+	assert_memory_equal(&u, &r, sizeof(r));
+
+	/* an exact ratio (a simulated count) gets a normal interval */
+	stats_ratio_exact(100, 105, 4, 0.01, &r);
+	CLOSE(r.ci_low, 1.05, 1e-12);
+	CLOSE(r.ci_high, 1.05, 1e-12);
+	stats_ratio_fold(&r, 0.02, 0.95, 0.01);
+	assert_true(isinf(r.df));
+	CLOSE(r.ci_low, 0.993376046936, 1e-9);
+	CLOSE(r.ci_high, 1.10985160494, 1e-9);
+	CLOSE(r.p, 0.084528770619, 1e-9);
+	assert_int_equal(stats_rounds_needed(&r, 0.95, 0.01), SIZE_MAX);
+}
+
 /* hyperfine's wording: B/A >= 1 is "slower" by B/A, below 1 "faster" by
  * A/B, with half the CI's width (the CI of A/B is the inverted one) */
 static void test_factor(void **state)
@@ -146,6 +188,22 @@ static void test_holm(void **state)
 
 /* x above (below) all n references 1..n, every n from 1 to 20: one-sided
  * p = 1/(n+1), two-sided 2/(n+1) (capped at 1), by hand */
+/* against SciPy 1.10.1: stats.kstest(x, 'uniform', method='asymp') */
+static void test_ks_uniform(void **state)
+{
+	static const double x[] = { 0.05, 0.12, 0.33, 0.41, 0.5, 0.62, 0.77, 0.81, 0.9, 0.95 };
+	static const double y[] = { 0.01, 0.02, 0.03, 0.05, 0.08, 0.1, 0.11, 0.2, 0.21, 0.3, 0.31,
+				    0.35, 0.4, 0.41, 0.45, 0.5, 0.52, 0.55, 0.6, 0.99 };
+	double D;
+
+	(void)state;
+	assert_true(fabs(stats_ks_uniform(x, 10, &D) - 0.9347322478665343) < 1e-9);
+	assert_true(fabs(D - 0.17) < 1e-12);
+	assert_true(fabs(stats_ks_uniform(y, 20, &D) - 0.014893159992088918) < 1e-9);
+	assert_true(fabs(D - 0.35) < 1e-12);
+	assert_true(isnan(stats_ks_uniform(x, 0, &D)));
+}
+
 static void test_rank_extremes(void **state)
 {
 	static const double two[20] = { 1, 2. / 3, 2. / 4, 2. / 5, 2. / 6, 2. / 7, 2. / 8, 2. / 9, 2. / 10,
@@ -327,9 +385,11 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_ks_uniform),
 		cmocka_unit_test(test_welch),
 		cmocka_unit_test(test_paired),
 		cmocka_unit_test(test_ratio_and_tost),
+		cmocka_unit_test(test_ratio_fold),
 		cmocka_unit_test(test_factor),
 		cmocka_unit_test(test_holm),
 		cmocka_unit_test(test_rank_extremes),
