@@ -10,6 +10,7 @@
 #include "measure/model/record.h"
 #include "measure/qemu/tcg_core.h"
 #include "measure/replay/replay.h"
+#include "measure/replay/replay_carry.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -52,9 +53,7 @@ struct rp_ctx {
 	const struct lace_record *rec;
 	const struct replay_layout *lay;
 	struct rp_scratch *sc;
-	int32_t *map;          /* per old function: the new one, or -1 */
-	int64_t *shift;        /* per old function: new - old start of it or its
-				* nearest mapped predecessor */
+	struct rp_carry carry;   /* lay's tables, and where the object is mapped */
 	uint64_t *afn_count;   /* per old function: approximate instructions run */
 	uint64_t *hot_count;   /* with heat: per old function, instructions run */
 	struct replay_result *out;
@@ -68,9 +67,6 @@ struct rp_ctx {
 	struct rp_afn *hot;
 	size_t nhot, hot_cap;
 	struct rp_chunk *chunks;
-
-	bool have_map;
-	uint64_t bias, map_start, map_size;
 
 	bool win_open;
 	unsigned windows;
@@ -116,98 +112,15 @@ static void arena_free(struct rp_ctx *c)
 	}
 }
 
-/* ---- carrying addresses over -------------------------------------------- */
-
-static int key_cmp_idx(const void *a, const void *b, void *arg)
-{
-	const struct replay_sym *v = arg;
-
-	return strcmp(v[*(const size_t *)a].key, v[*(const size_t *)b].key);
-}
+/* ---- carrying addresses over (replay_carry.c) ----------------------------- */
 
 static void layout_prepare(struct rp_ctx *c)
 {
 	const struct replay_layout *l = c->lay;
-	size_t *byk = xcalloc(l->nnew, sizeof(*byk));
-	int64_t shift = 0;
 
-	for (size_t j = 0; j < l->nnew; j++)
-		byk[j] = j;
-	qsort_r(byk, l->nnew, sizeof(*byk), key_cmp_idx, (void *)l->new);
-	c->map = xcalloc(l->nold, sizeof(*c->map));
-	c->shift = xcalloc(l->nold, sizeof(*c->shift));
+	carry_prepare(&c->carry, l);
 	c->afn_count = xcalloc(l->nold, sizeof(*c->afn_count));
 	c->hot_count = l->heat ? xcalloc(l->nold, sizeof(*c->hot_count)) : NULL;
-	for (size_t i = 0; i < l->nold; i++) {
-		size_t lo = 0, hi = l->nnew;
-		c->map[i] = -1;
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-			int d = strcmp(l->new[byk[mid]].key, l->old[i].key);
-			if (!d) {
-				c->map[i] = (int32_t)byk[mid];
-				break;
-			}
-			if (d < 0)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (c->map[i] >= 0)
-			shift = (int64_t)(l->new[c->map[i]].addr - l->old[i].addr);
-		c->shift[i] = shift;
-	}
-	free(byk);
-}
-
-/* The recorded function holding link address a, or -1. */
-static long old_find(const struct replay_layout *l, uint64_t a)
-{
-	size_t lo = 0, hi = l->nold;
-
-	while (lo < hi) {   /* first with addr > a */
-		size_t mid = (lo + hi) / 2;
-		if (l->old[mid].addr <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo)
-		return -1;
-	lo--;
-	while (lo && l->old[lo - 1].addr == l->old[lo].addr)
-		lo--;
-	return a - l->old[lo].addr < (l->old[lo].extent ? l->old[lo].extent : l->old[lo].size)
-	       ? (long)lo : -1;
-}
-
-enum { CL_EXACT, CL_APPROX, CL_OUTSIDE };
-
-/* Carry runtime address a over to the layout; *fn: the old function. */
-static uint64_t addr_carry(const struct rp_ctx *c, uint64_t a, int *cls, long *fn)
-{
-	const struct replay_layout *l = c->lay;
-	uint64_t bias = 0, link;
-	long k;
-
-	*cls = CL_OUTSIDE;
-	if (l->object) {
-		if (!c->have_map || a < c->map_start || a - c->map_start >= c->map_size)
-			return a;
-		bias = c->bias;
-	}
-	link = a - bias;
-	k = old_find(l, link);
-	*fn = k;
-	if (k < 0)
-		return a;
-	if (c->map[k] >= 0) {
-		const struct replay_sym *n = &l->new[c->map[k]];
-		*cls = n->size == l->old[k].size ? CL_EXACT : CL_APPROX;
-		return n->addr + (link - l->old[k].addr) + bias;
-	}
-	*cls = CL_APPROX;
-	return a + (uint64_t)c->shift[k];
 }
 
 /* ---- the stream ------------------------------------------------------------ */
@@ -240,7 +153,7 @@ static int block_define(struct rp_ctx *c, const struct rec_event *ev, uint64_t *
 		if (c->lay) {
 			int cls;
 			long fn = -1;
-			a = addr_carry(c, a, &cls, &fn);
+			a = carry_addr(&c->carry, a, &cls, &fn);
 			if (c->hot_count && fn >= 0) {
 				if (b->hn && c->hot[c->nhot - 1].fn == (uint32_t)fn) {
 					c->hot[c->nhot - 1].n++;
@@ -465,12 +378,12 @@ static int feed(struct rp_ctx *c, const struct lace_record_stream *s, uint64_t u
 			rd.ndefs = c->nblocks;   /* the child numbers on from the parent */
 			break;
 		case REC_MAP:
-			if (c->lay && c->lay->object && !c->have_map &&
+			if (c->lay && c->lay->object && !c->carry.have_map &&
 			    map_is_object(c->lay->object, &ev)) {
-				c->have_map = true;
-				c->bias = ev.a;
-				c->map_start = ev.b;
-				c->map_size = ev.c;
+				c->carry.have_map = true;
+				c->carry.bias = ev.a;
+				c->carry.map_start = ev.b;
+				c->carry.map_size = ev.c;
 			}
 			break;
 		case REC_WIN_OPEN:
@@ -563,7 +476,7 @@ int replay_run(const struct lace_record *rec, const struct replay_layout *lay,
 		c.nafn = 0;
 		c.nhot = 0;
 		c.taken_back = 0;
-		c.have_map = false;
+		c.carry.have_map = false;
 		c.pid = rec->streams[i].pid;
 		window_reset(&c);
 		arena_free(&c);
@@ -603,8 +516,7 @@ int replay_run(const struct lace_record *rec, const struct replay_layout *lay,
 	free(c.blocks);
 	free(c.afn);
 	free(c.tags);
-	free(c.map);
-	free(c.shift);
+	carry_free(&c.carry);
 	free(c.afn_count);
 	free(c.hot_count);
 	free(c.hot);
