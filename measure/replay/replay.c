@@ -20,11 +20,33 @@
 struct rp_block {
 	struct sim_seg seg;
 	uint64_t execs;                    /* counted runs, settled per stream */
+	uint64_t pend_hi;                  /* 2^32 times the wraps of its hot
+					    * part's execution count */
 	uint32_t exact, approx, outside;   /* its instructions by class */
 	uint32_t afirst, an;               /* its approximate functions in c->afn */
 	uint32_t hfirst, hn;               /* with heat: its pieces in c->hot */
 	bool kernel;
 };
+
+/* What one execution of a block reads, in one host cache line: the
+ * model's compact block (sim_blk_build), its key and the executions not
+ * yet settled.  What every execution adds whatever came before (the
+ * instructions, the lookups, the fetch model's constant part, the
+ * exact/approximate classes) is not added per execution: hot_settle()
+ * adds the block's constants times its executions, to the totals and to
+ * its side, before anyone reads them.  The blocks' cold parts (struct
+ * rp_block: a segment and its lookups, scattered over the arena) were
+ * three or four host cache misses per execution through 200 layouts. */
+struct rp_hot {
+	struct sim_blk b;   /* b.host32: executions since the last settle (its
+			     * wraps in the cold part's pend_hi); b.host8[0]:
+			     * the key */
+	uint64_t spare;
+};
+_Static_assert(sizeof(struct rp_hot) == 64, "one host cache line");
+
+#define RP_KERNEL  1u   /* a kernel block of a TCG plugin's recording */
+#define RP_GENERAL 2u   /* no compact block: runs its segment (block_run) */
 
 struct rp_afn {
 	uint32_t fn;     /* index in lay->old */
@@ -61,7 +83,13 @@ struct rp_ctx {
 	struct sim_model m;
 	uint64_t *tags;
 	struct rp_block *blocks;
+	struct rp_hot *hotb;   /* per block its hot part, 64-byte aligned */
 	size_t nblocks, cap;
+	uint32_t *dirty;       /* blocks executed since the last hot_settle() */
+	size_t ndirty, dirty_cap;
+	/* the key of a block that runs its compact block at once: the
+	 * current side (always 0 but with the plugin's recordings) */
+	uint8_t fast_key;
 	struct rp_afn *afn;
 	size_t nafn, afn_cap;
 	struct rp_afn *hot;
@@ -130,6 +158,34 @@ static int bad(const struct rp_ctx *c, const struct lace_record_stream *s, const
 	return lace_error_set(EINVAL, "stream of pid %llu: %s", (unsigned long long)s->pid, what);
 }
 
+static void blocks_grow(struct rp_ctx *c)
+{
+	size_t cap = c->cap ? 2 * c->cap : 4096;
+	struct rp_hot *hot;
+
+	c->blocks = xrealloc(c->blocks, cap * sizeof(*c->blocks));
+	if (posix_memalign((void **)&hot, 64, cap * sizeof(*hot)))
+		xdie_oom();
+	if (c->nblocks)
+		memcpy(hot, c->hotb, c->nblocks * sizeof(*hot));
+	free(c->hotb);
+	c->hotb = hot;
+	c->cap = cap;
+}
+
+/* Block id's hot part, from its segment (compiled for c->m). */
+static void hot_build(struct rp_ctx *c, size_t id)
+{
+	struct rp_hot *h = &c->hotb[id];
+	uint8_t key = c->qemu && c->blocks[id].kernel ? RP_KERNEL : 0;
+
+	memset(h, 0, sizeof(*h));
+	if (sim_blk_build(&h->b, &c->m, &c->blocks[id].seg))
+		key |= RP_GENERAL;
+	h->b.host32 = 0;
+	h->b.host8[0] = key;
+}
+
 static int block_define(struct rp_ctx *c, const struct rec_event *ev, uint64_t *addr,
 			uint32_t *len, uint64_t *phys)
 {
@@ -139,10 +195,8 @@ static int block_define(struct rp_ctx *c, const struct rec_event *ev, uint64_t *
 	uint32_t *sl = c->sc->sl;
 	struct rp_block *b;
 
-	if (c->nblocks == c->cap) {
-		c->cap = c->cap ? 2 * c->cap : 4096;
-		c->blocks = xrealloc(c->blocks, c->cap * sizeof(*c->blocks));
-	}
+	if (c->nblocks == c->cap)
+		blocks_grow(c);
 	b = &c->blocks[c->nblocks++];
 	memset(b, 0, sizeof(*b));
 	b->afirst = (uint32_t)c->nafn;
@@ -214,24 +268,134 @@ static int block_define(struct rp_ctx *c, const struct rec_event *ev, uint64_t *
 	b->seg.lines = keep;
 	b->seg.pages = keep + b->seg.nlines;
 	b->seg.lpages = b->seg.pages + b->seg.npages;
+	hot_build(c, c->nblocks - 1);
 	return 0;
+}
+
+static void span_add(struct sim_totals *sum, const struct sim_totals *now,
+		     const struct sim_totals *start)
+{
+	uint64_t *s = (uint64_t *)sum;
+	const uint64_t *n = (const uint64_t *)now, *b = (const uint64_t *)start;
+
+	for (size_t i = 0; i < sizeof(*sum) / sizeof(uint64_t); i++)
+		s[i] += n[i] - b[i];
+}
+
+/* The side the model's counts since c->last belong to. */
+static void side_set(struct rp_ctx *c, int kernel)
+{
+	c->cur_kernel = kernel;
+	c->fast_key = (uint8_t)(kernel ? RP_KERNEL : 0);
+}
+
+/* The fetch model's counters into the totals, before anyone reads them
+ * (the compact blocks' executions leave them in c->m.fetch). */
+static void totals_sync(struct rp_ctx *c)
+{
+	c->m.t.fetch_blocks = c->m.fetch.entries;
+	c->m.t.fetch_late = c->m.fetch.late;
+}
+
+/* What the compact blocks' executions since the last call add by a
+ * constant (struct rp_hot): to the totals, to the block's side of the
+ * split and to c->last (so that tcg_split_account's next difference
+ * holds the rest only), and, counting, to the block's executions (the
+ * exact/approximate classes).  Before the totals are read or reset. */
+static void hot_settle(struct rp_ctx *c, bool counting)
+{
+	for (size_t k = 0; k < c->ndirty; k++) {
+		struct rp_hot *h = &c->hotb[c->dirty[k]];
+		struct rp_block *b = &c->blocks[c->dirty[k]];
+		uint64_t n = b->pend_hi + h->b.host32;
+		struct sim_totals add = { 0 };
+
+		if (!n)   /* listed twice: after a wrap of host32 */
+			continue;
+		h->b.host32 = 0;
+		b->pend_hi = 0;
+		if (counting)
+			b->execs += n;
+		add.instructions = n * b->seg.ninsn;
+		add.l1i_loads = n * b->seg.l1i_loads;
+		add.itlb_loads = n * b->seg.itlb_loads;
+		add.fetch_blocks = n * b->seg.fetch.empty_entries;
+		add.fetch_late = n * b->seg.fetch.seq_late;
+		c->m.t.instructions += add.instructions;
+		c->m.t.l1i_loads += add.l1i_loads;
+		c->m.t.itlb_loads += add.itlb_loads;
+		c->m.fetch.entries += add.fetch_blocks;
+		c->m.fetch.late += add.fetch_late;
+		span_add(h->b.host8[0] & RP_KERNEL ? &c->split.k : &c->split.u, &add,
+			 &(struct sim_totals){ 0 });
+		span_add(&c->last, &add, &(struct sim_totals){ 0 });
+	}
+	c->ndirty = 0;
+	totals_sync(c);
+}
+
+/* The first execution of block id since the last settle (it goes on the
+ * list), or its 2^32nd (host32 wrapped). */
+static __attribute__((noinline)) void hot_first(struct rp_ctx *c, uint64_t id)
+{
+	if (!c->hotb[id].b.host32) {
+		c->blocks[id].pend_hi += (uint64_t)1 << 32;
+		return;
+	}
+	if (c->ndirty == c->dirty_cap) {
+		c->dirty_cap = c->dirty_cap ? 2 * c->dirty_cap : 4096;
+		c->dirty = xrealloc(c->dirty, c->dirty_cap * sizeof(*c->dirty));
+	}
+	c->dirty[c->ndirty++] = (uint32_t)id;
+}
+
+/* One execution of a compact block but for its constants. */
+static inline void hot_run(struct rp_ctx *c, uint64_t id)
+{
+	struct rp_hot *h = &c->hotb[id];
+
+	if (__builtin_expect((uint32_t)(h->b.host32++ + 1u) <= 1u, 0))
+		hot_first(c, id);
+	sim_blk_fetch(&c->m.fetch, &h->b);
+	sim_blk_run_caches(&c->m, &h->b, NULL);
 }
 
 static void block_run(struct rp_ctx *c, struct rp_block *b, bool counting)
 {
-	if (c->qemu && (int)b->kernel != c->cur_kernel) {
-		tcg_split_account(&c->split, c->cur_kernel, &c->m.t, &c->last);
-		c->cur_kernel = b->kernel;
-	}
 	/* sim_seg_run() of a segment without functions, inline */
 	c->m.t.instructions += b->seg.ninsn;
 	c->m.t.l1i_loads += b->seg.l1i_loads;
 	c->m.t.itlb_loads += b->seg.itlb_loads;
 	sim_seg_run_caches_inline(&c->m, &b->seg);
 	sim_fetch_seg_apply(&c->m.fetch, &b->seg.fetch);
-	c->m.t.fetch_blocks = c->m.fetch.entries;
-	c->m.t.fetch_late = c->m.fetch.late;
 	b->execs += counting;
+}
+
+/* An execution whose key is not the fast one: a change of side (the
+ * split is taken then, not after every block), or a block without a
+ * compact one. */
+static __attribute__((noinline)) void block_slow(struct rp_ctx *c, uint64_t id, bool counting)
+{
+	uint8_t key = c->hotb[id].b.host8[0];
+
+	if ((key & RP_KERNEL) != c->fast_key) {
+		totals_sync(c);
+		tcg_split_account(&c->split, c->cur_kernel, &c->m.t, &c->last);
+		side_set(c, key & RP_KERNEL);
+	}
+	if (key & RP_GENERAL)
+		block_run(c, &c->blocks[id], counting);
+	else
+		hot_run(c, id);
+}
+
+/* One execution of block id (defined). */
+static inline void block_exec(struct rp_ctx *c, uint64_t id, bool counting)
+{
+	if (__builtin_expect(c->hotb[id].b.host8[0] != c->fast_key, 0))
+		block_slow(c, id, counting);
+	else
+		hot_run(c, id);
 }
 
 /* How the counted runs' instructions were carried over, from each
@@ -250,16 +414,6 @@ static void blocks_settle(struct rp_ctx *c)
 			c->hot_count[c->hot[b->hfirst + k].fn] += b->execs * c->hot[b->hfirst + k].n;
 		b->execs = 0;
 	}
-}
-
-static void span_add(struct sim_totals *sum, const struct sim_totals *now,
-		     const struct sim_totals *start)
-{
-	uint64_t *s = (uint64_t *)sum;
-	const uint64_t *n = (const uint64_t *)now, *b = (const uint64_t *)start;
-
-	for (size_t i = 0; i < sizeof(*sum) / sizeof(uint64_t); i++)
-		s[i] += n[i] - b[i];
 }
 
 static void window_reset(struct rp_ctx *c)
@@ -299,6 +453,7 @@ static int fork_from(struct rp_ctx *c, const struct lace_record_stream *s,
 		return bad(c, s, "a fork from a stream that is not in the recording");
 	if (feed(c, parent, ev->c, depth + 1, false))
 		return -1;
+	hot_settle(c, false);
 	/* the child starts counting from zero with the parent's warm caches,
 	 * inside a window when the parent was in one */
 	bool open = c->win_open;
@@ -328,6 +483,35 @@ static bool map_is_object(const char *object, const struct rec_event *ev)
 	return same;
 }
 
+/* The length of the REC_EXEC record at p whose id is within 2^20 of the
+ * last (3 bytes of varint at most), its difference in *delta; 0 for
+ * anything else, or a record that does not end before end (rec_next()
+ * reads those).  Only records starting before stop. */
+static inline unsigned exec_peek(const uint8_t *p, const uint8_t *stop, const uint8_t *end,
+				 int64_t *delta)
+{
+	uint64_t v;
+	unsigned n = 2;
+
+	if (p >= stop || end - p < 2 || p[0] != REC_EXEC)
+		return 0;
+	v = p[1] & 0x7f;
+	if (p[1] & 0x80) {
+		if (end - p < 3)
+			return 0;
+		v |= (uint64_t)(p[2] & 0x7f) << 7;
+		n = 3;
+		if (p[2] & 0x80) {
+			if (end - p < 4 || (p[3] & 0x80))
+				return 0;
+			v |= (uint64_t)p[3] << 14;
+			n = 4;
+		}
+	}
+	*delta = (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+	return n;
+}
+
 static int feed(struct rp_ctx *c, const struct lace_record_stream *s, uint64_t upto, int depth,
 		bool counting)
 {
@@ -337,20 +521,23 @@ static int feed(struct rp_ctx *c, const struct lace_record_stream *s, uint64_t u
 	uint32_t *len = c->sc->len;
 	struct rec_reader rd;
 	struct rec_event ev;
+	const uint8_t *stop;   /* where the records to read end (upto) */
+	int64_t delta;
+	unsigned k;
 	int rc = 0;
 
 	rec_reader_init(&rd, s->data, s->len, addr, len, phys);
 	rd.ndefs = c->nblocks;
+	stop = upto < s->len ? rd.start + upto : rd.end;
 	for (;;) {
-		/* the common record, a run of a block one or a few numbers
-		 * from the last one, read here */
-		if (rd.end - rd.p >= 2 && rd.p[0] == REC_EXEC && !(rd.p[1] & 0x80) &&
-		    rec_reader_offset(&rd) < upto) {
-			rd.exec_id += (uint64_t)((int64_t)(rd.p[1] >> 1) ^ -(int64_t)(rd.p[1] & 1));
-			rd.p += 2;
+		/* the common record, a run of a block a few thousand numbers
+		 * or less from the last one, read here */
+		if ((k = exec_peek(rd.p, stop, rd.end, &delta))) {
+			rd.exec_id += (uint64_t)delta;
+			rd.p += k;
 			if (rd.exec_id >= c->nblocks)
 				return bad(c, s, "a block run before it was defined");
-			block_run(c, &c->blocks[rd.exec_id], counting);
+			block_exec(c, rd.exec_id, counting);
 			continue;
 		}
 		if (rec_reader_offset(&rd) >= upto || (rc = rec_next(&rd, &ev)) <= 0)
@@ -366,7 +553,7 @@ static int feed(struct rp_ctx *c, const struct lace_record_stream *s, uint64_t u
 		case REC_EXEC_PHYS:
 			if (ev.id >= c->nblocks)
 				return bad(c, s, "a block run before it was defined");
-			block_run(c, &c->blocks[ev.id], counting);
+			block_exec(c, ev.id, counting);
 			break;
 		case REC_IMAGE:
 			if (counting)
@@ -388,16 +575,18 @@ static int feed(struct rp_ctx *c, const struct lace_record_stream *s, uint64_t u
 			break;
 		case REC_WIN_OPEN:
 			if (!c->win_open) {
+				hot_settle(c, counting);
 				c->windows++;
 				c->win_open = true;
 				c->win_start = c->m.t;
 				memset(&c->split, 0, sizeof(c->split));
 				c->last = c->m.t;
-				c->cur_kernel = 0;   /* the marker runs in user space */
+				side_set(c, 0);   /* the marker runs in user space */
 			}
 			break;
 		case REC_WIN_CLOSE:
 			if (c->win_open) {
+				hot_settle(c, counting);
 				span_add(&c->win_sum, &c->m.t, &c->win_start);
 				c->win_open = false;
 				tcg_split_account(&c->split, c->cur_kernel, &c->m.t, &c->last);
@@ -408,6 +597,7 @@ static int feed(struct rp_ctx *c, const struct lace_record_stream *s, uint64_t u
 			}
 			break;
 		case REC_END:
+			hot_settle(c, counting);
 			if (counting)
 				proc_end(c);
 			sim_model_reset_counts(&c->m);
@@ -482,6 +672,7 @@ int replay_run(const struct lace_record *rec, const struct replay_layout *lay,
 		arena_free(&c);
 		if (feed(&c, &rec->streams[i], rec->streams[i].len, 0, true))
 			err = -EINVAL;
+		hot_settle(&c, true);
 		blocks_settle(&c);
 	}
 	for (size_t i = 0; i < out->nprocs; i++) {
@@ -514,6 +705,8 @@ int replay_run(const struct lace_record *rec, const struct replay_layout *lay,
 	arena_free(&c);
 	free(c.sc);
 	free(c.blocks);
+	free(c.hotb);
+	free(c.dirty);
 	free(c.afn);
 	free(c.tags);
 	carry_free(&c.carry);
