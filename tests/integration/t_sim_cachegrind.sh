@@ -41,9 +41,7 @@ print(int(v[0]))
 PY
 }
 
-# sort -S: without it sort sizes its buffer from sysinfo()'s free memory,
-# whose value changes a few instructions between the two runs
-for prog in "./loop-static 3" "./loop-dyn 3" "sort -S 1M words" "/bin/true"; do
+for prog in "./loop-static 3" "./loop-dyn 3" "sort words" "/bin/true"; do
   # shellcheck disable=SC2086
   want=$(cg $prog); got=$(lace_sim "" $prog)
   expect_eq "$got" "$want" "$prog: lace instructions vs cachegrind I refs"
