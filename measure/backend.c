@@ -77,10 +77,18 @@ int backend_select(struct lace_backend_set *set, enum lace_backend_mode mode,
 
 		ev->backend = set->hw;
 		ev->simulated = false;
-		if (mode == LACE_BACKEND_SIM && host_ok) {
+		if ((mode == LACE_BACKEND_SIM || ev->profile_name) && host_ok &&
+		    mode != LACE_BACKEND_HW) {
+			/* NAME@PROFILE is a model's count, whatever the mode */
 			ev->backend = set->model_host;
 			ev->simulated = true;
 			continue;
+		}
+		if (ev->profile_name) {
+			err = lace_error_set(EINVAL, "%s: a CPU profile's event, but %s", ev->name,
+					     mode == LACE_BACKEND_HW ? "--backend hw counts none"
+					     : why ? why : "the simulator does not model it");
+			goto out;
 		}
 		if (ev->host_missing) {
 			err = lace_error_set(ENOENT, "%s: no such tracepoint in this machine's kernel%s "

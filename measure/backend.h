@@ -67,6 +67,11 @@ struct lace_event_spec {
 	bool by_default;     /* from the default list, not asked for: with
 			      * --backend auto it is not sent to the simulator
 			      * (a default `lace stat` must not run valgrind) */
+	char *profile_name;  /* NAME@PROFILE: the CPU profile whose model counts
+			      * it (a model host running several, --cpu-profile
+			      * A,B); NULL: the host's only or first one */
+	int profile;         /* set by session_select(): that profile's index
+			      * in the model host's list (0: the first) */
 };
 
 /* How one event came out of one run, with perf's conventions. */
@@ -187,6 +192,12 @@ struct lace_backend {
 	 * 0 when taken, -ENOENT when the backend does not know the name,
 	 * other -errno for a bad value.  May be NULL. */
 	int (*set_option)(struct lace_backend *be, const char *name, const char *value);
+	/* Optional, model hosts.  The CPU profiles it runs the models of in
+	 * every run (--cpu-profile A,B), in order, as *names; how many (0:
+	 * none named yet).  With more than one, session_select() makes each
+	 * of the host's events but instructions (the same in every model)
+	 * one event per profile, NAME@PROFILE, spec->profile its index. */
+	size_t (*profiles)(struct lace_backend *be, const char *const **names);
 	/* Extra report after the summary (per-function tables ...) from the
 	 * backend_data of the runs; may be NULL. */
 	void (*print_extra)(struct lace_backend *be, FILE *out, json_t *const *extra, size_t nruns);

@@ -258,3 +258,30 @@ int sim_profile_load(const char *name_or_path, struct sim_profile *p)
 	}
 	return sim_profile_check(p);
 }
+
+int sim_profile_list_load(const char *list, struct sim_profile *out, size_t max, size_t *n)
+{
+	*n = 0;
+	for (const char *q = list;; q++) {
+		size_t len = strcspn(q, ",");
+		char one[PATH_MAX];
+		int err;
+
+		if (!len || len >= sizeof(one))
+			return lace_error_set(EINVAL, "--cpu-profile wants NAME[,NAME...], not '%s'", list);
+		if (*n == max)
+			return lace_error_set(EINVAL, "--cpu-profile: at most %zu profiles in one run", max);
+		memcpy(one, q, len);
+		one[len] = '\0';
+		err = sim_profile_load(one, &out[*n]);
+		if (err)
+			return err;
+		for (size_t i = 0; i < *n; i++)
+			if (!strcmp(out[i].name, out[*n].name))
+				return lace_error_set(EINVAL, "--cpu-profile: %s twice", out[i].name);
+		(*n)++;
+		q += len;
+		if (!*q)
+			return 0;
+	}
+}

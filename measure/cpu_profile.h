@@ -4,6 +4,8 @@
 #ifndef LACE_SIM_PROFILE_H
 #define LACE_SIM_PROFILE_H
 
+#include <stddef.h>
+
 #include "measure/model/model.h"
 
 struct sim_profile {
@@ -36,5 +38,13 @@ int sim_profile_set_fetch_block(struct sim_profile *p, const char *spec);
 int sim_profile_set_kernel_page(struct sim_profile *p, const char *spec);
 /* Check the whole geometry; 0 or -EINVAL with the message set. */
 int sim_profile_check(const struct sim_profile *p);
+
+/* The most CPU profiles one run models (--cpu-profile A,B,...). */
+#define SIM_MAX_PROFILES 8
+/* A --cpu-profile list, NAME[,NAME...] (names or paths), each loaded
+ * into out[] (max of them); *n how many.  Their own names must differ:
+ * they name the events of each (NAME@PROFILE).  0 or -errno with the
+ * message set. */
+int sim_profile_list_load(const char *list, struct sim_profile *out, size_t max, size_t *n);
 
 #endif

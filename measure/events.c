@@ -566,8 +566,37 @@ static int resolve(struct lace_event_spec *ev, const char *s)
 	return lace_error_set(ENOENT, "%s: unknown event (see 'perf list' and doc/events.md)", ev->name);
 }
 
+/* NAME@PROFILE: the offset of the '@' when name ends in a profile's name
+ * (letters, digits, '.', '-', '_'), else 0. */
+static size_t profile_suffix(const char *name)
+{
+	const char *at = strrchr(name, '@');
+
+	if (!at || at == name || !at[1])
+		return 0;
+	for (const char *p = at + 1; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr(".-_", *p))
+			return 0;
+	return (size_t)(at - name);
+}
+
 int event_parse_one(struct lace_event_spec *ev, const char *name)
 {
+	size_t at = profile_suffix(name);
+
+	if (at) {
+		/* the event as the model of one CPU profile counts it */
+		char *core = xstrndup(name, at);
+		int err = event_parse_one(ev, core);
+
+		free(core);
+		free(ev->name);
+		ev->name = xstrdup(name);
+		if (!err && ev->kind == LACE_EV_TRACEPOINT)
+			err = lace_error_set(EINVAL, "%s: a tracepoint is not a CPU profile's event", name);
+		ev->profile_name = xstrdup(name + at + 1);
+		return err;
+	}
 	memset(ev, 0, sizeof(*ev));
 	ev->group = -1;
 	ev->name = xstrdup(name);
@@ -626,7 +655,8 @@ void event_spec_release(struct lace_event_spec *ev)
 {
 	free(ev->name);
 	free(ev->base);
-	ev->name = ev->base = NULL;
+	free(ev->profile_name);
+	ev->name = ev->base = ev->profile_name = NULL;
 }
 
 int events_parse(struct lace_event_list *list, const char *spec)

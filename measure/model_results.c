@@ -121,6 +121,32 @@ static int proc_parse(const char *text, struct sim_proc *p)
 		}
 		if (!strcmp(buf, "l1i") || !strcmp(buf, "itlb") || !strcmp(buf, "stlb"))
 			continue;   /* geometry, echoed for the reader */
+		if (!strcmp(buf, "more")) {
+			unsigned k;
+			int n = 0;
+
+			if (sscanf(val, "%u %n", &k, &n) != 1 || !n || k != p->nmore + 1 ||
+			    k > SIM_MORE_MAX || !val[n])
+				return lace_error_set(EINVAL, "line %d: bad profile line", lineno);
+			snprintf(p->more[p->nmore++].name, sizeof(p->more[0].name), "%s", val + n);
+			continue;
+		}
+		if (buf[0] == 'm' && buf[1] >= '1' && buf[1] <= '9' && buf[2] == '-') {
+			/* "mK-[inherited-|window-]EVENT": the other profile K's */
+			unsigned k = (unsigned)(buf[1] - '0');
+			struct sim_more *m = k <= p->nmore ? &p->more[k - 1] : NULL;
+			const char *key = buf + 3;
+
+			if (!m || parse_u64(val, &v))
+				return lace_error_set(EINVAL, "line %d: bad profile count", lineno);
+			if (!strncmp(key, "inherited-", 10) && (idx = sim_event_index(key + 10)) >= 0)
+				*totals_field(&m->inherited, idx) = v;
+			else if (!strncmp(key, "window-", 7) && (idx = sim_event_index(key + 7)) >= 0)
+				*totals_field(&m->window, idx) = v;
+			else if ((idx = sim_event_index(key)) >= 0)
+				*totals_field(&m->t, idx) = v;
+			continue;
+		}
 		if (parse_u64(val, &v))
 			return lace_error_set(EINVAL, "line %d: '%s' is not a count", lineno, val);
 		if (!strcmp(buf, "pid"))
@@ -278,10 +304,22 @@ int sim_results_load(const char *dir, const char *prefix, struct sim_results *r)
 		return err;
 	}
 	qsort(r->procs, r->nprocs, sizeof(*r->procs), cmp_proc);
+	r->nmore = r->procs[0].nmore;
 	for (size_t i = 0; i < r->nprocs; i++) {
-		totals_add(&r->total, &r->procs[i].t);
-		if (r->procs[i].windows) {
-			totals_add(&r->window, &r->procs[i].window);
+		const struct sim_proc *p = &r->procs[i];
+
+		if (p->nmore != r->nmore) {
+			sim_results_free(r);
+			return lace_error_set(EINVAL, "%s: the processes' files model different profiles",
+					      dir);
+		}
+		totals_add(&r->total, &p->t);
+		for (size_t k = 0; k < p->nmore; k++)
+			totals_add(&r->more_total[k], &p->more[k].t);
+		if (p->windows) {
+			totals_add(&r->window, &p->window);
+			for (size_t k = 0; k < p->nmore; k++)
+				totals_add(&r->more_window[k], &p->more[k].window);
 			r->window_procs++;
 		}
 	}

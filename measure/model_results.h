@@ -16,6 +16,14 @@ struct sim_fn_result {
 			       * (outermost frames of recursion) */
 };
 
+/* Another CPU profile modelled in the same run (lace-vg --lace-more): its
+ * events only ("more K NAME", then "mK-..." lines). */
+#define SIM_MORE_MAX 7
+struct sim_more {
+	char name[64];
+	struct sim_totals t, inherited, window;
+};
+
 struct sim_proc {
 	pid_t pid, ppid;
 	int image;              /* 0 for the first image of the pid, 1 after an exec ... */
@@ -29,6 +37,8 @@ struct sim_proc {
 	struct sim_totals window;      /* the counts inside them */
 	struct sim_fn_result *fns;
 	size_t nfns;
+	struct sim_more more[SIM_MORE_MAX];   /* the other profiles, in order */
+	size_t nmore;
 };
 
 struct sim_results {
@@ -39,6 +49,9 @@ struct sim_results {
 	size_t window_procs;      /* processes (images) that opened a window */
 	struct sim_fn_result *fns;   /* merged by name, most instructions first */
 	size_t nfns;
+	/* the other profiles' totals and windows, as total and window */
+	struct sim_totals more_total[SIM_MORE_MAX], more_window[SIM_MORE_MAX];
+	size_t nmore;
 };
 
 /* Parse one file.  0, or -EINVAL with "line N: ..." set. */

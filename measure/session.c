@@ -11,6 +11,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "measure/model_results.h"
 #include "measure/runner.h"
 #include "util/array.h"
 #include "util/error.h"
@@ -186,6 +187,69 @@ int session_add_backend_option(struct lace_session *s, const char *name, const c
 	return 0;
 }
 
+/* A copy of ev for the model of profile k of names (NAME@PROFILE). */
+static void event_for_profile(struct lace_event_spec *out, const struct lace_event_spec *ev,
+			      const char *const *names, int k)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s@%s", ev->name, names[k]);
+	*out = *ev;
+	out->name = strbuf_detach(&sb, NULL);
+	out->base = xstrdup(ev->base);
+	out->profile_name = xstrdup(names[k]);
+	out->profile = k;
+}
+
+/* Several CPU profiles in one run (--cpu-profile A,B): each of the model
+ * host's events but instructions becomes one per profile, NAME@PROFILE;
+ * an event that names its profile gets that profile's index. */
+static int session_split_profiles(struct lace_session *s)
+{
+	struct lace_backend *host = s->set.model_host;
+	const char *const *names = NULL;
+	size_t n = host && host->profiles ? host->profiles(host, &names) : 0;
+	struct lace_event_list out = { 0 };
+
+	for (size_t i = 0; i < s->evl.n; i++) {
+		struct lace_event_spec *ev = &s->evl.ev[i];
+		bool mine = host && ev->backend == host;
+
+		if (ev->profile_name) {
+			size_t k;
+
+			for (k = 0; k < n && strcmp(names[k], ev->profile_name); k++)
+				;
+			if (k == n) {
+				struct strbuf sb = STRBUF_INIT;
+				for (size_t j = 0; j < n; j++)
+					strbuf_addf(&sb, "%s%s", j ? "," : "", names[j]);
+				int err = lace_error_set(EINVAL, "%s: %s is not one of the CPU "
+							 "profiles run (--cpu-profile %s)", ev->name,
+							 ev->profile_name, n ? sb.buf : "NAME,...");
+				strbuf_release(&sb);
+				events_release(&out);
+				return err;
+			}
+			ev->profile = (int)k;
+		}
+		if (n < 2 || !mine || ev->profile_name || sim_event_index(ev->base) <= 0) {
+			ALLOC_GROW(out.ev, out.n + 1, out.alloc);
+			out.ev[out.n++] = *ev;
+			continue;
+		}
+		for (size_t k = 0; k < n; k++) {
+			ALLOC_GROW(out.ev, out.n + 1, out.alloc);
+			event_for_profile(&out.ev[out.n++], ev, names, (int)k);
+		}
+		event_spec_release(ev);
+	}
+	out.ngroups = s->evl.ngroups;
+	free(s->evl.ev);
+	s->evl = out;
+	return 0;
+}
+
 int session_select(struct lace_session *s)
 {
 	int err;
@@ -208,6 +272,9 @@ int session_select(struct lace_session *s)
 		if (err)
 			return err;
 	}
+	err = session_split_profiles(s);
+	if (err)
+		return err;
 	events_group_hardware(&s->evl);
 	return 0;
 }

@@ -60,17 +60,20 @@ const char *sim_cache_geometry_error(int code)
 
 uint64_t sim_cache_ntags(uint64_t size, uint32_t ways, uint64_t line)
 {
-	/* tags and stamps, each (ways + 1) slots per set */
-	return 2 * (size / line / ways) * (ways + 1);
+	uint64_t sets = size / line / ways;
+
+	/* tags and stamps of every way, then the MRU copies */
+	return 2 * sets * ways + sets;
 }
 
 void sim_cache_flush(struct sim_cache *c)
 {
-	uint64_t n = (uint64_t)c->sets * c->stride;
-
-	for (uint64_t i = 0; i < n; i++) {
-		c->tags[i] = SIM_TAG_INVALID;
-		c->stamps[i] = 0;
+	for (uint64_t s = 0; s < c->sets; s++) {
+		c->mru[s] = SIM_TAG_INVALID;
+		for (uint32_t w = 0; w < c->ways; w++) {
+			c->tags[s * c->stride + w] = SIM_TAG_INVALID;
+			c->stamps[s * c->stride + w] = 0;
+		}
 	}
 	c->clock = 0;
 }
@@ -81,9 +84,11 @@ void sim_cache_flush_below(struct sim_cache *c, uint64_t limit)
 		uint64_t *set = &c->tags[(uint64_t)s * c->stride];
 		uint64_t *stamp = &c->stamps[(uint64_t)s * c->stride];
 
+		if (c->mru[s] != SIM_TAG_INVALID && c->mru[s] < limit)
+			c->mru[s] = SIM_TAG_INVALID;
 		/* the survivors keep their stamps (their LRU order); a freed
 		 * way is never used, the first to go on a miss */
-		for (uint32_t i = 0; i <= c->ways; i++) {
+		for (uint32_t i = 0; i < c->ways; i++) {
 			if (set[i] != SIM_TAG_INVALID && set[i] < limit) {
 				set[i] = SIM_TAG_INVALID;
 				stamp[i] = 0;
@@ -97,24 +102,25 @@ void sim_cache_init(struct sim_cache *c, uint64_t size, uint32_t ways, uint64_t 
 {
 	c->ways = ways;
 	c->sets = (uint32_t)(size / line / ways);
-	c->stride = ways + 1;
 	c->line_bits = log2_u64(line);
 	c->set_mask = c->sets - 1;
+	c->stride = 2 * ways;
 	c->tags = tags;
-	c->stamps = tags + (uint64_t)c->sets * c->stride;
+	c->stamps = tags + ways;
+	c->mru = tags + (uint64_t)c->sets * c->stride;
 	sim_cache_flush(c);
 }
 
-int sim_cache_ref_search(struct sim_cache *c, uint32_t setoff, uint64_t block, uint8_t *way)
+int sim_cache_ref_search(struct sim_cache *c, uint32_t s, uint64_t block, uint8_t *way)
 {
-	uint64_t *set = &c->tags[setoff + 1];
-	uint64_t *stamp = &c->stamps[setoff + 1];
+	uint64_t *set = &c->tags[(uint64_t)s * c->stride];
+	uint64_t *stamp = &c->stamps[(uint64_t)s * c->stride];
 	uint32_t w, victim = 0;
 
 	for (w = 0; w < c->ways; w++) {
 		if (set[w] == block) {
 			stamp[w] = ++c->clock;
-			c->tags[setoff] = block;
+			c->mru[s] = block;
 			*way = (uint8_t)w;
 			return 0;
 		}
@@ -126,7 +132,7 @@ int sim_cache_ref_search(struct sim_cache *c, uint32_t setoff, uint64_t block, u
 			victim = w;
 	set[victim] = block;
 	stamp[victim] = ++c->clock;
-	c->tags[setoff] = block;
+	c->mru[s] = block;
 	*way = (uint8_t)victim;
 	return 1;
 }

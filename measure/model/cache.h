@@ -16,25 +16,31 @@
  * each way has a time stamp of its last use (one counter per cache; 0 =
  * never, an invalid way), and a miss evicts the way with the smallest
  * stamp, which is the LRU one.  Each set also keeps a copy of its most
- * recently used tag in front of its ways (slot 0), which generated code
- * compares against: a hit on the MRU tag changes nothing (its stamp is
- * already the newest of the set) and may be skipped.  A caller that looks
- * up the same block again and again (a compiled segment) keeps the way it
- * found it in as a hint: the hit is then one compare and two stores. */
+ * recently used tag, in an array of its own (one word per set, so that
+ * the copies of every set fit in a few host cache lines), which the hosts'
+ * hot paths compare against: a hit on the MRU tag changes nothing (its
+ * stamp is already the newest of the set) and may be skipped.  A set's
+ * tags and stamps lie together (the tags of its ways, then their stamps:
+ * 128 bytes for 8 ways, two adjacent host cache lines when the caller's
+ * array is 128-byte aligned), so that a miss, which reads them all,
+ * touches one place.  A caller that looks up the same block again and
+ * again (a compiled segment) keeps the way it found it in as a hint: the
+ * hit is then one compare and two stores. */
 #ifndef LACE_SIM_CACHE_H
 #define LACE_SIM_CACHE_H
 
 #include <stdint.h>
 
 struct sim_cache {
-	uint64_t *tags;     /* per set (stride slots): the MRU tag, then the
-			     * ways' tags; ~0 = invalid */
-	uint64_t *stamps;   /* the same indexes: the ways' last use (slot 0
-			     * of a set unused) */
+	uint64_t *tags;     /* per set (stride slots): the ways' tags (~0 =
+			     * invalid), then their stamps */
+	uint64_t *stamps;   /* tags + ways: stamps[slot] is the last use of
+			     * the way whose tag is tags[slot] (0 = never) */
+	uint64_t *mru;      /* per set: its most recently used tag; ~0 = none */
 	uint64_t clock;     /* the last stamp given */
 	uint32_t ways;
 	uint32_t sets;
-	uint32_t stride;    /* ways + 1 */
+	uint32_t stride;    /* 2 * ways */
 	uint32_t line_bits;
 	uint64_t set_mask;  /* sets - 1 */
 };
@@ -44,7 +50,8 @@ struct sim_cache {
  * sim_cache_geometry_error() spells out. */
 int sim_cache_geometry_check(uint64_t size, uint32_t ways, uint64_t line);
 const char *sim_cache_geometry_error(int code);
-/* Number of uint64_t slots the caller must provide (tags and stamps). */
+/* Number of uint64_t slots the caller must provide (tags and stamps, then
+ * the MRU copies; best 128-byte aligned). */
 uint64_t sim_cache_ntags(uint64_t size, uint32_t ways, uint64_t line);
 /* Initialise (geometry must pass the check); tags: sim_cache_ntags() slots. */
 void sim_cache_init(struct sim_cache *c, uint64_t size, uint32_t ways, uint64_t line,
@@ -61,54 +68,50 @@ static inline uint64_t sim_cache_block(const struct sim_cache *c, uint64_t addr)
 	return addr >> c->line_bits;
 }
 
-static inline uint64_t sim_cache_set_of(const struct sim_cache *c, uint64_t block)
+/* The set of a block: its index in mru[], and its ways' first slot in
+ * tags[] and stamps[] is set * stride. */
+static inline uint32_t sim_cache_set_of(const struct sim_cache *c, uint64_t block)
 {
-	return block & c->set_mask;
+	return (uint32_t)(block & c->set_mask);
 }
 
-/* The index of a set's first slot (its MRU tag) in tags[] and stamps[]. */
-static inline uint32_t sim_cache_setoff(const struct sim_cache *c, uint64_t block)
+/* The most recently used tag of a set (~0: none). */
+static inline uint64_t sim_cache_mru(const struct sim_cache *c, uint32_t set)
 {
-	return (uint32_t)((block & c->set_mask) * c->stride);
-}
-
-/* The most recently used tag of the set at setoff (~0: none). */
-static inline uint64_t sim_cache_mru(const struct sim_cache *c, uint32_t setoff)
-{
-	return c->tags[setoff];
+	return c->mru[set];
 }
 
 /* The lookup when the hinted way does not hold the block: search the set;
  * 1 on a miss.  *way is set to where the block now is. */
-int sim_cache_ref_search(struct sim_cache *c, uint32_t setoff, uint64_t block, uint8_t *way);
+int sim_cache_ref_search(struct sim_cache *c, uint32_t set, uint64_t block, uint8_t *way);
 
-/* Look up block in the set at setoff (sim_cache_setoff()), with *way the
- * way it was found in last time (it must be below the number of ways: 0,
- * or what this function left there for this cache); 1 on a miss, 0 on a
- * hit.  LRU state and *way are updated. */
-static inline int sim_cache_ref_way(struct sim_cache *c, uint32_t setoff, uint64_t block,
+/* Look up block in its set (sim_cache_set_of()), with *way the way it was
+ * found in last time (it must be below the number of ways: 0, or what this
+ * function left there for this cache); 1 on a miss, 0 on a hit.  LRU
+ * state and *way are updated. */
+static inline int sim_cache_ref_way(struct sim_cache *c, uint32_t set, uint64_t block,
 				    uint8_t *way)
 {
-	uint32_t slot = setoff + 1 + *way;
+	uint32_t slot = set * c->stride + *way;
 
 	if (__builtin_expect(c->tags[slot] == block, 1)) {
 		c->stamps[slot] = ++c->clock;
-		c->tags[setoff] = block;
+		c->mru[set] = block;
 		return 0;
 	}
-	return sim_cache_ref_search(c, setoff, block, way);
+	return sim_cache_ref_search(c, set, block, way);
 }
 
 /* Look up one block; 1 on a miss, 0 on a hit.  LRU state is updated. */
 static inline int sim_cache_ref_block(struct sim_cache *c, uint64_t block)
 {
-	uint32_t setoff = sim_cache_setoff(c, block);
+	uint32_t set = sim_cache_set_of(c, block);
 	uint8_t way = 0;
 
 	/* the MRU tag: nothing changes */
-	if (c->tags[setoff] == block)
+	if (c->mru[set] == block)
 		return 0;
-	return sim_cache_ref_search(c, setoff, block, &way);
+	return sim_cache_ref_search(c, set, block, &way);
 }
 
 /* One instruction-style access of len bytes at addr: every line it touches

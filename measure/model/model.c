@@ -239,7 +239,7 @@ static uint32_t refs_compact(const struct sim_cache *c, struct sim_ref *r, uint3
 		r[k] = r[j];
 		r[k].first = r[j].insn != prev_insn;
 		prev_insn = r[j].insn;
-		r[k].insn = sim_cache_setoff(c, r[j].block);
+		r[k].insn = sim_cache_set_of(c, r[j].block);
 		r[k].way = 0;
 		k++;
 	}
@@ -397,4 +397,82 @@ void sim_seg_run(struct sim_model *m, struct sim_seg *seg)
 	sim_fetch_seg_apply(&m->fetch, &seg->fetch);
 	m->t.fetch_blocks = m->fetch.entries;
 	m->t.fetch_late = m->fetch.late;
+}
+
+/* ---- compact blocks ------------------------------------------------------ */
+
+int sim_blk_build(struct sim_blk *b, const struct sim_model *m, const struct sim_seg *seg)
+{
+	uint64_t a = seg->fetch.first_state >> 1;
+	uint64_t fb = (uint64_t)1 << m->fetch.block_bits;
+	int64_t delta = (int64_t)(seg->fetch.last_state - seg->fetch.first_state);
+	const struct sim_ref *page = seg->npages ? seg->pages : seg->lpages;
+
+	if (seg->nlines < 1 || seg->nlines > SIM_BLK_LINES || seg->npages + seg->nlpages != 1 ||
+	    delta < INT32_MIN || delta > INT32_MAX || page->fn != seg->lines[0].fn)
+		return -1;
+	for (uint32_t i = 1; i < seg->nlines; i++)
+		if (seg->lines[i].fn != seg->lines[0].fn)
+			return -1;
+	b->first_state = seg->fetch.first_state;
+	b->last_delta = (int32_t)delta;
+	b->host32 = 0;
+	b->flags = (uint8_t)((a & (fb - 1)) == 0 ? SIM_BLK_ALIGNED : 0);
+	b->flags |= (a & (fb - 1)) >= fb - fb / 4 ? SIM_BLK_LATE : 0;
+	b->flags |= seg->nlpages ? SIM_BLK_LARGE : 0;
+	b->nl = (uint8_t)seg->nlines;
+	b->host8[0] = b->host8[1] = 0;
+	for (uint32_t i = 0; i < SIM_BLK_REFS; i++) {
+		b->way[i] = 0;
+		b->ref[i] = 0;
+	}
+	for (uint32_t i = 0; i < seg->nlines; i++) {
+		b->ref[i] = seg->lines[i].block;
+		b->way[i] = seg->lines[i].way;
+		b->flags |= seg->lines[i].first ? SIM_BLK_FIRST << i : 0;
+	}
+	b->ref[seg->nlines] = page->block;
+	b->way[seg->nlines] = page->way;
+	return 0;
+}
+
+/* sim_seg_refs_finish() and sim_seg_lpages_run() for a compact block: its
+ * one page lookup starts its instruction (the only one kept). */
+void sim_blk_finish(struct sim_model *m, struct sim_blk *b, struct sim_fn_stats *fn,
+		    uint32_t from)
+{
+	uint32_t nl = b->nl;
+	int missed = 0;   /* the lookups before from all hit */
+	uint64_t page = b->ref[nl];
+
+	for (uint32_t i = from; i < nl; i++) {
+		struct sim_cache *c = &m->l1i;
+
+		if (b->flags & (SIM_BLK_FIRST << i))
+			missed = 0;
+		if (sim_cache_ref_way(c, sim_cache_set_of(c, b->ref[i]), b->ref[i], &b->way[i]) &&
+		    !missed) {
+			missed = 1;
+			m->t.l1i_misses++;
+			if (fn)
+				fn->l1i_misses++;
+		}
+	}
+	if (b->flags & SIM_BLK_LARGE) {
+		struct sim_cache *c = &m->litlb;
+
+		if (!sim_cache_ref_way(c, sim_cache_set_of(c, page), page, &b->way[nl]))
+			return;
+		if (m->cfg.stlb_large)
+			sim_model_stlb_lookup(m, page | SIM_LARGE_TAG, fn);
+	} else {
+		struct sim_cache *c = &m->itlb;
+
+		if (!sim_cache_ref_way(c, sim_cache_set_of(c, page), page, &b->way[nl]))
+			return;
+		sim_model_stlb_lookup(m, page, fn);
+	}
+	m->t.itlb_misses++;
+	if (fn)
+		fn->itlb_misses++;
 }

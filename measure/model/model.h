@@ -152,8 +152,7 @@ struct sim_insn {
 struct sim_ref {
 	uint64_t block;
 	uint32_t insn;   /* build time: index of the instruction; after
-			  * compaction: the set's first slot in the cache's
-			  * tags (sim_cache_setoff(), where its MRU tag is) */
+			  * compaction: the block's set (sim_cache_set_of()) */
 	uint16_t fn;
 	uint8_t first;   /* first kept lookup of its instruction: resets the
 			  * at-most-one-miss rule */
@@ -253,12 +252,13 @@ static inline void sim_seg_refs_run(struct sim_model *m, const struct sim_seg *s
 				    struct sim_ref *lines, uint32_t nlines,
 				    struct sim_ref *pages, uint32_t npages)
 {
-	uint64_t *tags = m->l1i.tags, *stamps = m->l1i.stamps, clock = m->l1i.clock;
-	uint32_t i;
+	uint64_t *mru = m->l1i.mru, *tags = m->l1i.tags, *stamps = m->l1i.stamps;
+	uint64_t clock = m->l1i.clock;
+	uint32_t stride = m->l1i.stride, i;
 
 	for (i = 0; i < nlines; i++) {
 		uint64_t block = lines[i].block;
-		uint32_t setoff = lines[i].insn, slot = setoff + 1 + lines[i].way;
+		uint32_t set = lines[i].insn, slot = set * stride + lines[i].way;
 
 		if (__builtin_expect(tags[slot] != block, 0)) {
 			m->l1i.clock = clock;
@@ -266,20 +266,22 @@ static inline void sim_seg_refs_run(struct sim_model *m, const struct sim_seg *s
 			return;
 		}
 		stamps[slot] = ++clock;
-		tags[setoff] = block;
+		mru[set] = block;
 	}
 	m->l1i.clock = clock;
 
+	mru = m->itlb.mru;
 	tags = m->itlb.tags;
 	stamps = m->itlb.stamps;
 	clock = m->itlb.clock;
+	stride = m->itlb.stride;
 	for (i = 0; i < npages; i++) {
 		uint64_t block = pages[i].block;
-		uint32_t setoff = pages[i].insn, slot = setoff + 1 + pages[i].way;
+		uint32_t set = pages[i].insn, slot = set * stride + pages[i].way;
 
 		/* a page is nearly always the MRU one of its set: that hit
 		 * changes nothing (code lines are not, they take turns) */
-		if (tags[setoff] == block)
+		if (mru[set] == block)
 			continue;
 		if (__builtin_expect(tags[slot] != block, 0)) {
 			m->itlb.clock = clock;
@@ -287,7 +289,7 @@ static inline void sim_seg_refs_run(struct sim_model *m, const struct sim_seg *s
 			return;
 		}
 		stamps[slot] = ++clock;
-		tags[setoff] = block;
+		mru[set] = block;
 	}
 	m->itlb.clock = clock;
 }
@@ -304,7 +306,7 @@ static inline void sim_seg_run_caches_inline(struct sim_model *m, struct sim_seg
 {
 	sim_seg_refs_run(m, seg, seg->lines, seg->nlines, seg->pages, seg->npages);
 	for (uint32_t i = 0; i < seg->nlpages; i++)
-		if (__builtin_expect(m->litlb.tags[seg->lpages[i].insn] != seg->lpages[i].block, 0)) {
+		if (__builtin_expect(m->litlb.mru[seg->lpages[i].insn] != seg->lpages[i].block, 0)) {
 			sim_seg_lpages_run(m, seg, seg->lpages + i, seg->nlpages - i);
 			break;
 		}
@@ -312,5 +314,154 @@ static inline void sim_seg_run_caches_inline(struct sim_model *m, struct sim_seg
 /* Lazy segments: add the pending executions' instructions and calls to the
  * functions, and zero the pending count. */
 void sim_seg_settle(struct sim_seg *seg);
+
+/* ---- compact blocks: a segment's per-execution part in 56 bytes ------- */
+
+/* What a host reads on every execution of a compiled segment, packed so
+ * that with the host's own word it fills one 64-byte host cache line: the
+ * fetch model's entry and exit states and the kept lookups, each with the
+ * way its block was last found in, and which of them start their
+ * instruction.  A host keeps one per translated block (the TCG plugin) or
+ * segment (the Valgrind tool) next to its counters; the segment (sim_seg)
+ * it was built from is needed again only for its constants.  A miss
+ * touches the block, the set looked up and the host's counter of the
+ * block's misses (a struct sim_fn_stats it passes: all of a block's
+ * lookups belong to one function, that of seg->lines[0].fn), nothing else:
+ * with a code footprint many times the L1i nearly every call misses, and
+ * the segment, its lookups and the function's counters were as many host
+ * cache misses more.
+ *
+ * It holds segments of 1..SIM_BLK_LINES kept line lookups and exactly one
+ * page lookup, of either page size, all in one function: nearly every
+ * block (those a host translates hold at most a few hundred bytes of
+ * code).  sim_blk_build() refuses the others, which the host runs as
+ * segments.
+ *
+ * Running one equals sim_seg_run_caches() on its segment, and the fetch
+ * model's part equals sim_fetch_seg_apply() but for two constants per
+ * execution, which the host adds itself (at once, or lazily from an
+ * execution count): the entries and late entries every execution makes
+ * whatever came before (sim_fetch_seg.empty_entries, .seq_late).  What is
+ * left depends on how the block was entered, and on its first address
+ * only: entered by a jump, one entry more (late when that address is in
+ * the last quarter of its fetch block); falling through from a non-empty
+ * instruction, one more when the address starts a fetch block.
+ * (tests/unit/test_sim_fetch.c runs random streams three ways: reference,
+ * segments, compact blocks.) */
+#define SIM_BLK_LINES 3
+#define SIM_BLK_REFS (SIM_BLK_LINES + 1)
+#define SIM_BLK_ALIGNED 1u   /* the first address starts a fetch block */
+#define SIM_BLK_LATE    2u   /* ... lies in the last quarter of one */
+#define SIM_BLK_LARGE   4u   /* the page lookup is a large page's (litlb) */
+#define SIM_BLK_FIRST   8u   /* << i: line lookup i starts its instruction */
+
+struct sim_blk {
+	uint64_t first_state;    /* the fetch model's state entering it (2 * address) */
+	int32_t last_delta;      /* the state after it, minus first_state */
+	uint32_t host32;         /* free for the host (an execution count) */
+	uint8_t flags;           /* SIM_BLK_* */
+	uint8_t nl;              /* line lookups in ref[]; the page lookup follows */
+	uint8_t host8[2];        /* free for the host */
+	uint8_t way[SIM_BLK_REFS];   /* where each block was last found */
+	uint64_t ref[SIM_BLK_REFS];  /* the blocks looked up: lines, then the page */
+};
+
+/* Fill b from seg (compiled by sim_seg_build for m); 0, or -1 when seg
+ * does not fit (b is then unusable).  b's misses are those of the
+ * function seg->lines[0].fn. */
+int sim_blk_build(struct sim_blk *b, const struct sim_model *m, const struct sim_seg *seg);
+
+/* The lookups of one execution from index from on (lines, then the page),
+ * every one before it a hit: hints, misses (counted in m's totals and in
+ * *fn, which may be NULL), the STLB. */
+void sim_blk_finish(struct sim_model *m, struct sim_blk *b, struct sim_fn_stats *fn,
+		    uint32_t from);
+
+/* The same for a page, nearly always its set's most recently used block
+ * (a hit that changes nothing): tried first. */
+static inline int sim_blk_ref_page(struct sim_cache *c, uint64_t block, uint8_t way)
+{
+	uint32_t set = sim_cache_set_of(c, block);
+	uint32_t slot = set * c->stride + way;
+
+	if (c->mru[set] == block)
+		return 0;
+	if (__builtin_expect(c->tags[slot] != block, 0))
+		return 1;
+	c->stamps[slot] = ++c->clock;
+	c->mru[set] = block;
+	return 0;
+}
+
+/* The lookups of one execution, the general way: each with its hint, the
+ * rest from sim_blk_finish() after the first that needs it (a miss, or a
+ * block no longer in its hinted way); nl and large as in
+ * sim_blk_run_caches_n().  A line is tried in its hinted way first (code
+ * lines take turns in their sets; refreshing the most recently used one
+ * changes nothing), with the L1i's arrays and clock in registers. */
+static inline __attribute__((always_inline)) void
+sim_blk_update_n(struct sim_model *m, struct sim_blk *b, struct sim_fn_stats *fn, uint32_t nl,
+		 int large)
+{
+	uint64_t *tags = m->l1i.tags, *stamps = m->l1i.stamps, *mru = m->l1i.mru;
+	uint64_t clock = m->l1i.clock, mask = m->l1i.set_mask;
+	uint32_t stride = m->l1i.stride;
+
+	for (uint32_t i = 0; i < nl; i++) {
+		uint64_t block = b->ref[i];
+		uint32_t set = (uint32_t)(block & mask), slot = set * stride + b->way[i];
+
+		if (__builtin_expect(tags[slot] == block, 1)) {
+			stamps[slot] = ++clock;
+			mru[set] = block;
+		} else if (mru[set] != block) {
+			m->l1i.clock = clock;
+			sim_blk_finish(m, b, fn, i);
+			return;
+		}
+	}
+	m->l1i.clock = clock;
+	if (sim_blk_ref_page(large ? &m->litlb : &m->itlb, b->ref[nl], b->way[nl]))
+		sim_blk_finish(m, b, fn, nl);
+}
+
+/* The cache part of one execution (sim_seg_run_caches() of its segment;
+ * misses also counted in *fn, which may be NULL).  Most executions change
+ * nothing: every lookup is its set's most recently used block.  That is
+ * tested first, with a fixed number of loads and one branch, nl being the
+ * block's b->nl and large its SIM_BLK_LARGE flag: a host that knows them
+ * at translation passes constants (one function per shape), so that
+ * nothing the host CPU must predict depends on the block. */
+static inline __attribute__((always_inline)) void
+sim_blk_run_caches_n(struct sim_model *m, struct sim_blk *b, struct sim_fn_stats *fn,
+		     uint32_t nl, int large)
+{
+	const struct sim_cache *l = &m->l1i, *p = large ? &m->litlb : &m->itlb;
+	uint64_t diff = 0;
+
+	for (uint32_t i = 0; i < nl; i++)
+		diff |= l->mru[sim_cache_set_of(l, b->ref[i])] ^ b->ref[i];
+	diff |= p->mru[sim_cache_set_of(p, b->ref[nl])] ^ b->ref[nl];
+	if (__builtin_expect(diff != 0, 0))
+		sim_blk_update_n(m, b, fn, nl, large);
+}
+
+static inline void sim_blk_run_caches(struct sim_model *m, struct sim_blk *b,
+				      struct sim_fn_stats *fn)
+{
+	sim_blk_run_caches_n(m, b, fn, b->nl, b->flags & SIM_BLK_LARGE);
+}
+
+/* The fetch model's part of one execution but for the two constants (see
+ * above). */
+static inline void sim_blk_fetch(struct sim_fetch *f, const struct sim_blk *b)
+{
+	uint64_t d = f->state ^ b->first_state;
+	uint64_t jump = d > 1;
+
+	f->entries += jump | ((d == 0) & (b->flags & SIM_BLK_ALIGNED));
+	f->late += jump & (b->flags >> 1);
+	f->state = b->first_state + (uint64_t)(int64_t)b->last_delta;
+}
 
 #endif

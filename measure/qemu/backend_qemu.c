@@ -92,11 +92,28 @@ static int qemu_prepare(struct lace_backend *be, struct lace_event_spec *evs, si
 	err = qemu_resolve_files(p);
 	if (err)
 		return err;
-	/* the front end of the guest's kind of CPU unless told otherwise */
-	err = sim_profile_load(p->profile_name ? p->profile_name
-			       : p->arch == GUEST_PPC64LE ? "power9" : SIM_PROFILE_DEFAULT, &p->prof);
+	/* the front end of the guest's kind of CPU unless told otherwise;
+	 * --cpu-profile A,B models B beside A in the same boot */
+	if (p->profile_name) {
+		struct sim_profile all[SIM_MAX_PROFILES];
+		size_t n;
+
+		err = sim_profile_list_load(p->profile_name, all, SIM_MAX_PROFILES, &n);
+		if (!err) {
+			p->prof = all[0];
+			p->nmore = n - 1;
+			for (size_t i = 1; i < n; i++)
+				p->more[i - 1] = all[i];
+		}
+	} else {
+		err = sim_profile_load(p->arch == GUEST_PPC64LE ? "power9" : SIM_PROFILE_DEFAULT,
+				       &p->prof);
+		p->nmore = 0;
+	}
 	if (!err && p->kernel_page)
 		err = sim_profile_set_kernel_page(&p->prof, p->kernel_page);
+	for (size_t i = 0; !err && p->kernel_page && i < p->nmore; i++)
+		err = sim_profile_set_kernel_page(&p->more[i], p->kernel_page);
 	if (err)
 		return err;
 	if (!p->qemu_version[0])
@@ -108,7 +125,9 @@ static int qemu_prepare(struct lace_backend *be, struct lace_event_spec *evs, si
 			return err;
 	}
 	free(p->event_idx);
+	free(p->event_prof);
 	p->event_idx = xcalloc(nevents, sizeof(*p->event_idx));
+	p->event_prof = xcalloc(nevents, sizeof(*p->event_prof));
 	p->nevents = nevents;
 	free(p->excl_user);
 	free(p->excl_kernel);
@@ -133,6 +152,7 @@ static int qemu_prepare(struct lace_backend *be, struct lace_event_spec *evs, si
 		bool mine = evs[i].backend == be;
 
 		p->event_idx[i] = mine ? sim_event_index(evs[i].base) : -1;
+		p->event_prof[i] = mine ? evs[i].profile : 0;
 		p->trace_idx[i] = -1;
 		if (mine && is_guest_tracepoint(&evs[i])) {
 			if (p->trace.len)
@@ -238,9 +258,9 @@ static void guest_report_event(struct qemu_priv *p, const struct guest_report *r
  * to _etext's page, rounded down (seen in the guest's own page tables,
  * t_qemu_pagesize).  The recording keeps it, so a replay models the same
  * pages. */
-static struct sim_config run_config(const struct qemu_priv *p, const struct qemu_kernel *k)
+static struct sim_config prof_config(const struct sim_profile *prof, const struct qemu_kernel *k)
 {
-	struct sim_config c = p->prof.cfg;
+	struct sim_config c = prof->cfg;
 	uint64_t lp = c.large_page, lo, hi;
 
 	if (!lp || !k->text_lo || k->text_hi <= k->text_lo)
@@ -254,6 +274,27 @@ static struct sim_config run_config(const struct qemu_priv *p, const struct qemu
 	return c;
 }
 
+/* The first profile's (the one the recording keeps). */
+static struct sim_config run_config(const struct qemu_priv *p, const struct qemu_kernel *k)
+{
+	return prof_config(&p->prof, k);
+}
+
+/* One profile's geometry as the plugin's key=value arguments. */
+static void plugin_geometry(struct strbuf *plug, const struct sim_config *c)
+{
+	strbuf_addf(plug, ",l1i_size=%" PRIu64 ",l1i_ways=%u,l1i_line=%u,itlb_entries=%u,itlb_ways=%u"
+		    ",stlb_entries=%u,stlb_ways=%u,page=%" PRIu64 ",fetch_block=%u", c->l1i_size,
+		    c->l1i_ways, c->l1i_line, c->itlb_entries, c->itlb_ways, c->stlb_entries,
+		    c->stlb_ways, c->page, c->fetch_block);
+	if (c->large_lo < c->large_hi)
+		strbuf_addf(plug, ",large_page=%" PRIu64 ",litlb_entries=%u,litlb_ways=%u,stlb_large=%u"
+			    ",large_lo=0x%" PRIx64 ",large_hi=0x%" PRIx64, c->large_page,
+			    c->litlb_entries, c->litlb_ways, c->stlb_large, c->large_lo, c->large_hi);
+	else   /* the plugin's default has large pages, with no range */
+		strbuf_addstr(plug, ",large_page=0");
+}
+
 /* QEMU's command line for one run of side k: the machine, the console
  * file, the kernel and initramfs, and lace's plugin with the model's
  * geometry (unless --qemu-no-plugin). */
@@ -261,7 +302,7 @@ static void qemu_argv_build(const struct qemu_priv *p, const struct qemu_kernel 
 			    const char *initrd, const char *out, const char *console,
 			    unsigned perturb, struct strvec *qargv)
 {
-	const struct sim_config cfg = run_config(p, k), *c = &cfg;
+	const struct sim_config cfg = run_config(p, k);
 	const struct qemu_arch *qa = &qemu_arches[p->arch];
 	struct strbuf plug = STRBUF_INIT;
 
@@ -292,19 +333,8 @@ static void qemu_argv_build(const struct qemu_priv *p, const struct qemu_kernel 
 		strvec_push(qargv, qa->append);
 	/* the System.map costs a lookup per instruction at translation and
 	 * per-function counting per block: only when asked for */
-	strbuf_addf(&plug,
-		    "%s,out=%s,switch=0x%" PRIx64 ",l1i_size=%" PRIu64
-		    ",l1i_ways=%u,l1i_line=%u,itlb_entries=%u,itlb_ways=%u"
-		    ",stlb_entries=%u,stlb_ways=%u,page=%" PRIu64 ",fetch_block=%u",
-		    p->plugin, out, k->switch_addr, c->l1i_size, c->l1i_ways,
-		    c->l1i_line, c->itlb_entries, c->itlb_ways, c->stlb_entries, c->stlb_ways,
-		    c->page, c->fetch_block);
-	if (c->large_lo < c->large_hi)
-		strbuf_addf(&plug, ",large_page=%" PRIu64 ",litlb_entries=%u,litlb_ways=%u,stlb_large=%u"
-			    ",large_lo=0x%" PRIx64 ",large_hi=0x%" PRIx64, c->large_page,
-			    c->litlb_entries, c->litlb_ways, c->stlb_large, c->large_lo, c->large_hi);
-	else   /* the plugin's default has large pages, with no range */
-		strbuf_addstr(&plug, ",large_page=0");
+	strbuf_addf(&plug, "%s,out=%s,switch=0x%" PRIx64, p->plugin, out, k->switch_addr);
+	plugin_geometry(&plug, &cfg);
 	for (size_t i = 0; i < k->nexc; i++)
 		strbuf_addf(&plug, ",exc=0x%" PRIx64, k->exc_addr[i]);
 	if (p->per_function || p->paths.nr)
@@ -313,6 +343,13 @@ static void qemu_argv_build(const struct qemu_priv *p, const struct qemu_kernel 
 		strbuf_addf(&plug, ",record=%s/rec.0.0", p->dir);
 	for (size_t i = 0; i < p->paths.nr; i++)
 		strbuf_addf(&plug, ",path=%s", p->paths.v[i]);
+	/* the other profiles last: the geometry keys after profile= are its */
+	for (size_t i = 0; i < p->nmore; i++) {
+		const struct sim_config c = prof_config(&p->more[i], k);
+
+		strbuf_addf(&plug, ",profile=%s", p->more[i].name);
+		plugin_geometry(&plug, &c);
+	}
 	if (!p->no_plugin) {
 		strvec_push(qargv, "-plugin");
 		strvec_push(qargv, plug.buf);
@@ -351,12 +388,15 @@ static void guest_status_apply(const char *console, const struct guest_report *r
 }
 
 /* Each event's count: guest tracepoints from the console's report, the
- * model's events from the window's user and kernel sides. */
+ * model's events from the window's user and kernel sides, those of the
+ * other profiles (NAME@PROFILE) from theirs, more[]. */
 static void counts_fill(struct qemu_priv *p, const struct guest_report *rep,
-			const struct tcg_split *w, struct lace_run_result *res)
+			const struct tcg_split *w0, const struct tcg_split *more,
+			struct lace_run_result *res)
 {
 	for (size_t i = 0; i < res->nevents && i < p->nevents; i++) {
 		int idx = p->event_idx[i], t = p->trace_idx[i];
+		const struct tcg_split *w = p->event_prof[i] ? &more[p->event_prof[i] - 1] : w0;
 		uint64_t v = 0;
 
 		if (t >= 0) {
@@ -379,8 +419,9 @@ static void counts_fill(struct qemu_priv *p, const struct guest_report *rep,
 
 /* The run's backend data for the results file (takes paths, not fns). */
 static json_t *run_extra(const struct qemu_priv *p, const struct qemu_kernel *k,
-			 const struct guest_report *rep, const struct tcg_split *w, json_t *fns,
-			 json_t *paths, unsigned perturb, const char *initrd_sha256)
+			 const struct guest_report *rep, const struct tcg_split *w,
+			 const struct tcg_split *more, json_t *fns, json_t *paths, unsigned perturb,
+			 const char *initrd_sha256)
 {
 	json_t *x = json_object();
 
@@ -406,6 +447,18 @@ static json_t *run_extra(const struct qemu_priv *p, const struct qemu_kernel *k,
 	json_object_set_new(x, "user", qemu_report_split_json(&w->u));
 	json_object_set_new(x, "kernel_counts", qemu_report_split_json(&w->k));
 	json_object_set_new(x, "functions", qemu_report_top(fns, (size_t)p->top));
+	if (p->nmore) {
+		/* the other profiles' windows (the functions and paths are the
+		 * first profile's) */
+		json_t *o = json_array();
+
+		for (size_t i = 0; i < p->nmore; i++)
+			json_array_append_new(o, json_pack("{s:s,s:o,s:o}", "profile", p->more[i].name,
+							   "user", qemu_report_split_json(&more[i].u),
+							   "kernel_counts",
+							   qemu_report_split_json(&more[i].k)));
+		json_object_set_new(x, "other_profiles", o);
+	}
 	json_object_set_new(x, "paths", paths);
 	json_object_set_new(x, "guest_arch", json_string(guest_arch_name(p->arch)));
 	return x;
@@ -419,7 +472,7 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 	struct strvec qargv = STRVEC_INIT;
 	struct guest_report rep;
 	struct lace_child child;
-	struct tcg_split w;
+	struct tcg_split w, more[SIM_MAX_PROFILES - 1];
 	unsigned nwin;
 	json_t *fns = NULL, *paths = NULL;
 	int err;
@@ -456,7 +509,8 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 		memset(&w, 0, sizeof(w));
 		fns = json_array();
 		paths = json_array();
-	} else if (qemu_report_read(out.buf, &w, &nwin, &fns, &paths) || nwin != 1) {
+	} else if (qemu_report_read(out.buf, &w, &nwin, &fns, &paths) || nwin != 1 ||
+		   qemu_report_read_more(out.buf, more, p->nmore)) {
 		if (res->fault == LACE_FAULT_NONE) {
 			res->fault = LACE_FAULT_START;
 			snprintf(res->fault_msg, sizeof(res->fault_msg),
@@ -482,8 +536,8 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 			goto out;
 		}
 	}
-	counts_fill(p, &rep, &w, res);
-	res->extra = run_extra(p, k, &rep, &w, fns, paths, perturb,
+	counts_fill(p, &rep, &w, more, res);
+	res->extra = run_extra(p, k, &rep, &w, more, fns, paths, perturb,
 			       p->initrd_sha256[opts->side == 'B']);
 	json_decref(fns);
 	unlink(out.buf);
@@ -520,9 +574,18 @@ static const char *qemu_describe(struct lace_backend *be)
 		snprintf(kernels, sizeof(kernels), "%.200s", base_name(p->k[0].kernel_path, "kernel"));
 	snprintf(p->describe, sizeof(p->describe), "qemu (%s, %s, %.60s, %u run%s per boot)",
 		 guest_arch_name(p->arch), kernels,
-		 p->prof.name[0] ? p->prof.name : p->profile_name ? p->profile_name : "default",
+		 p->prof.name[0] && !p->nmore ? p->prof.name
+		 : p->profile_name ? p->profile_name : "default",
 		 p->loops, p->loops == 1 ? "" : "s");
 	return p->describe;
+}
+
+static size_t qemu_profiles(struct lace_backend *be, const char *const **names)
+{
+	struct qemu_priv *p = be->priv;
+
+	*names = p->name_v;
+	return p->nnames;
 }
 
 static void qemu_print_extra(struct lace_backend *be, FILE *out, json_t *const *extra,
@@ -567,6 +630,7 @@ static void qemu_free(struct lace_backend *be)
 		free(p->initrd_for[i]);
 	}
 	free(p->event_idx);
+	free(p->event_prof);
 	free(p->trace_idx);
 	free(p->record);
 	free(p->excl_user);
@@ -580,7 +644,8 @@ static void qemu_free(struct lace_backend *be)
 
 static const struct lace_backend qemu_ops = {
 	.name = "qemu", .supports = qemu_supports, .prepare = qemu_prepare, .run = qemu_run,
-	.run_setup = qemu_run_setup, .describe = qemu_describe, .set_option = qemu_set_option, .print_extra = qemu_print_extra,
+	.run_setup = qemu_run_setup, .describe = qemu_describe, .set_option = qemu_set_option,
+	.profiles = qemu_profiles, .print_extra = qemu_print_extra,
 	.free = qemu_free,
 };
 

@@ -56,13 +56,19 @@ struct qemu_priv {
 	bool no_plugin;                /* --qemu-no-plugin: QEMU alone (make bench) */
 	char *record;                  /* --record FILE */
 	long top;
-	char *profile_name;            /* --cpu-profile, or NULL */
+	char *profile_name;            /* --cpu-profile (NAME[,NAME...]), or NULL */
 	char *kernel_page;             /* --kernel-page, or NULL */
-	struct sim_profile prof;
+	struct sim_profile prof;       /* the first profile */
+	struct sim_profile more[SIM_MAX_PROFILES - 1];   /* the others, modelled beside */
+	size_t nmore;
+	char names[SIM_MAX_PROFILES][64];   /* --cpu-profile's, as the files name them */
+	const char *name_v[SIM_MAX_PROFILES];
+	size_t nnames;
 	char *busybox;
 	char *plugin, *runner;
 	char *dir;                     /* this batch's temporary folder */
 	int *event_idx;
+	int *event_prof;               /* per event: the profile counting it (spec->profile) */
 	bool *excl_user, *excl_kernel;  /* per event: perf's :k / :u */
 	size_t nevents;
 	char describe[320];

@@ -161,6 +161,32 @@ int qemu_report_read(const char *path, struct tcg_split *w, unsigned *nwin, json
 	return end ? 0 : lace_error_set(EIO, "%s: cut short (QEMU did not exit normally)", path);
 }
 
+int qemu_report_read_more(const char *path, struct tcg_split *more, size_t nmore)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024];
+	size_t seen = 0;
+
+	if (!f)
+		return lace_error_set(errno, "%s: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long k;
+		unsigned n;
+		char *rest;
+
+		if (strncmp(line, "profile ", 8))
+			continue;
+		k = strtoul(line + 8, &rest, 10);
+		if (k < 1 || k > nmore || *rest != ' ' || tcg_split_parse(rest + 1, &n, &more[k - 1]))
+			continue;
+		seen |= (size_t)1 << (k - 1);
+	}
+	fclose(f);
+	if (seen != ((size_t)1 << nmore) - 1)
+		return lace_error_set(EIO, "%s: a profile's window is missing", path);
+	return 0;
+}
+
 static int by_instructions(const void *a, const void *b)
 {
 	json_int_t x = json_integer_value(json_object_get(*(json_t *const *)a, "instructions"));

@@ -18,6 +18,9 @@
  * the file is missing or has no end line (QEMU did not exit normally). */
 int qemu_report_read(const char *path, struct tcg_split *w, unsigned *nwin, json_t **fns,
 		     json_t **paths);
+/* The window of the other profiles, "profile K window ..." (K = 1 ..
+ * nmore), into more[K - 1]: 0, or -EIO when one of them is missing. */
+int qemu_report_read_more(const char *path, struct tcg_split *more, size_t nmore);
 /* The top functions of fns by instructions, a new array. */
 json_t *qemu_report_top(json_t *fns, size_t top);
 /* One side's counters as JSON, in perf's event names. */

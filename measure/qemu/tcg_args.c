@@ -40,7 +40,8 @@ static int number_key(struct tcg_args *a, const char *k, size_t klen, uint64_t *
 		return 0;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
-		char *field = (char *)&a->cfg + keys[i].off;
+		struct sim_config *cfg = a->nmore ? &a->more[a->nmore - 1] : &a->cfg;
+		char *field = (char *)cfg + keys[i].off;
 
 		if (klen != strlen(keys[i].name) || strncmp(k, keys[i].name, klen))
 			continue;
@@ -84,6 +85,13 @@ static int arg_parse(struct tcg_args *a, const char *arg)
 		if (a->npath == TCG_MAX_PATHS)
 			return lace_error_set(EINVAL, "more than %d path= functions", TCG_MAX_PATHS);
 		a->path[a->npath++] = v;
+		return 0;
+	}
+	if (klen == 7 && !strncmp(arg, "profile", 7)) {
+		if (a->nmore == TCG_MAX_PROFILES - 1)
+			return lace_error_set(EINVAL, "more than %d profiles", TCG_MAX_PROFILES);
+		a->more_name[a->nmore] = v;
+		a->more[a->nmore++] = (struct sim_config)SIM_CONFIG_SKYLAKE;
 		return 0;
 	}
 	if (klen == 3 && !strncmp(arg, "exc", 3)) {

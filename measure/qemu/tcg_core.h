@@ -196,6 +196,7 @@ int tcg_is_async_vector(enum tcg_arch arch, const char *sym);
  * cannot quietly become 0 (switch=0 would never flush the user TLB). */
 #define TCG_MAX_PATHS 64
 #define TCG_MAX_EXC 64
+#define TCG_MAX_PROFILES 8
 struct tcg_args {
 	const char *out, *map;       /* out=FILE (required), map=System.map */
 	const char *record;          /* record=FILE: the raw code stream (tcg_record.h) */
@@ -206,7 +207,13 @@ struct tcg_args {
 	uint64_t exc[TCG_MAX_EXC];   /* exc=ADDR, repeatable: where synchronous
 				      * exceptions enter the kernel */
 	size_t nexc;
-	struct sim_config cfg;       /* l1i_size= ... fetch_block= */
+	struct sim_config cfg;       /* l1i_size= ... fetch_block=: the first profile */
+	/* profile=NAME starts one more CPU profile, modelled beside the first
+	 * on the same blocks; the geometry keys after it are its own (from
+	 * the defaults) */
+	const char *more_name[TCG_MAX_PROFILES - 1];
+	struct sim_config more[TCG_MAX_PROFILES - 1];
+	size_t nmore;
 };
 
 /* Defaults (a Skylake-like front end), then argv[0..argc) over them.

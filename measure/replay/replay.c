@@ -10,6 +10,7 @@
 #include "measure/model/record.h"
 #include "measure/qemu/tcg_core.h"
 #include "measure/replay/replay.h"
+#include "measure/replay/replay_carry.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -19,11 +20,33 @@
 struct rp_block {
 	struct sim_seg seg;
 	uint64_t execs;                    /* counted runs, settled per stream */
+	uint64_t pend_hi;                  /* 2^32 times the wraps of its hot
+					    * part's execution count */
 	uint32_t exact, approx, outside;   /* its instructions by class */
 	uint32_t afirst, an;               /* its approximate functions in c->afn */
 	uint32_t hfirst, hn;               /* with heat: its pieces in c->hot */
 	bool kernel;
 };
+
+/* What one execution of a block reads, in one host cache line: the
+ * model's compact block (sim_blk_build), its key and the executions not
+ * yet settled.  What every execution adds whatever came before (the
+ * instructions, the lookups, the fetch model's constant part, the
+ * exact/approximate classes) is not added per execution: hot_settle()
+ * adds the block's constants times its executions, to the totals and to
+ * its side, before anyone reads them.  The blocks' cold parts (struct
+ * rp_block: a segment and its lookups, scattered over the arena) were
+ * three or four host cache misses per execution through 200 layouts. */
+struct rp_hot {
+	struct sim_blk b;   /* b.host32: executions since the last settle (its
+			     * wraps in the cold part's pend_hi); b.host8[0]:
+			     * the key */
+	uint64_t spare;
+};
+_Static_assert(sizeof(struct rp_hot) == 64, "one host cache line");
+
+#define RP_KERNEL  1u   /* a kernel block of a TCG plugin's recording */
+#define RP_GENERAL 2u   /* no compact block: runs its segment (block_run) */
 
 struct rp_afn {
 	uint32_t fn;       /* index in lay->old */
@@ -53,9 +76,7 @@ struct rp_ctx {
 	const struct lace_record *rec;
 	const struct replay_layout *lay;
 	struct rp_scratch *sc;
-	int32_t *map;          /* per old function: the new one, or -1 */
-	int64_t *shift;        /* per old function: new - old start of it or its
-				* nearest mapped predecessor */
+	struct rp_carry carry;   /* lay's tables, and where the object is mapped */
 	uint64_t *afn_count;   /* per old function: approximate instructions run */
 	uint64_t *hot_count;   /* with heat: per old function, instructions run */
 	uint64_t *hot_entries; /* with heat: per old function, runs of its first */
@@ -64,15 +85,18 @@ struct rp_ctx {
 	struct sim_model m;
 	uint64_t *tags;
 	struct rp_block *blocks;
+	struct rp_hot *hotb;   /* per block its hot part, 64-byte aligned */
 	size_t nblocks, cap;
+	uint32_t *dirty;       /* blocks executed since the last hot_settle() */
+	size_t ndirty, dirty_cap;
+	/* the key of a block that runs its compact block at once: the
+	 * current side (always 0 but with the plugin's recordings) */
+	uint8_t fast_key;
 	struct rp_afn *afn;
 	size_t nafn, afn_cap;
 	struct rp_afn *hot;
 	size_t nhot, hot_cap;
 	struct rp_chunk *chunks;
-
-	bool have_map;
-	uint64_t bias, map_start, map_size;
 
 	bool win_open;
 	unsigned windows;
@@ -118,100 +142,16 @@ static void arena_free(struct rp_ctx *c)
 	}
 }
 
-/* ---- carrying addresses over -------------------------------------------- */
-
-static int key_cmp_idx(const void *a, const void *b, void *arg)
-{
-	const struct replay_sym *v = arg;
-
-	return strcmp(v[*(const size_t *)a].key, v[*(const size_t *)b].key);
-}
+/* ---- carrying addresses over (replay_carry.c) ----------------------------- */
 
 static void layout_prepare(struct rp_ctx *c)
 {
 	const struct replay_layout *l = c->lay;
-	size_t *byk = xcalloc(l->nnew, sizeof(*byk));
-	int64_t shift = 0;
 
-	for (size_t j = 0; j < l->nnew; j++)
-		byk[j] = j;
-	qsort_r(byk, l->nnew, sizeof(*byk), key_cmp_idx, (void *)l->new);
-	c->map = xcalloc(l->nold, sizeof(*c->map));
-	c->shift = xcalloc(l->nold, sizeof(*c->shift));
+	carry_prepare(&c->carry, l);
 	c->afn_count = xcalloc(l->nold, sizeof(*c->afn_count));
 	c->hot_count = l->heat ? xcalloc(l->nold, sizeof(*c->hot_count)) : NULL;
 	c->hot_entries = l->heat ? xcalloc(l->nold, sizeof(*c->hot_entries)) : NULL;
-	for (size_t i = 0; i < l->nold; i++) {
-		size_t lo = 0, hi = l->nnew;
-		c->map[i] = -1;
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-			int d = strcmp(l->new[byk[mid]].key, l->old[i].key);
-			if (!d) {
-				c->map[i] = (int32_t)byk[mid];
-				break;
-			}
-			if (d < 0)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (c->map[i] >= 0)
-			shift = (int64_t)(l->new[c->map[i]].addr - l->old[i].addr);
-		c->shift[i] = shift;
-	}
-	free(byk);
-}
-
-/* The recorded function holding link address a, or -1. */
-static long old_find(const struct replay_layout *l, uint64_t a)
-{
-	size_t lo = 0, hi = l->nold;
-
-	while (lo < hi) {   /* first with addr > a */
-		size_t mid = (lo + hi) / 2;
-		if (l->old[mid].addr <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo)
-		return -1;
-	lo--;
-	while (lo && l->old[lo - 1].addr == l->old[lo].addr)
-		lo--;
-	return a - l->old[lo].addr < (l->old[lo].extent ? l->old[lo].extent : l->old[lo].size)
-	       ? (long)lo : -1;
-}
-
-enum { CL_EXACT, CL_APPROX, CL_OUTSIDE };
-
-/* Carry runtime address a over to the layout; *fn: the old function. */
-static uint64_t addr_carry(const struct rp_ctx *c, uint64_t a, int *cls, long *fn, bool *first)
-{
-	const struct replay_layout *l = c->lay;
-	uint64_t bias = 0, link;
-	long k;
-
-	*cls = CL_OUTSIDE;
-	if (l->object) {
-		if (!c->have_map || a < c->map_start || a - c->map_start >= c->map_size)
-			return a;
-		bias = c->bias;
-	}
-	link = a - bias;
-	k = old_find(l, link);
-	*fn = k;
-	if (k < 0)
-		return a;
-	*first = link == l->old[k].addr;
-	if (c->map[k] >= 0) {
-		const struct replay_sym *n = &l->new[c->map[k]];
-		*cls = n->size == l->old[k].size ? CL_EXACT : CL_APPROX;
-		return n->addr + (link - l->old[k].addr) + bias;
-	}
-	*cls = CL_APPROX;
-	return a + (uint64_t)c->shift[k];
 }
 
 /* ---- the stream ------------------------------------------------------------ */
@@ -219,6 +159,34 @@ static uint64_t addr_carry(const struct rp_ctx *c, uint64_t a, int *cls, long *f
 static int bad(const struct rp_ctx *c, const struct lace_record_stream *s, const char *what)
 {
 	return lace_error_set(EINVAL, "stream of pid %llu: %s", (unsigned long long)s->pid, what);
+}
+
+static void blocks_grow(struct rp_ctx *c)
+{
+	size_t cap = c->cap ? 2 * c->cap : 4096;
+	struct rp_hot *hot;
+
+	c->blocks = xrealloc(c->blocks, cap * sizeof(*c->blocks));
+	if (posix_memalign((void **)&hot, 64, cap * sizeof(*hot)))
+		xdie_oom();
+	if (c->nblocks)
+		memcpy(hot, c->hotb, c->nblocks * sizeof(*hot));
+	free(c->hotb);
+	c->hotb = hot;
+	c->cap = cap;
+}
+
+/* Block id's hot part, from its segment (compiled for c->m). */
+static void hot_build(struct rp_ctx *c, size_t id)
+{
+	struct rp_hot *h = &c->hotb[id];
+	uint8_t key = c->qemu && c->blocks[id].kernel ? RP_KERNEL : 0;
+
+	memset(h, 0, sizeof(*h));
+	if (sim_blk_build(&h->b, &c->m, &c->blocks[id].seg))
+		key |= RP_GENERAL;
+	h->b.host32 = 0;
+	h->b.host8[0] = key;
 }
 
 static int block_define(struct rp_ctx *c, const struct rec_event *ev, uint64_t *addr,
@@ -230,10 +198,8 @@ static int block_define(struct rp_ctx *c, const struct rec_event *ev, uint64_t *
 	uint32_t *sl = c->sc->sl;
 	struct rp_block *b;
 
-	if (c->nblocks == c->cap) {
-		c->cap = c->cap ? 2 * c->cap : 4096;
-		c->blocks = xrealloc(c->blocks, c->cap * sizeof(*c->blocks));
-	}
+	if (c->nblocks == c->cap)
+		blocks_grow(c);
 	b = &c->blocks[c->nblocks++];
 	memset(b, 0, sizeof(*b));
 	b->afirst = (uint32_t)c->nafn;
@@ -245,7 +211,7 @@ static int block_define(struct rp_ctx *c, const struct rec_event *ev, uint64_t *
 			int cls;
 			long fn = -1;
 			bool first = false;
-			a = addr_carry(c, a, &cls, &fn, &first);
+			a = carry_addr(&c->carry, a, &cls, &fn, &first);
 			if (c->hot_count && fn >= 0) {
 				if (b->hn && c->hot[c->nhot - 1].fn == (uint32_t)fn) {
 					c->hot[c->nhot - 1].n++;
@@ -307,24 +273,134 @@ static int block_define(struct rp_ctx *c, const struct rec_event *ev, uint64_t *
 	b->seg.lines = keep;
 	b->seg.pages = keep + b->seg.nlines;
 	b->seg.lpages = b->seg.pages + b->seg.npages;
+	hot_build(c, c->nblocks - 1);
 	return 0;
+}
+
+static void span_add(struct sim_totals *sum, const struct sim_totals *now,
+		     const struct sim_totals *start)
+{
+	uint64_t *s = (uint64_t *)sum;
+	const uint64_t *n = (const uint64_t *)now, *b = (const uint64_t *)start;
+
+	for (size_t i = 0; i < sizeof(*sum) / sizeof(uint64_t); i++)
+		s[i] += n[i] - b[i];
+}
+
+/* The side the model's counts since c->last belong to. */
+static void side_set(struct rp_ctx *c, int kernel)
+{
+	c->cur_kernel = kernel;
+	c->fast_key = (uint8_t)(kernel ? RP_KERNEL : 0);
+}
+
+/* The fetch model's counters into the totals, before anyone reads them
+ * (the compact blocks' executions leave them in c->m.fetch). */
+static void totals_sync(struct rp_ctx *c)
+{
+	c->m.t.fetch_blocks = c->m.fetch.entries;
+	c->m.t.fetch_late = c->m.fetch.late;
+}
+
+/* What the compact blocks' executions since the last call add by a
+ * constant (struct rp_hot): to the totals, to the block's side of the
+ * split and to c->last (so that tcg_split_account's next difference
+ * holds the rest only), and, counting, to the block's executions (the
+ * exact/approximate classes).  Before the totals are read or reset. */
+static void hot_settle(struct rp_ctx *c, bool counting)
+{
+	for (size_t k = 0; k < c->ndirty; k++) {
+		struct rp_hot *h = &c->hotb[c->dirty[k]];
+		struct rp_block *b = &c->blocks[c->dirty[k]];
+		uint64_t n = b->pend_hi + h->b.host32;
+		struct sim_totals add = { 0 };
+
+		if (!n)   /* listed twice: after a wrap of host32 */
+			continue;
+		h->b.host32 = 0;
+		b->pend_hi = 0;
+		if (counting)
+			b->execs += n;
+		add.instructions = n * b->seg.ninsn;
+		add.l1i_loads = n * b->seg.l1i_loads;
+		add.itlb_loads = n * b->seg.itlb_loads;
+		add.fetch_blocks = n * b->seg.fetch.empty_entries;
+		add.fetch_late = n * b->seg.fetch.seq_late;
+		c->m.t.instructions += add.instructions;
+		c->m.t.l1i_loads += add.l1i_loads;
+		c->m.t.itlb_loads += add.itlb_loads;
+		c->m.fetch.entries += add.fetch_blocks;
+		c->m.fetch.late += add.fetch_late;
+		span_add(h->b.host8[0] & RP_KERNEL ? &c->split.k : &c->split.u, &add,
+			 &(struct sim_totals){ 0 });
+		span_add(&c->last, &add, &(struct sim_totals){ 0 });
+	}
+	c->ndirty = 0;
+	totals_sync(c);
+}
+
+/* The first execution of block id since the last settle (it goes on the
+ * list), or its 2^32nd (host32 wrapped). */
+static __attribute__((noinline)) void hot_first(struct rp_ctx *c, uint64_t id)
+{
+	if (!c->hotb[id].b.host32) {
+		c->blocks[id].pend_hi += (uint64_t)1 << 32;
+		return;
+	}
+	if (c->ndirty == c->dirty_cap) {
+		c->dirty_cap = c->dirty_cap ? 2 * c->dirty_cap : 4096;
+		c->dirty = xrealloc(c->dirty, c->dirty_cap * sizeof(*c->dirty));
+	}
+	c->dirty[c->ndirty++] = (uint32_t)id;
+}
+
+/* One execution of a compact block but for its constants. */
+static inline void hot_run(struct rp_ctx *c, uint64_t id)
+{
+	struct rp_hot *h = &c->hotb[id];
+
+	if (__builtin_expect((uint32_t)(h->b.host32++ + 1u) <= 1u, 0))
+		hot_first(c, id);
+	sim_blk_fetch(&c->m.fetch, &h->b);
+	sim_blk_run_caches(&c->m, &h->b, NULL);
 }
 
 static void block_run(struct rp_ctx *c, struct rp_block *b, bool counting)
 {
-	if (c->qemu && (int)b->kernel != c->cur_kernel) {
-		tcg_split_account(&c->split, c->cur_kernel, &c->m.t, &c->last);
-		c->cur_kernel = b->kernel;
-	}
 	/* sim_seg_run() of a segment without functions, inline */
 	c->m.t.instructions += b->seg.ninsn;
 	c->m.t.l1i_loads += b->seg.l1i_loads;
 	c->m.t.itlb_loads += b->seg.itlb_loads;
 	sim_seg_run_caches_inline(&c->m, &b->seg);
 	sim_fetch_seg_apply(&c->m.fetch, &b->seg.fetch);
-	c->m.t.fetch_blocks = c->m.fetch.entries;
-	c->m.t.fetch_late = c->m.fetch.late;
 	b->execs += counting;
+}
+
+/* An execution whose key is not the fast one: a change of side (the
+ * split is taken then, not after every block), or a block without a
+ * compact one. */
+static __attribute__((noinline)) void block_slow(struct rp_ctx *c, uint64_t id, bool counting)
+{
+	uint8_t key = c->hotb[id].b.host8[0];
+
+	if ((key & RP_KERNEL) != c->fast_key) {
+		totals_sync(c);
+		tcg_split_account(&c->split, c->cur_kernel, &c->m.t, &c->last);
+		side_set(c, key & RP_KERNEL);
+	}
+	if (key & RP_GENERAL)
+		block_run(c, &c->blocks[id], counting);
+	else
+		hot_run(c, id);
+}
+
+/* One execution of block id (defined). */
+static inline void block_exec(struct rp_ctx *c, uint64_t id, bool counting)
+{
+	if (__builtin_expect(c->hotb[id].b.host8[0] != c->fast_key, 0))
+		block_slow(c, id, counting);
+	else
+		hot_run(c, id);
 }
 
 /* How the counted runs' instructions were carried over, from each
@@ -347,16 +423,6 @@ static void blocks_settle(struct rp_ctx *c)
 		}
 		b->execs = 0;
 	}
-}
-
-static void span_add(struct sim_totals *sum, const struct sim_totals *now,
-		     const struct sim_totals *start)
-{
-	uint64_t *s = (uint64_t *)sum;
-	const uint64_t *n = (const uint64_t *)now, *b = (const uint64_t *)start;
-
-	for (size_t i = 0; i < sizeof(*sum) / sizeof(uint64_t); i++)
-		s[i] += n[i] - b[i];
 }
 
 static void window_reset(struct rp_ctx *c)
@@ -396,6 +462,7 @@ static int fork_from(struct rp_ctx *c, const struct lace_record_stream *s,
 		return bad(c, s, "a fork from a stream that is not in the recording");
 	if (feed(c, parent, ev->c, depth + 1, false))
 		return -1;
+	hot_settle(c, false);
 	/* the child starts counting from zero with the parent's warm caches,
 	 * inside a window when the parent was in one */
 	bool open = c->win_open;
@@ -425,6 +492,35 @@ static bool map_is_object(const char *object, const struct rec_event *ev)
 	return same;
 }
 
+/* The length of the REC_EXEC record at p whose id is within 2^20 of the
+ * last (3 bytes of varint at most), its difference in *delta; 0 for
+ * anything else, or a record that does not end before end (rec_next()
+ * reads those).  Only records starting before stop. */
+static inline unsigned exec_peek(const uint8_t *p, const uint8_t *stop, const uint8_t *end,
+				 int64_t *delta)
+{
+	uint64_t v;
+	unsigned n = 2;
+
+	if (p >= stop || end - p < 2 || p[0] != REC_EXEC)
+		return 0;
+	v = p[1] & 0x7f;
+	if (p[1] & 0x80) {
+		if (end - p < 3)
+			return 0;
+		v |= (uint64_t)(p[2] & 0x7f) << 7;
+		n = 3;
+		if (p[2] & 0x80) {
+			if (end - p < 4 || (p[3] & 0x80))
+				return 0;
+			v |= (uint64_t)p[3] << 14;
+			n = 4;
+		}
+	}
+	*delta = (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+	return n;
+}
+
 static int feed(struct rp_ctx *c, const struct lace_record_stream *s, uint64_t upto, int depth,
 		bool counting)
 {
@@ -434,20 +530,23 @@ static int feed(struct rp_ctx *c, const struct lace_record_stream *s, uint64_t u
 	uint32_t *len = c->sc->len;
 	struct rec_reader rd;
 	struct rec_event ev;
+	const uint8_t *stop;   /* where the records to read end (upto) */
+	int64_t delta;
+	unsigned k;
 	int rc = 0;
 
 	rec_reader_init(&rd, s->data, s->len, addr, len, phys);
 	rd.ndefs = c->nblocks;
+	stop = upto < s->len ? rd.start + upto : rd.end;
 	for (;;) {
-		/* the common record, a run of a block one or a few numbers
-		 * from the last one, read here */
-		if (rd.end - rd.p >= 2 && rd.p[0] == REC_EXEC && !(rd.p[1] & 0x80) &&
-		    rec_reader_offset(&rd) < upto) {
-			rd.exec_id += (uint64_t)((int64_t)(rd.p[1] >> 1) ^ -(int64_t)(rd.p[1] & 1));
-			rd.p += 2;
+		/* the common record, a run of a block a few thousand numbers
+		 * or less from the last one, read here */
+		if ((k = exec_peek(rd.p, stop, rd.end, &delta))) {
+			rd.exec_id += (uint64_t)delta;
+			rd.p += k;
 			if (rd.exec_id >= c->nblocks)
 				return bad(c, s, "a block run before it was defined");
-			block_run(c, &c->blocks[rd.exec_id], counting);
+			block_exec(c, rd.exec_id, counting);
 			continue;
 		}
 		if (rec_reader_offset(&rd) >= upto || (rc = rec_next(&rd, &ev)) <= 0)
@@ -463,7 +562,7 @@ static int feed(struct rp_ctx *c, const struct lace_record_stream *s, uint64_t u
 		case REC_EXEC_PHYS:
 			if (ev.id >= c->nblocks)
 				return bad(c, s, "a block run before it was defined");
-			block_run(c, &c->blocks[ev.id], counting);
+			block_exec(c, ev.id, counting);
 			break;
 		case REC_IMAGE:
 			if (counting)
@@ -475,26 +574,28 @@ static int feed(struct rp_ctx *c, const struct lace_record_stream *s, uint64_t u
 			rd.ndefs = c->nblocks;   /* the child numbers on from the parent */
 			break;
 		case REC_MAP:
-			if (c->lay && c->lay->object && !c->have_map &&
+			if (c->lay && c->lay->object && !c->carry.have_map &&
 			    map_is_object(c->lay->object, &ev)) {
-				c->have_map = true;
-				c->bias = ev.a;
-				c->map_start = ev.b;
-				c->map_size = ev.c;
+				c->carry.have_map = true;
+				c->carry.bias = ev.a;
+				c->carry.map_start = ev.b;
+				c->carry.map_size = ev.c;
 			}
 			break;
 		case REC_WIN_OPEN:
 			if (!c->win_open) {
+				hot_settle(c, counting);
 				c->windows++;
 				c->win_open = true;
 				c->win_start = c->m.t;
 				memset(&c->split, 0, sizeof(c->split));
 				c->last = c->m.t;
-				c->cur_kernel = 0;   /* the marker runs in user space */
+				side_set(c, 0);   /* the marker runs in user space */
 			}
 			break;
 		case REC_WIN_CLOSE:
 			if (c->win_open) {
+				hot_settle(c, counting);
 				span_add(&c->win_sum, &c->m.t, &c->win_start);
 				c->win_open = false;
 				tcg_split_account(&c->split, c->cur_kernel, &c->m.t, &c->last);
@@ -505,6 +606,7 @@ static int feed(struct rp_ctx *c, const struct lace_record_stream *s, uint64_t u
 			}
 			break;
 		case REC_END:
+			hot_settle(c, counting);
 			if (counting)
 				proc_end(c);
 			sim_model_reset_counts(&c->m);
@@ -573,12 +675,13 @@ int replay_run(const struct lace_record *rec, const struct replay_layout *lay,
 		c.nafn = 0;
 		c.nhot = 0;
 		c.taken_back = 0;
-		c.have_map = false;
+		c.carry.have_map = false;
 		c.pid = rec->streams[i].pid;
 		window_reset(&c);
 		arena_free(&c);
 		if (feed(&c, &rec->streams[i], rec->streams[i].len, 0, true))
 			err = -EINVAL;
+		hot_settle(&c, true);
 		blocks_settle(&c);
 	}
 	for (size_t i = 0; i < out->nprocs; i++) {
@@ -612,10 +715,11 @@ int replay_run(const struct lace_record *rec, const struct replay_layout *lay,
 	arena_free(&c);
 	free(c.sc);
 	free(c.blocks);
+	free(c.hotb);
+	free(c.dirty);
 	free(c.afn);
 	free(c.tags);
-	free(c.map);
-	free(c.shift);
+	carry_free(&c.carry);
 	free(c.afn_count);
 	free(c.hot_count);
 	free(c.hot_entries);

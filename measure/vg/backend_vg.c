@@ -38,8 +38,10 @@
 /* help lines wrap at 80 columns under the usage's help column (26) */
 const struct lace_backend_option vg_backend_options[] = {
 	/* the model options, which --backend qemu takes too */
-	{ "cpu-profile", 1, "NAME", "simulated CPU: skylake-client (default), golden-cove,\n"
-				     "zen3, power9, or a .conf path (also --backend qemu)" },
+	{ "cpu-profile", 1, "NAME", "simulated CPU: skylake-client (default), nehalem,\n"
+				     "golden-cove, zen3, power9, or a .conf path (also\n"
+				     "--backend qemu); NAME,NAME...: several in one run,\n"
+				     "each event but instructions as EVENT@NAME" },
 	{ "l1i", 1, "SIZE,WAYS,LINE", "override the L1i geometry (e.g. 32768,8,64)" },
 	{ "itlb", 1, "ENTRIES,WAYS", "override the iTLB (e.g. 64,4)" },
 	{ "stlb", 1, "ENTRIES,WAYS", "override the second-level TLB, or 0 for none" },
@@ -60,9 +62,15 @@ const struct lace_backend_option vg_backend_options[] = {
 };
 
 struct vg_priv {
-	char profile_name[PATH_MAX];
+	char profile_name[PATH_MAX];   /* --cpu-profile: NAME[,NAME...] */
 	char *ovr_l1i, *ovr_itlb, *ovr_stlb, *ovr_page, *ovr_fetch;
-	struct sim_profile prof;
+	struct sim_profile prof;       /* the first profile */
+	struct sim_profile more[SIM_MAX_PROFILES - 1];   /* the others, modelled beside */
+	size_t nmore;
+	char names[SIM_MAX_PROFILES][64];   /* --cpu-profile's, as the files name them */
+	const char *name_v[SIM_MAX_PROFILES];
+	size_t nnames;
+	int *event_prof;      /* per event: the profile counting it (spec->profile) */
 	bool per_function;
 	bool window;          /* counts of the marked windows, not whole runs */
 	bool virtual_clock;   /* preload vgpreload_time: same counts for self-timing programs */
@@ -118,11 +126,10 @@ static bool valgrind_prog(const struct vg_priv *p, char *prog, size_t len)
 	return true;
 }
 
-/* Load the profile and apply the overrides, in a fixed order whatever the
- * order on the command line. */
-static int profile_resolve(struct vg_priv *p, struct sim_profile *out)
+/* The overrides, in a fixed order whatever the order on the command line. */
+static int profile_override(struct vg_priv *p, struct sim_profile *out)
 {
-	int err = sim_profile_load(p->profile_name, out);
+	int err = 0;
 
 	if (!err && p->ovr_l1i)
 		err = sim_profile_set_l1i(out, p->ovr_l1i);
@@ -137,6 +144,25 @@ static int profile_resolve(struct vg_priv *p, struct sim_profile *out)
 	if (!err)
 		err = sim_profile_check(out);
 	return err;
+}
+
+/* Load the profiles (--cpu-profile A,B: B is modelled beside A) and apply
+ * the overrides to each. */
+static int profile_resolve(struct vg_priv *p)
+{
+	struct sim_profile all[SIM_MAX_PROFILES];
+	size_t n;
+	int err = sim_profile_list_load(p->profile_name, all, SIM_MAX_PROFILES, &n);
+
+	for (size_t i = 0; !err && i < n; i++)
+		err = profile_override(p, &all[i]);
+	if (err)
+		return err;
+	p->prof = all[0];
+	p->nmore = n - 1;
+	for (size_t i = 1; i < n; i++)
+		p->more[i - 1] = all[i];
+	return 0;
 }
 
 static bool vg_supports(struct lace_backend *be, const struct lace_event_spec *ev,
@@ -161,14 +187,18 @@ static int vg_prepare(struct lace_backend *be, struct lace_event_spec *evs, size
 	if (vg_backend_unavailable())
 		return lace_error_set(ENOTSUP, "%s", vg_backend_unavailable());
 	tool_dir_find(p->vgdir, sizeof(p->vgdir));
-	err = profile_resolve(p, &p->prof);
+	err = profile_resolve(p);
 	if (err)
 		return err;
 	free(p->event_idx);
+	free(p->event_prof);
 	p->event_idx = xcalloc(nevents, sizeof(*p->event_idx));
+	p->event_prof = xcalloc(nevents, sizeof(*p->event_prof));
 	p->nevents = nevents;
-	for (size_t i = 0; i < nevents; i++)
+	for (size_t i = 0; i < nevents; i++) {
 		p->event_idx[i] = evs[i].backend == be ? sim_event_index(evs[i].base) : -1;
+		p->event_prof[i] = evs[i].backend == be ? evs[i].profile : 0;
+	}
 	return 0;
 }
 
@@ -219,6 +249,20 @@ static json_t *results_json(struct vg_priv *p, const struct sim_results *r)
 	json_object_set_new(o, "totals", totals_json(&r->total));
 	if (r->window_procs)
 		json_object_set_new(o, "window", totals_json(&r->window));
+	if (p->nmore) {
+		/* the other profiles' (the functions are the first's) */
+		json_t *more = json_array();
+
+		for (size_t k = 0; k < p->nmore && k < r->nmore; k++) {
+			json_t *m = json_pack("{s:s,s:o,s:o}", "profile", p->more[k].name,
+					      "geometry", geometry_json(&p->more[k].cfg),
+					      "totals", totals_json(&r->more_total[k]));
+			if (r->window_procs)
+				json_object_set_new(m, "window", totals_json(&r->more_window[k]));
+			json_array_append_new(more, m);
+		}
+		json_object_set_new(o, "other_profiles", more);
+	}
 	json_object_set_new(o, "counted", json_string(p->window ? "window" : "whole run"));
 	json_object_set_new(o, "virtual_clock", json_boolean(p->virtual_clock));
 	for (size_t i = 0; i < r->nprocs; i++) {
@@ -271,12 +315,13 @@ static int hot_write(const char *path, const struct sim_results *r)
 static void fill_counts(struct vg_priv *p, const struct sim_results *r,
 			struct lace_run_result *res)
 {
-	const struct sim_totals *total = p->window ? &r->window : &r->total;
-
 	for (size_t i = 0; i < res->nevents && i < p->nevents; i++) {
-		int idx = p->event_idx[i];
-		if (idx < 0)
+		int idx = p->event_idx[i], k = p->event_prof[i];
+		if (idx < 0 || (size_t)k > r->nmore)
 			continue;
+		const struct sim_totals *total =
+			k ? (p->window ? &r->more_window[k - 1] : &r->more_total[k - 1])
+			  : p->window ? &r->window : &r->total;
 		uint64_t v = sim_totals_get(total, idx);
 		res->counts[i].status = LACE_COUNT_OK;
 		res->counts[i].raw = v;
@@ -294,8 +339,16 @@ static void fill_counts(struct vg_priv *p, const struct sim_results *r,
 		pr->values = xcalloc(res->nevents, sizeof(double));
 		for (size_t i = 0; i < res->nevents; i++) {
 			int idx = i < p->nevents ? p->event_idx[i] : -1;
-			pr->values[i] = idx < 0 ? NAN
-				: (double)sim_totals_get(p->window ? &r->procs[k].window : &r->procs[k].t, idx);
+			int m = i < p->nevents ? p->event_prof[i] : 0;
+			const struct sim_proc *sp = &r->procs[k];
+
+			if (idx < 0 || (size_t)m > sp->nmore) {
+				pr->values[i] = NAN;
+				continue;
+			}
+			pr->values[i] = (double)sim_totals_get(
+				m ? (p->window ? &sp->more[m - 1].window : &sp->more[m - 1].t)
+				  : p->window ? &sp->window : &sp->t, idx);
 		}
 	}
 }
@@ -365,6 +418,14 @@ static int vg_run(struct lace_backend *be, char *const argv[], const struct lace
 		snprintf(a_rec, sizeof(a_rec), "--lace-record=%s/rec", dir);
 		strvec_push(&vargv, a_rec);
 	}
+	for (size_t k = 0; k < p->nmore; k++) {
+		const struct sim_config *m = &p->more[k].cfg;
+
+		strvec_pushf(&vargv, "--lace-more=%s:%llu,%u,%u:%u,%u:%u,%u:%llu:%u", p->more[k].name,
+			     (unsigned long long)m->l1i_size, m->l1i_ways, m->l1i_line,
+			     m->itlb_entries, m->itlb_ways, m->stlb_entries, m->stlb_ways,
+			     (unsigned long long)m->page, m->fetch_block);
+	}
 	strvec_pushv(&vargv, (const char **)argv);
 
 	/* Address-space randomization would move the vDSO (whose code the
@@ -422,7 +483,7 @@ static const char *vg_describe(struct lace_backend *be)
 	struct vg_priv *p = be->priv;
 	struct strbuf sb = STRBUF_INIT;
 
-	strbuf_addf(&sb, "sim (%s", p->prof.name[0] ? p->prof.name : p->profile_name);
+	strbuf_addf(&sb, "sim (%s", p->prof.name[0] && !p->nmore ? p->prof.name : p->profile_name);
 	if (p->ovr_l1i)
 		strbuf_addf(&sb, ", l1i %s", p->ovr_l1i);
 	if (p->ovr_itlb)
@@ -483,13 +544,22 @@ static int vg_set_option(struct lace_backend *be, const char *name, const char *
 	struct vg_priv *p = be->priv;
 
 	if (!strcmp(name, "cpu-profile")) {
-		struct sim_profile scratch;
-		int err = sim_profile_load(value, &scratch);
-		if (err)   /* not -ENOENT: that would mean "not my option" */
-			return err == -ENOENT ? -EINVAL : err;
-		snprintf(p->profile_name, sizeof(p->profile_name), "%s", value);
-		p->prof = scratch;
-		return 0;
+		struct sim_profile *scratch = xcalloc(SIM_MAX_PROFILES, sizeof(*scratch));
+		size_t n;
+		int err = sim_profile_list_load(value ? value : "", scratch, SIM_MAX_PROFILES, &n);
+
+		if (!err) {
+			snprintf(p->profile_name, sizeof(p->profile_name), "%s", value);
+			p->prof = scratch[0];
+			p->nnames = n;
+			for (size_t i = 0; i < n; i++) {
+				snprintf(p->names[i], sizeof(p->names[i]), "%s", scratch[i].name);
+				p->name_v[i] = p->names[i];
+			}
+		}
+		free(scratch);
+		/* not -ENOENT: that would mean "not my option" */
+		return err == -ENOENT ? -EINVAL : err;
 	}
 	if (!strcmp(name, "l1i"))
 		return set_override(&p->ovr_l1i, value, sim_profile_set_l1i);
@@ -583,6 +653,7 @@ static void vg_free(struct lace_backend *be)
 	free(p->hot_out);
 	free(p->record);
 	free(p->event_idx);
+	free(p->event_prof);
 	free(p);
 	free(be);
 }
@@ -619,12 +690,21 @@ const char *vg_backend_unavailable(void)
 	return NULL;
 }
 
+static size_t vg_profiles(struct lace_backend *be, const char *const **names)
+{
+	struct vg_priv *p = be->priv;
+
+	*names = p->name_v;
+	return p->nnames;
+}
+
 /* NULL when the tool or valgrind is missing (vg_backend_unavailable says
  * which): `--backend auto` then leaves the events it cannot count as
  * <not supported> instead of failing the whole batch. */
 static const struct lace_backend vg_ops = {
 	.name = "sim", .supports = vg_supports, .prepare = vg_prepare, .run = vg_run,
-	.describe = vg_describe, .set_option = vg_set_option, .print_extra = vg_print_extra,
+	.describe = vg_describe, .set_option = vg_set_option, .profiles = vg_profiles,
+	.print_extra = vg_print_extra,
 	.free = vg_free,
 };
 

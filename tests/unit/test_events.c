@@ -86,6 +86,24 @@ static void test_raw_and_modifiers(void **state)
 	event_spec_release(&ev);
 	assert_int_not_equal(event_parse_one(&ev, "cycles:q"), 0);
 	event_spec_release(&ev);
+	/* NAME@PROFILE: the count of one CPU profile's model */
+	assert_int_equal(event_parse_one(&ev, "L1-icache-load-misses:k@nehalem"), 0);
+	assert_string_equal(ev.name, "L1-icache-load-misses:k@nehalem");
+	assert_string_equal(ev.base, "L1-icache-load-misses");
+	assert_string_equal(ev.profile_name, "nehalem");
+	assert_true(ev.exclude_user);
+	assert_int_equal(ev.type, PERF_TYPE_HW_CACHE);
+	event_spec_release(&ev);
+	assert_null(ev.profile_name);
+	assert_int_equal(event_parse_one(&ev, "fetch-blocks@skylake-client"), 0);
+	assert_string_equal(ev.profile_name, "skylake-client");
+	assert_int_equal(ev.kind, LACE_EV_SIM_ONLY);
+	event_spec_release(&ev);
+	assert_int_equal(event_parse_one(&ev, "instructions"), 0);
+	assert_null(ev.profile_name);
+	event_spec_release(&ev);
+	assert_int_not_equal(event_parse_one(&ev, "cycles@"), 0);
+	event_spec_release(&ev);
 }
 
 static void test_lists_and_groups(void **state)

@@ -103,12 +103,12 @@ static void test_symmap(void **state)
 
 static void test_flush_below_keeps_kernel_lru(void **state)
 {
-	uint64_t tags[10];   /* sim_cache_ntags(): tags and stamps of 1 set */
+	uint64_t tags[9];   /* sim_cache_ntags(): tags and stamps of 1 set, its MRU copy */
 	struct sim_cache c;
 	uint64_t user = 5, k1 = (uint64_t)1 << 52, k2 = k1 + 1;
 
 	/* one set of 4 ways, line = page */
-	assert_int_equal(sim_cache_ntags(4 * 4096, 4, 4096), 10);
+	assert_int_equal(sim_cache_ntags(4 * 4096, 4, 4096), 9);
 	sim_cache_init(&c, 4 * 4096, 4, 4096, tags);
 	sim_cache_ref_block(&c, k1);
 	sim_cache_ref_block(&c, user);
@@ -426,6 +426,20 @@ static void test_plugin_args(void **state)
 	assert_int_equal(a.cfg.fetch_block, 32);
 	assert_int_equal(a.npath, 2);
 	assert_string_equal(a.path[1], "do_idle");
+	assert_int_equal(a.nmore, 0);
+
+	/* profile=NAME: one more profile, the geometry keys after it its own */
+	char *two[] = { "out=f", "l1i_line=128", "profile=nehalem", "l1i_size=65536",
+			"profile=p3", "fetch_block=32" };
+	assert_int_equal(tcg_args_parse(6, two, &a), 0);
+	assert_int_equal(a.cfg.l1i_line, 128);
+	assert_int_equal(a.cfg.l1i_size, 32768);
+	assert_int_equal(a.nmore, 2);
+	assert_string_equal(a.more_name[0], "nehalem");
+	assert_int_equal(a.more[0].l1i_size, 65536);
+	assert_int_equal(a.more[0].l1i_line, 64);
+	assert_int_equal(a.more[1].fetch_block, 32);
+	assert_int_equal(a.more[1].l1i_size, 32768);
 
 	static const struct { char *arg; const char *msg; } bad[] = {
 		{ "switch=junk", "switch: 'junk' is not a number" },

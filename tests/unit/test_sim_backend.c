@@ -173,6 +173,43 @@ static void test_result_parse(void **state)
 	assert_int_equal(sim_proc_parse("", &p), -EINVAL);
 	assert_int_equal(sim_event_index("stlb-misses"), 6);
 	assert_int_equal(sim_event_index("cycles"), -1);
+
+	/* the other profiles of one run (--lace-more): "more K NAME", then
+	 * their counts as "mK-..." */
+	assert_int_equal(sim_proc_parse("lace-vg 1\ninstructions 10\nmore 1 nehalem\n"
+					"m1-instructions 10\nm1-L1-icache-load-misses 4\n"
+					"m1-window-fetch-blocks 3\nmore 2 zen3\nm2-inherited-stlb-misses 2\n"
+					"done\n", &p), 0);
+	assert_int_equal(p.nmore, 2);
+	assert_string_equal(p.more[0].name, "nehalem");
+	assert_int_equal(p.more[0].t.instructions, 10);
+	assert_int_equal(p.more[0].t.l1i_misses, 4);
+	assert_int_equal(p.more[0].window.fetch_blocks, 3);
+	assert_string_equal(p.more[1].name, "zen3");
+	assert_int_equal(p.more[1].inherited.stlb_misses, 2);
+	free(p.fns);
+	assert_int_equal(sim_proc_parse("lace-vg 1\nm1-instructions 10\ndone\n", &p), -EINVAL);
+	assert_int_equal(sim_proc_parse("lace-vg 1\nmore 2 x\ndone\n", &p), -EINVAL);
+}
+
+/* --cpu-profile A,B: each loaded, in order, names unique */
+static void test_profile_list(void **state)
+{
+	struct sim_profile p[SIM_MAX_PROFILES];
+	size_t n;
+
+	assert_int_equal(sim_profile_list_load("skylake-client,nehalem,zen3", p, SIM_MAX_PROFILES,
+					       &n), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(p[1].name, "nehalem");
+	assert_string_equal(p[2].name, "zen3");
+	assert_int_equal(sim_profile_list_load("zen3", p, SIM_MAX_PROFILES, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(sim_profile_list_load("zen3,zen3", p, SIM_MAX_PROFILES, &n), -EINVAL);
+	assert_string_equal(lace_error_msg(), "--cpu-profile: zen3 twice");
+	assert_int_equal(sim_profile_list_load("zen3,", p, SIM_MAX_PROFILES, &n), -EINVAL);
+	assert_int_equal(sim_profile_list_load("zen3,nope", p, SIM_MAX_PROFILES, &n), -ENOENT);
+	assert_int_equal(sim_profile_list_load("zen3,zen3", p, 1, &n), -EINVAL);
 }
 
 /* make builds the Valgrind tool whenever Debian's valgrind package (its
@@ -245,6 +282,7 @@ int main(void)
 		cmocka_unit_test(test_bad_profile_file),
 		cmocka_unit_test(test_overrides),
 		cmocka_unit_test(test_result_parse),
+		cmocka_unit_test(test_profile_list),
 		cmocka_unit_test(test_backend_run),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);

@@ -94,7 +94,7 @@ static void test_line_crossing(void **state)
 	assert_int_equal(sim_cache_access(&c, at(1, 2), 1, NULL), 1); /* evicts at(1,0) */
 	assert_int_equal(sim_cache_access(&c, at(0, 0) + 60, 8, NULL), 1);
 	/* the lookup of the first line still happened: at(0,0) is MRU of set 0 */
-	assert_int_equal(sim_cache_mru(&c, sim_cache_setoff(&c, at(0, 0) / 64)), at(0, 0) / 64);
+	assert_int_equal(sim_cache_mru(&c, sim_cache_set_of(&c, at(0, 0) / 64)), at(0, 0) / 64);
 }
 
 static void test_direct_mapped_and_full(void **state)
@@ -202,15 +202,15 @@ static void random_vs_oracle(uint32_t sets, uint32_t ways, uint32_t nblocks)
 		if (next() % 2)
 			k = k % (1 + nblocks / 4);
 		uint64_t block = (k % 2 ? high : 0) + k;
-		uint32_t setoff = sim_cache_setoff(&c, block);
+		uint32_t set = sim_cache_set_of(&c, block);
 		int want = mru_ref(&o, block), got;
 
 		if (next() % 2)
 			got = sim_cache_ref_block(&c, block);
 		else
-			got = sim_cache_ref_way(&c, setoff, block, &hint[k]);
+			got = sim_cache_ref_way(&c, set, block, &hint[k]);
 		assert_int_equal(got, want);
-		assert_int_equal(sim_cache_mru(&c, setoff), block);
+		assert_int_equal(sim_cache_mru(&c, set), block);
 		if (next() % 5000 == 0) {
 			sim_cache_flush_below(&c, high);
 			mru_flush_below(&o, high);

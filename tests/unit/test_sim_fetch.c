@@ -59,6 +59,7 @@ static void test_sequential_blocks(void **state)
 
 static uint64_t r_l1i[8192], r_itlb[4096], r_stlb[4096], r_litlb[64];
 static uint64_t s_l1i[8192], s_itlb[4096], s_stlb[4096], s_litlb[64];
+static uint64_t b_l1i[8192], b_itlb[4096], b_stlb[4096], b_litlb[64];
 
 static uint64_t rng = 88172645463325252ull;
 static uint64_t next(void)
@@ -74,8 +75,11 @@ static uint64_t next(void)
  * cross lines and pages, and revisit lines inside one segment. */
 static void random_equivalence_at(const struct sim_config *cfg, int rounds, const uint64_t *base)
 {
-	struct sim_model ref, seg;
-	struct sim_fn_stats rfn[4], sfn[4];
+	struct sim_model ref, seg, blk;
+	struct sim_fn_stats rfn[4], sfn[4], bfn[4];
+	struct sim_ref blines[40 * 4], bpages[40 * 4];
+	struct sim_seg_fn bfns[4];
+	int fits = 0;
 	const char *what, *why;
 	enum { MAXN = 40 };
 	struct sim_insn insns[MAXN];
@@ -90,12 +94,20 @@ static void random_equivalence_at(const struct sim_config *cfg, int rounds, cons
 	assert_true(nlt <= 64);
 	sim_model_init(&ref, cfg, r_l1i, r_itlb, r_stlb, r_litlb);
 	sim_model_init(&seg, cfg, s_l1i, s_itlb, s_stlb, s_litlb);
+	sim_model_init(&blk, cfg, b_l1i, b_itlb, b_stlb, b_litlb);
 	memset(rfn, 0, sizeof(rfn));
 	memset(sfn, 0, sizeof(sfn));
+	memset(bfn, 0, sizeof(bfn));
+	uint64_t end = base[0];
 	for (int r = 0; r < rounds; r++) {
-		uint32_t n = 1 + next() % MAXN;
+		/* a quarter short: the compact blocks' size */
+		uint32_t n = 1 + next() % (r % 4 ? MAXN : 6);
 		uint64_t pc = base[next() % 4] + next() % 8192;
 		struct sim_seg s;
+
+		/* a third falls through from the segment before */
+		if (r % 3 == 1)
+			pc = end;
 
 		for (uint32_t i = 0; i < n; i++) {
 			uint32_t len = 1 + next() % 15;
@@ -109,25 +121,61 @@ static void random_equivalence_at(const struct sim_config *cfg, int rounds, cons
 			insns[i].entry = next() % 16 == 0;
 			pc += len;
 		}
+		end = pc;
 		for (int f = 0; f < 4; f++)
 			fns[f].stats = &sfn[f];
 		assert_int_equal(sim_seg_build(&seg, insns, n, &s, lines, MAXN * 4, pages,
 					       MAXN * 4, fns, 4, sa, sl), 0);
 		s.lazy = r & 1;   /* both ways of keeping function counts */
 		assert_true(s.nlines <= s.l1i_loads);
+		/* the same segment for the compact block's model (its own
+		 * hints), run as a block when it fits, else as a segment */
+		struct sim_seg bs;
+		struct sim_blk b;
+		for (int f = 0; f < 4; f++)
+			bfns[f].stats = &bfn[f];
+		assert_int_equal(sim_seg_build(&blk, insns, n, &bs, blines, MAXN * 4, bpages,
+					       MAXN * 4, bfns, 4, sa, sl), 0);
+		bs.lazy = 1;
+		int fit = !sim_blk_build(&b, &blk, &bs);
+		fits += fit;
+		int one_fn = 1;
+		for (uint32_t i = 0; i < bs.nlines + bs.npages + bs.nlpages; i++)
+			one_fn &= (i < bs.nlines ? bs.lines[i].fn : bs.pages[i - bs.nlines].fn) ==
+				  bs.lines[0].fn;
+		assert_int_equal(fit, bs.nlines <= SIM_BLK_LINES && bs.npages + bs.nlpages == 1 &&
+				      one_fn);
 		/* run it a few times, as a hot superblock would be */
 		int reps = 1 + next() % 3;
 		for (int k = 0; k < reps; k++) {
 			sim_seg_run(&seg, &s);
+			if (fit) {
+				blk.t.instructions += bs.ninsn;
+				blk.t.l1i_loads += bs.l1i_loads;
+				blk.t.itlb_loads += bs.itlb_loads;
+				bs.execs++;
+				sim_blk_run_caches(&blk, &b, sim_seg_fn(&bs, bs.lines[0].fn));
+				sim_blk_fetch(&blk.fetch, &b);
+				blk.fetch.entries += bs.fetch.empty_entries;
+				blk.fetch.late += bs.fetch.seq_late;
+				blk.t.fetch_blocks = blk.fetch.entries;
+				blk.t.fetch_late = blk.fetch.late;
+			} else {
+				sim_seg_run(&blk, &bs);
+			}
 			for (uint32_t i = 0; i < n; i++)
 				sim_model_insn(&ref, insns[i].addr, insns[i].len,
 					       &rfn[insns[i].fn], insns[i].entry);
 		}
 		assert_int_equal(s.execs, s.lazy ? (uint64_t)reps : 0);
 		sim_seg_settle(&s);
+		sim_seg_settle(&bs);
 	}
 	assert_memory_equal(&ref.t, &seg.t, sizeof(ref.t));
 	assert_memory_equal(rfn, sfn, sizeof(rfn));
+	assert_memory_equal(&ref.t, &blk.t, sizeof(ref.t));
+	assert_memory_equal(rfn, bfn, sizeof(rfn));
+	assert_true(fits > rounds / 8 && fits < rounds);
 	assert_true(ref.t.l1i_misses > 0);
 	assert_true(ref.t.itlb_misses > 0);
 }

@@ -3,31 +3,19 @@
  * fed with every instruction a full-system QEMU guest executes inside the
  * windows the guest opens and closes (tcg_core.h), counts split user/kernel.
  *
- *   -plugin liblace-tcg.so,out=FILE[,map=System.map][,switch=0xADDR][,exc=0xADDR]...
- *           [,record=FILE]
- *           [,path=FUNCTION]...[,l1i_size=N,l1i_ways=N,l1i_line=N,itlb_entries=N,itlb_ways=N,
- *            stlb_entries=N,stlb_ways=N,page=N,fetch_block=N]
+ * Its arguments and output: tcg_setup.c.
  *
  * Each translation block is compiled once, at translation, into a model
- * record (a segment of its distinct lines and pages, sim_seg_build, and an
- * MRU guard; struct tb_info), and costs one callback per execution -- from
- * the first window on: until then only the window markers are
- * instrumented (tb_trans_boot, instrument_all).  The L1i is looked up by the host address of the
+ * record (a segment of its distinct lines and pages, sim_seg_build, and
+ * its compact block, sim_blk_build: struct tb_hot, one host cache line),
+ * and costs one callback per execution -- from the first window on: until
+ * then only the window markers are instrumented (tb_trans_boot,
+ * instrument_all).  The L1i is looked up by the host address of the
  * guest's code (guest RAM is one page-aligned host mapping, so this is the
  * guest-physical line: processes sharing virtual addresses do not alias);
  * the TLBs by the guest-virtual page.  QEMU shows no CR3/PCID, so the
  * non-global (user) TLB entries are flushed whenever the guest enters its
  * context-switch function (switch=, found by the caller in System.map).
- *
- * Output (out=): one "window N ..." line when each window closes
- * (tcg_split_format), then at exit one "fn NAME ..." line per kernel
- * function that ran inside a window (needs map=) and one "path NAME
- * calls=N inclusive=M interrupted=K l1i_misses=L itlb_misses=T" line
- * per path= function (misses inside the calls, callees included)
- * (tcg_paths_block), each followed by its calls' lengths, one "pathlen
- * NAME instructions=L calls=C interrupted=I" line per distinct length,
- * shortest first (I of the C calls took an asynchronous interrupt: a
- * block began at a vector tcg_is_async_vector names while they ran).
  *
  * Guests: x86_64 and ppc64 (little-endian).  On ppc64 callers in the
  * kernel enter most functions at their local entry point, 8 bytes past
@@ -43,35 +31,44 @@
 #include "measure/qemu/symmap.h"
 #include "measure/qemu/tcg_core.h"
 #include "measure/qemu/plugin/tcg_record.h"
+#include "measure/qemu/plugin/tcg_plugin.h"
 #include "measure/model/model.h"
 #include "util/error.h"
 
 LACE_QEMU_PLUGIN_EXPORT int qemu_plugin_version = LACE_QEMU_PLUGIN_VERSION;
 
-/* One translated block, compiled: one record per translation, carved from
- * big chunks (rec_alloc) with its kept lookups and function slots right
- * behind it, so that an execution reads a few adjacent host cache lines
- * (separate allocations per array cost more than the model itself).
- * Records are never freed: plugin API 1 says nothing when QEMU drops a
- * block, and a retranslation makes a new record.
+/* One translated block, compiled: one record per translation, in two
+ * parts.  Records are never freed: plugin API 1 says nothing when QEMU
+ * drops a block, and a retranslation makes a new record.
  *
- * The hot part first.  Most executions change no cache state: every kept
- * lookup hits the most recently used tag of its set (a hit there leaves
- * the set as it is).  The guard tests that with a fixed number of loads
- * and no data-dependent branch -- unused slots compare a dummy tag with
- * itself -- and only a block that fails it, or has more lookups than
- * slots, runs the model's lookups (sim_seg_run_caches_inline). */
-#define TB_GUARD 4
+ * The hot part (struct tb_hot) is all an execution reads: one 64-byte
+ * host cache line holding the model's compact block (struct sim_blk: the
+ * fetch states, the kept lookups with their way hints), the block's key
+ * and its execution count, carved from chunks of their own so that the
+ * blocks of a loop share few host cache lines.  What grows by a constant
+ * with every execution is not counted there: the instructions, line and
+ * page lookups, the fetch model's constant part and the per-function
+ * counts are the block's constants times its executions, added up by
+ * side when a window closes (tb_window_sums) and per function at exit.
+ *
+ * The cold part (struct tb_info) holds the model's segment (its lookups'
+ * instructions and functions, for a miss or a stale hint), the constants,
+ * and what the rare paths need.  A block that does not fit the compact
+ * form (more than SIM_BLK_LINES lines, two pages) is TB_GENERAL: it runs
+ * its segment in the slow path. */
+struct tb_info;
+struct tb_hot {
+	struct sim_blk b;            /* b.host32: executions (its wraps go to the
+				      * cold part's execs_hi); b.host8[0]: the key */
+	struct tb_info *cold;
+};
 
 struct tb_info {
-	uint8_t key;                 /* TB_KERNEL | TB_SWITCH; see fast_key */
-	uint8_t guarded;             /* the guard covers every kept lookup */
-	uint32_t ninsn, l1i_loads, itlb_loads;
-	uint64_t execs;              /* per-function counts: settled at exit */
-	const uint64_t *guard_tag[TB_GUARD];
-	uint64_t guard_block[TB_GUARD];
-	struct sim_fetch_seg fetch;
-	/* cold */
+	struct sim_fn_stats pend;    /* the compact block's misses, for pend_to at exit */
+	struct sim_fn_stats *pend_to;   /* its function's counters, or NULL */
+	struct tb_hot *hot;
+	uint64_t execs_hi;           /* 2^32 times the wraps of hot->b.host32 */
+	uint64_t base;               /* executions when the window last closed */
 	struct sim_seg seg;          /* lines, pages and functions */
 	struct tb_info *next_all;    /* every record, for settling */
 	uint64_t vaddr;
@@ -81,70 +78,91 @@ struct tb_info {
 	int irq;                     /* starts at an asynchronous interrupt's vector */
 	uint16_t *ioff;              /* user blocks: each instruction's offset from vaddr */
 	uint64_t haddr;              /* host address of the first instruction (or vaddr) */
+	struct tb_x *x;              /* the other profiles' parts (profile=), or NULL */
 	struct sim_ref refs[];       /* seg.lines, then seg.pages, then seg.fns */
 };
 
-#define TB_KERNEL 1u
-#define TB_SWITCH 2u
-#define TB_EXC    4u             /* kernel block at a synchronous exception's entry */
-#define TB_SLOW   0x80u          /* never in a block's key */
+/* One more profile's part of a block (profile=): its segment and compact
+ * block (b.host8[0]: 1 when usable), whose constants tb_window_sums adds
+ * from the first profile's execution count. */
+struct tb_x {
+	struct sim_blk b;
+	struct sim_seg seg;
+};
 
-static struct sim_model model;
+#define TB_KERNEL  1u
+#define TB_SWITCH  2u
+#define TB_EXC     4u            /* kernel block at a synchronous exception's entry */
+#define TB_GENERAL 8u            /* runs its segment (no compact block) */
+#define TB_SLOW    0x80u         /* never in a block's key */
+#define tb_key(h) ((h)->b.host8[0])
+
 static struct sim_totals last;
 static struct tcg_split win;
+/* shared with tcg_setup.c: see tcg_plugin.h */
+struct sim_model model;
+struct tcg_xprof xprof[TCG_MAX_PROFILES - 1];
+size_t nxprof;
 static int window_open;
 static int cur_kernel;   /* the side the model's counts since `last` belong to */
-static unsigned window_no;
-static uint64_t switch_addr;
-static uint64_t user_limit;
-static FILE *out;
-static struct symmap map;
-static struct sim_fn_stats *fn_stats;   /* map.n, by symbol index */
-static uint64_t switches;
-static enum tcg_arch arch;
-static struct tcg_paths paths;
-static long *path_sym;   /* paths.n symbol indices */
+unsigned window_no;
+uint64_t switch_addr;
+uint64_t user_limit;
+FILE *out;
+struct symmap map;
+struct sim_fn_stats *fn_stats;
+uint64_t switches;
+enum tcg_arch arch;
+struct tcg_paths paths;
+long *path_sym;
 static struct tb_info *all_tbs;
-static uint64_t *irq_vec;   /* tcg_is_async_vector's addresses, with path= only */
-static size_t nirq;
+uint64_t *irq_vec;
+size_t nirq;
 /* The block executed last, and the user block a synchronous exception
  * left (whose rest a new block counts again when the kernel returns into
  * it; tcg_block_rest) */
-static struct tb_info *last_tb, *excepted;
+static struct tb_hot *last_tb;
+static struct tb_info *excepted;
 static int excepted_switched;   /* the kernel switched processes since */
-static uint64_t exc_addr[64];   /* exc=: where synchronous exceptions enter the kernel */
-static size_t nexc;
+uint64_t exc_addr[TCG_MAX_EXC];
+size_t nexc;
 /* The key of a block that needs nothing but the model: the window open,
  * the current side, no path= tracking; anything else takes the slow path
  * in tb_exec (TB_SLOW: window closed or paths). */
 static uint8_t fast_key = TB_SLOW;
-static const uint64_t guard_dummy;
+/* The instructions counted so far, for path= (whose blocks all take the
+ * slow path): the model's totals leave them to the blocks' constants. */
+static uint64_t path_clock;
 
 static void fast_key_update(void)
 {
 	fast_key = (uint8_t)(!window_open || paths.n ? TB_SLOW : cur_kernel ? TB_KERNEL : 0);
 }
 
-/* Chunks of 1 MiB; records of blocks translated one after another (mostly
- * code that runs together) sit next to each other. */
-static void *rec_alloc(size_t size)
+/* Chunks of 1 MiB, one series for the hot parts and one for the cold;
+ * records of blocks translated one after another (mostly code that runs
+ * together) sit next to each other. */
+struct arena {
+	char *chunk;
+	size_t left;
+};
+static struct arena hot_arena, cold_arena;
+
+static void *rec_alloc(struct arena *a, size_t size, size_t align)
 {
-	static char *chunk;
-	static size_t left;
 	void *p;
 
-	size = (size + 15) & ~(size_t)15;
-	if (size > left) {
+	size = (size + align - 1) & ~(align - 1);
+	if (size > a->left) {
 		size_t c = size > ((size_t)1 << 20) ? size : (size_t)1 << 20;
 
-		chunk = malloc(c);
-		if (!chunk)
+		if (posix_memalign((void **)&a->chunk, 64, c))
 			abort();   /* QEMU itself aborts on allocation failure */
-		left = c;
+		a->left = c;
 	}
-	p = chunk;
-	chunk += size;
-	left -= size;
+	p = a->chunk;
+	a->chunk += size;
+	a->left -= size;
 	return p;
 }
 
@@ -154,6 +172,47 @@ static void totals_sync(void)
 {
 	model.t.fetch_blocks = model.fetch.entries;
 	model.t.fetch_late = model.fetch.late;
+	for (size_t k = 0; k < nxprof; k++) {
+		xprof[k].m.t.fetch_blocks = xprof[k].m.fetch.entries;
+		xprof[k].m.t.fetch_late = xprof[k].m.fetch.late;
+	}
+}
+
+static uint64_t tb_execs(const struct tb_info *t)
+{
+	return t->execs_hi + t->hot->b.host32;
+}
+
+/* n executions of a compact block's segment: its constants */
+static void seg_constants(struct sim_totals *side, const struct sim_seg *seg, uint64_t n)
+{
+	side->instructions += n * seg->ninsn;
+	side->l1i_loads += n * seg->l1i_loads;
+	side->itlb_loads += n * seg->itlb_loads;
+	side->fetch_blocks += n * seg->fetch.empty_entries;
+	side->fetch_late += n * seg->fetch.seq_late;
+}
+
+/* What the blocks' constants times their executions since the last window
+ * closed add to each side of each profile's window (see struct tb_hot);
+ * executions are counted in windows only. */
+static void tb_window_sums(void)
+{
+	for (struct tb_info *t = all_tbs; t; t = t->next_all) {
+		uint64_t now = tb_execs(t), n = now - t->base;
+		int kernel = tb_key(t->hot) & TB_KERNEL;
+
+		if (!n)
+			continue;
+		t->base = now;
+		/* a block without compact block counted them itself */
+		if (!(tb_key(t->hot) & TB_GENERAL))
+			seg_constants(kernel ? &win.k : &win.u, &t->seg, n);
+		for (size_t k = 0; k < nxprof; k++)
+			if (t->x[k].b.host8[0])
+				seg_constants(kernel ? &xprof[k].win.k : &xprof[k].win.u, &t->x[k].seg,
+					      n);
+	}
 }
 
 /* Does block t run the code of block e from t's start on?  The same
@@ -170,40 +229,97 @@ static int same_code(const struct tb_info *e, const struct tb_info *t)
 	return t->haddr == e->haddr + (t->vaddr - e->vaddr);
 }
 
-/* tb_exec's rare cases, out of line so that the common path saves no
- * registers: 0 when the block counts nothing (window closed). */
-static __attribute__((noinline)) int tb_slow(struct tb_info *t)
+static __attribute__((noinline)) void tb_wrap(struct tb_hot *h)
 {
+	h->cold->execs_hi += (uint64_t)1 << 32;
+}
+
+/* One execution of a block that counts (the window open, its side the
+ * current one), but for its constants (tb_window_sums); nl and large are
+ * its shape (sim_blk_run_caches_n), constants in tb_exec's copies. */
+static inline __attribute__((always_inline)) void tb_count_n(struct tb_hot *h, uint32_t nl,
+							     int large)
+{
+	if (__builtin_expect(++h->b.host32 == 0, 0))
+		tb_wrap(h);
+	sim_blk_fetch(&model.fetch, &h->b);
+	sim_blk_run_caches_n(&model, &h->b, &h->cold->pend, nl, large);
+	last_tb = h;
+}
+
+static void tb_count(struct tb_hot *h)
+{
+	tb_count_n(h, h->b.nl, h->b.flags & SIM_BLK_LARGE);
+}
+
+/* A TB_GENERAL block: all of its segment (sim_seg_run of a lazy segment
+ * whose executions the hot part counts). */
+static __attribute__((noinline)) void tb_count_general(struct tb_hot *h)
+{
+	struct tb_info *t = h->cold;
+
+	if (__builtin_expect(++h->b.host32 == 0, 0))
+		tb_wrap(h);
+	model.t.instructions += t->seg.ninsn;
+	model.t.l1i_loads += t->seg.l1i_loads;
+	model.t.itlb_loads += t->seg.itlb_loads;
+	sim_seg_run_caches_inline(&model, &t->seg);
+	sim_fetch_seg_apply(&model.fetch, &t->seg.fetch);
+	last_tb = h;
+}
+
+/* tb_exec's rare cases, out of line so that the common path saves no
+ * registers: the window closed, a side change, the context switch, an
+ * exception's entry, path= tracking, a TB_GENERAL block.  0 when the
+ * block counts nothing (window closed). */
+static __attribute__((noinline)) int tb_slow(struct tb_hot *h)
+{
+	struct tb_info *t = h->cold;
+	uint8_t key = tb_key(h);
+
 	if (!window_open)
 		return 0;
-	if ((t->key & TB_EXC) && last_tb && !(last_tb->key & TB_KERNEL)) {
-		excepted = last_tb;
+	if ((key & TB_EXC) && last_tb && !(tb_key(last_tb) & TB_KERNEL)) {
+		excepted = last_tb->cold;
 		excepted_switched = 0;
 	}
-	if (t->key & TB_SWITCH) {
+	if (key & TB_SWITCH) {
 		excepted_switched = 1;
 		/* a new address space may follow: forget the user pages */
 		sim_cache_flush_below(&model.itlb, user_limit);
 		if (model.has_stlb)
 			sim_cache_flush_below(&model.stlb, user_limit);
+		for (size_t k = 0; k < nxprof; k++) {
+			struct sim_model *m = &xprof[k].m;
+
+			sim_cache_flush_below(&m->itlb, tcg_user_page_limit(m->cfg.page));
+			if (m->has_stlb)
+				sim_cache_flush_below(&m->stlb, tcg_user_page_limit(m->cfg.page));
+		}
 		switches++;
 	}
 	if (paths.n && t->irq)
 		tcg_paths_interrupt(&paths);
-	if (paths.n)
-		tcg_paths_block(&paths, t->vaddr, t->path_fn, t->call_ret, model.t.instructions);
+	if (paths.n) {
+		tcg_paths_block(&paths, t->vaddr, t->path_fn, t->call_ret, path_clock);
+		path_clock += t->seg.ninsn;
+	}
 	/* the split is taken when the side changes, not after every block: a
 	 * per-block copy of the totals cost as much as the model */
-	if ((t->key & TB_KERNEL) != (unsigned)cur_kernel) {
+	if ((key & TB_KERNEL) != (unsigned)cur_kernel) {
 		totals_sync();
 		tcg_split_account(&win, cur_kernel, &model.t, &last);
+		for (size_t k = 0; k < nxprof; k++)
+			tcg_split_account(&xprof[k].win, cur_kernel, &xprof[k].m.t, &xprof[k].last);
 		if (cur_kernel && excepted && same_code(excepted, t)) {
 			/* back in user space: into the excepted block, whose
 			 * instructions from here on were counted, not run */
-			uint32_t rest = tcg_block_rest(excepted->ioff, excepted->ninsn,
+			uint32_t rest = tcg_block_rest(excepted->ioff, excepted->seg.ninsn,
 						       excepted->vaddr, t->vaddr);
 
 			win.u.instructions -= rest;
+			for (size_t k = 0; k < nxprof; k++)
+				xprof[k].win.u.instructions -= rest;
 			/* after this block's EXEC (tb_exec_rec): the replay
 			 * takes the same off its window's user count */
 			if (rest)
@@ -214,59 +330,113 @@ static __attribute__((noinline)) int tb_slow(struct tb_info *t)
 			 * handler): its block's rest is lost, not retried */
 			excepted = NULL;
 		}
-		cur_kernel = t->key & TB_KERNEL;
+		cur_kernel = key & TB_KERNEL;
 		fast_key_update();
 	}
+	if (key & TB_GENERAL)
+		tb_count_general(h);
+	else
+		tb_count(h);
 	return 1;
 }
 
-static __attribute__((noinline)) void tb_caches(struct tb_info *t)
+/* The other profiles' part of one execution that counted (profile=): the
+ * model's way, as the first profile's but without functions. */
+static void tb_count_x(struct tb_info *t)
 {
-	sim_seg_run_caches_inline(&model, &t->seg);
+	for (size_t k = 0; k < nxprof; k++) {
+		struct sim_model *m = &xprof[k].m;
+		struct tb_x *x = &t->x[k];
+
+		if (x->b.host8[0]) {
+			sim_blk_fetch(&m->fetch, &x->b);
+			sim_blk_run_caches(m, &x->b, NULL);
+		} else {
+			m->t.instructions += x->seg.ninsn;
+			m->t.l1i_loads += x->seg.l1i_loads;
+			m->t.itlb_loads += x->seg.itlb_loads;
+			sim_seg_run_caches_inline(m, &x->seg);
+			sim_fetch_seg_apply(&m->fetch, &x->seg.fetch);
+		}
+	}
 }
 
 static void tb_exec(unsigned int vcpu, void *ud)
 {
-	struct tb_info *t = ud;
-	uint64_t diff = 0;
+	struct tb_hot *h = ud;
 
-	if (__builtin_expect(t->key != fast_key, 0) && !tb_slow(t))
-		return;
-	/* sim_seg_run() of a lazy segment, with the fetch totals left to
-	 * totals_sync() */
-	model.t.instructions += t->ninsn;
-	model.t.l1i_loads += t->l1i_loads;
-	model.t.itlb_loads += t->itlb_loads;
-	t->execs++;
-	for (int i = 0; i < TB_GUARD; i++)
-		diff |= *t->guard_tag[i] ^ t->guard_block[i];
-	if (__builtin_expect(diff || !t->guarded, 0))
-		tb_caches(t);
-	sim_fetch_seg_apply(&model.fetch, &t->fetch);
-	last_tb = t;
+	if (__builtin_expect(tb_key(h) != fast_key, 0))
+		tb_slow(h);
+	else
+		tb_count(h);
+}
+
+/* tb_exec for each shape of compact block (lines, large page): the host
+ * CPU then predicts every branch of an execution that changes nothing
+ * (one shared copy mispredicted its loops as blocks of one, two and three
+ * lines took turns). */
+#define TB_EXEC(NL, LARGE)                                                    \
+	static void tb_exec_##NL##_##LARGE(unsigned int vcpu, void *ud)       \
+	{                                                                     \
+		struct tb_hot *h = ud;                                        \
+									      \
+		if (__builtin_expect(tb_key(h) != fast_key, 0))               \
+			tb_slow(h);                                           \
+		else                                                          \
+			tb_count_n(h, NL, LARGE);                             \
+	}
+TB_EXEC(1, 0) TB_EXEC(2, 0) TB_EXEC(3, 0) TB_EXEC(1, 1) TB_EXEC(2, 1) TB_EXEC(3, 1)
+#undef TB_EXEC
+
+static qemu_plugin_vcpu_udata_cb_t tb_exec_for(const struct tb_hot *h)
+{
+	static const qemu_plugin_vcpu_udata_cb_t fixed[2][SIM_BLK_LINES] = {
+		{ tb_exec_1_0, tb_exec_2_0, tb_exec_3_0 },
+		{ tb_exec_1_1, tb_exec_2_1, tb_exec_3_1 },
+	};
+
+	if (tb_key(h) & TB_GENERAL)
+		return tb_exec;
+	return fixed[!!(h->b.flags & SIM_BLK_LARGE)][h->b.nl - 1];
+}
+
+/* tb_exec with the other profiles (profile=) */
+static void tb_exec_multi(unsigned int vcpu, void *ud)
+{
+	struct tb_hot *h = ud;
+
+	if (tb_key(h) != fast_key) {
+		if (!tb_slow(h))
+			return;
+	} else {
+		tb_count(h);
+	}
+	tb_count_x(h->cold);
 }
 
 /* tb_exec, recording: each block that counts, in order, after the
  * context switch its start may be (tcg_record.h) */
 static void tb_exec_rec(unsigned int vcpu, void *ud)
 {
-	struct tb_info *t = ud;
+	struct tb_hot *h = ud;
 
 	if (window_open) {
-		if (t->key & TB_SWITCH)
+		if (tb_key(h) & TB_SWITCH)
 			tcg_rec_mark(REC_CTXSW);
-		tcg_rec_exec(t->rec_id);
+		tcg_rec_exec(h->cold->rec_id);
 	}
-	tb_exec(vcpu, ud);
+	if (nxprof)
+		tb_exec_multi(vcpu, ud);
+	else
+		tb_exec(vcpu, ud);
 }
 
-static void at_exit(qemu_plugin_id_t id, void *ud);
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
 
 static void instrumented(qemu_plugin_id_t id)
 {
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
-	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
+	qemu_plugin_register_atexit_cb(id, tcg_at_exit, NULL);
 }
 
 /* From the first window on, every block is translated with its model
@@ -275,7 +445,7 @@ static void instrumented(qemu_plugin_id_t id)
  * is what a window's first block always does (its callback ran while the
  * window was still closed), and nothing else runs in between (each block
  * checks for an exit request before its first instruction). */
-static qemu_plugin_id_t plugin_id;
+qemu_plugin_id_t plugin_id;
 static int instrumenting;
 
 static void instrument_all(void)
@@ -295,9 +465,14 @@ static void mark_open(unsigned int vcpu, void *ud)
 	tcg_rec_mark(REC_WIN_OPEN);
 	window_no++;
 	memset(&win, 0, sizeof(win));
-	last_tb = excepted = NULL;
+	last_tb = NULL;
+	excepted = NULL;
 	totals_sync();
 	last = model.t;
+	for (size_t k = 0; k < nxprof; k++) {
+		memset(&xprof[k].win, 0, sizeof(xprof[k].win));
+		xprof[k].last = xprof[k].m.t;
+	}
 	cur_kernel = 0;   /* the marker runs in user space */
 	fast_key_update();
 }
@@ -310,19 +485,27 @@ static void mark_close(unsigned int vcpu, void *ud)
 		return;
 	window_open = 0;
 	tcg_rec_mark(REC_WIN_CLOSE);
-	last_tb = excepted = NULL;
+	last_tb = NULL;
+	excepted = NULL;
 	fast_key_update();
 	totals_sync();
 	tcg_split_account(&win, cur_kernel, &model.t, &last);
+	for (size_t k = 0; k < nxprof; k++)
+		tcg_split_account(&xprof[k].win, cur_kernel, &xprof[k].m.t, &xprof[k].last);
+	tb_window_sums();
 	tcg_split_format(line, sizeof(line), window_no, &win);
 	fputs(line, out);
+	for (size_t k = 0; k < nxprof; k++) {
+		tcg_split_format(line, sizeof(line), window_no, &xprof[k].win);
+		fprintf(out, "profile %zu %s", k + 1, line);
+	}
 	fflush(out);
 }
 
 /* ppc64 takes an interrupt in real mode (MSR[IR] off) at the vector's
  * physical address (0x900), with relocation on at 0xc000...4900: compare
  * without the top nibble, which real mode ignores. */
-static uint64_t vec_key(uint64_t va)
+uint64_t vec_key(uint64_t va)
 {
 	return arch == TCG_ARCH_PPC64 ? va & ~((uint64_t)0xf << 60) : va;
 }
@@ -383,7 +566,7 @@ static void markers_register(struct qemu_plugin_tb *tb, size_t i, size_t n,
  * without a model record per block; the first window's opening flushes the
  * translated code (instrument_all) and everything is translated again with
  * tb_trans. */
-static void tb_trans_boot(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+void tb_trans_boot(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb);
 
@@ -410,9 +593,17 @@ static void scratch_reserve(size_t n)
 {
 	if (n <= scratch.n)
 		return;
+	uint32_t line = model.cfg.l1i_line, page = (uint32_t)model.cfg.page;
+
+	for (size_t k = 0; k < nxprof; k++) {
+		if (xprof[k].m.cfg.l1i_line < line)
+			line = xprof[k].m.cfg.l1i_line;
+		if (xprof[k].m.cfg.page < page)
+			page = (uint32_t)xprof[k].m.cfg.page;
+	}
 	scratch.n = n;
-	scratch.cap_l = (uint32_t)n * sim_seg_refs_per_insn(model.cfg.l1i_line, 16);
-	scratch.cap_p = (uint32_t)n * sim_seg_refs_per_insn((uint32_t)model.cfg.page, 16);
+	scratch.cap_l = (uint32_t)n * sim_seg_refs_per_insn(line, 16);
+	scratch.cap_p = (uint32_t)n * sim_seg_refs_per_insn(page, 16);
 #define GROW(f, k) (scratch.f = realloc(scratch.f, (k) * sizeof(*scratch.f)))
 	if (!GROW(iv, n) || !GROW(ih, n) || !GROW(sa, n) || !GROW(pa, n) || !GROW(sl, n) ||
 	    !GROW(lines, scratch.cap_l) || !GROW(tmp_l, scratch.cap_l) ||
@@ -421,28 +612,48 @@ static void scratch_reserve(size_t n)
 #undef GROW
 }
 
-/* The MRU guard of a block's kept lookups (see struct tb_info). */
-static void guard_build(struct tb_info *t)
+/* Compile a block's n instructions for model m: lines from the host
+ * addresses (ih), pages and fetch blocks from the virtual ones (iv), two
+ * compilations into one segment whose lookups are in scratch (lines in
+ * scratch.lines, pages in scratch.pages). */
+static void seg_compile(const struct sim_model *m, const struct sim_insn *ih,
+			const struct sim_insn *iv, size_t n, struct sim_seg_fn *fns, uint32_t nfns,
+			struct sim_seg *seg)
 {
-	uint32_t k = 0;
+	struct sim_seg segh;
 
-	for (uint32_t i = 0; i < t->seg.nlines && k < TB_GUARD; i++, k++) {
-		t->guard_tag[k] = &model.l1i.tags[t->seg.lines[i].insn];
-		t->guard_block[k] = t->seg.lines[i].block;
+	if (sim_seg_build(m, ih, (uint32_t)n, &segh, scratch.lines, scratch.cap_l,
+			  scratch.tmp_p, scratch.cap_p, fns, nfns, scratch.sa, scratch.sl) ||
+	    sim_seg_build(m, iv, (uint32_t)n, seg, scratch.tmp_l, scratch.cap_l,
+			  scratch.pages, scratch.cap_p, fns, nfns, scratch.sa, scratch.sl))
+		abort();   /* the caps hold every lookup: cannot happen */
+	seg->lines = segh.lines;
+	seg->nlines = segh.nlines;
+	seg->l1i_loads = segh.l1i_loads;
+}
+
+/* The other profiles' parts of a block (profile=), from the cold arena. */
+static struct tb_x *tb_x_build(const struct sim_insn *ih, const struct sim_insn *iv, size_t n)
+{
+	struct tb_x *x = rec_alloc(&cold_arena, nxprof * sizeof(*x), 16);
+
+	for (size_t k = 0; k < nxprof; k++) {
+		struct sim_seg seg;
+		uint32_t np;
+		struct sim_ref *refs;
+
+		seg_compile(&xprof[k].m, ih, iv, n, NULL, 0, &seg);
+		np = seg.npages + seg.nlpages;
+		refs = rec_alloc(&cold_arena, (seg.nlines + np) * sizeof(*refs), 16);
+		memcpy(refs, seg.lines, seg.nlines * sizeof(*refs));
+		memcpy(refs + seg.nlines, seg.pages, np * sizeof(*refs));
+		x[k].seg = seg;
+		x[k].seg.lines = refs;
+		x[k].seg.pages = refs + seg.nlines;
+		x[k].seg.lpages = x[k].seg.pages + seg.npages;
+		x[k].b.host8[0] = !sim_blk_build(&x[k].b, &xprof[k].m, &x[k].seg);
 	}
-	for (uint32_t i = 0; i < t->seg.npages && k < TB_GUARD; i++, k++) {
-		t->guard_tag[k] = &model.itlb.tags[t->seg.pages[i].insn];
-		t->guard_block[k] = t->seg.pages[i].block;
-	}
-	for (uint32_t i = 0; i < t->seg.nlpages && k < TB_GUARD; i++, k++) {
-		t->guard_tag[k] = &model.litlb.tags[t->seg.lpages[i].insn];
-		t->guard_block[k] = t->seg.lpages[i].block;
-	}
-	t->guarded = t->seg.nlines + t->seg.npages + t->seg.nlpages <= TB_GUARD;
-	for (; k < TB_GUARD; k++) {
-		t->guard_tag[k] = &guard_dummy;
-		t->guard_block[k] = guard_dummy;
-	}
+	return x;
 }
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
@@ -450,9 +661,11 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	size_t n = qemu_plugin_tb_n_insns(tb);
 	uint32_t nfns = 0;
 	struct sim_seg_fn fns[64];
-	struct sim_seg segh, segv;
+	struct sim_seg seg;
 	struct sim_insn *iv, *ih;
 	struct tb_info *t;
+	struct tb_hot *h;
+	uint8_t key;
 	long fn_sym[64];
 	uint64_t vaddr;
 	long path_fn = -1;
@@ -499,27 +712,27 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	}
 	/* lines from the host (physical) addresses, pages and fetch blocks
 	 * from the virtual ones: two compilations, one segment */
-	if (sim_seg_build(&model, ih, (uint32_t)n, &segh, scratch.lines, scratch.cap_l,
-			  scratch.tmp_p, scratch.cap_p, fns, nfns, scratch.sa, scratch.sl) ||
-	    sim_seg_build(&model, iv, (uint32_t)n, &segv, scratch.tmp_l, scratch.cap_l,
-			  scratch.pages, scratch.cap_p, fns, nfns, scratch.sa, scratch.sl))
-		abort();   /* the caps hold every lookup: cannot happen */
+	seg_compile(&model, ih, iv, n, fns, nfns, &seg);
 
 	bool user = !tcg_is_kernel(vaddr);
 	/* the small pages' lookups, then the large pages' */
-	uint32_t np = segv.npages + segv.nlpages;
-	t = rec_alloc(sizeof(*t) + (segh.nlines + np) * sizeof(struct sim_ref) +
-		      nfns * sizeof(struct sim_seg_fn) + (user ? n * sizeof(uint16_t) : 0));
-	t->seg = segv;
+	uint32_t np = seg.npages + seg.nlpages;
+	t = rec_alloc(&cold_arena, sizeof(*t) + (seg.nlines + np) * sizeof(struct sim_ref) +
+		      nfns * sizeof(struct sim_seg_fn) + (user ? n * sizeof(uint16_t) : 0), 16);
+	h = rec_alloc(&hot_arena, sizeof(*h), 64);
+	h->cold = t;
+	t->hot = h;
+	t->execs_hi = 0;
+	t->base = 0;
+	t->seg = seg;
 	t->seg.lines = t->refs;
-	t->seg.nlines = segh.nlines;
-	t->seg.l1i_loads = segh.l1i_loads;
-	t->seg.pages = t->refs + segh.nlines;
-	t->seg.lpages = t->seg.pages + segv.npages;
+	t->seg.pages = t->refs + seg.nlines;
+	t->seg.lpages = t->seg.pages + seg.npages;
 	t->seg.fns = (struct sim_seg_fn *)(t->seg.pages + np);
-	memcpy(t->seg.lines, segh.lines, segh.nlines * sizeof(struct sim_ref));
-	memcpy(t->seg.pages, segv.pages, np * sizeof(struct sim_ref));
+	memcpy(t->seg.lines, seg.lines, seg.nlines * sizeof(struct sim_ref));
+	memcpy(t->seg.pages, seg.pages, np * sizeof(struct sim_ref));
 	memcpy(t->seg.fns, fns, nfns * sizeof(struct sim_seg_fn));
+	t->x = nxprof ? tb_x_build(ih, iv, n) : NULL;
 	t->ioff = NULL;
 	t->haddr = ih[0].addr;
 	if (user) {
@@ -527,162 +740,50 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		for (size_t i = 0; i < n; i++)
 			t->ioff[i] = (uint16_t)(iv[i].addr - vaddr);
 	}
-	t->ninsn = t->seg.ninsn;
-	t->l1i_loads = t->seg.l1i_loads;
-	t->itlb_loads = t->seg.itlb_loads;
-	t->execs = 0;
-	t->fetch = t->seg.fetch;
-	guard_build(t);
+	t->seg.lazy = 1;
+	key = (uint8_t)((user ? 0 : TB_KERNEL) |
+			(switch_addr && vaddr == switch_addr ? TB_SWITCH : 0));
+	memset(&t->pend, 0, sizeof(t->pend));
+	t->pend_to = NULL;
+	if (sim_blk_build(&h->b, &model, &t->seg))
+		key |= TB_GENERAL;
+	else
+		t->pend_to = sim_seg_fn(&t->seg, t->seg.lines[0].fn);
 	t->next_all = all_tbs;
 	all_tbs = t;
 	t->vaddr = vaddr;
 	t->call_ret = call_ret;
 	t->path_fn = path_fn;
 	t->irq = nirq && is_irq_vector(vaddr);
-	t->key = (uint8_t)((user ? 0 : TB_KERNEL) |
-			   (switch_addr && vaddr == switch_addr ? TB_SWITCH : 0));
 	for (size_t k = 0; k < nexc && !user; k++)
 		if (exc_addr[k] == vaddr)
-			t->key |= TB_EXC;
+			key |= TB_EXC;
+	h->b.host32 = 0;
+	tb_key(h) = key;
 	if (tcg_rec_on) {
-		/* scratch.sa/sl: the virtual addresses and lengths (the
-		 * last build); the physical ones are ih's */
-		for (size_t i = 0; i < n; i++)
+		for (size_t i = 0; i < n; i++) {
+			scratch.sa[i] = iv[i].addr;
+			scratch.sl[i] = iv[i].len;
 			scratch.pa[i] = ih[i].addr;
+		}
 		t->rec_id = tcg_rec_def(!user, scratch.sa, scratch.sl, scratch.pa, (uint32_t)n);
 	}
-	qemu_plugin_register_vcpu_tb_exec_cb(tb, tcg_rec_on ? tb_exec_rec : tb_exec,
-					     QEMU_PLUGIN_CB_NO_REGS, t);
+	qemu_plugin_register_vcpu_tb_exec_cb(tb, tcg_rec_on ? tb_exec_rec
+					     : nxprof ? tb_exec_multi : tb_exec_for(h),
+					     QEMU_PLUGIN_CB_NO_REGS, h);
 }
 
-static void at_exit(qemu_plugin_id_t id, void *ud)
+void tcg_finish(void)
 {
 	if (window_open)
 		mark_close(0, NULL);
 	for (struct tb_info *t = all_tbs; t; t = t->next_all) {
-		t->seg.execs = t->execs;
+		t->seg.execs = tb_execs(t);
 		sim_seg_settle(&t->seg);
+		if (t->pend_to) {
+			t->pend_to->l1i_misses += t->pend.l1i_misses;
+			t->pend_to->itlb_misses += t->pend.itlb_misses;
+			t->pend_to->stlb_misses += t->pend.stlb_misses;
+		}
 	}
-	for (size_t i = 0; i < map.n; i++) {
-		const struct sim_fn_stats *s = &fn_stats[i];
-
-		if (!s->instructions)
-			continue;
-		fprintf(out,
-			"fn %s instructions=%" PRIu64 " l1i_misses=%" PRIu64
-			" itlb_misses=%" PRIu64 " stlb_misses=%" PRIu64 " calls=%" PRIu64 "\n",
-			map.syms[i].name, s->instructions, s->l1i_misses, s->itlb_misses,
-			s->stlb_misses, s->calls);
-	}
-	for (size_t k = 0; k < paths.n; k++) {
-		const struct tcg_path_fn *f = &paths.fn[k];
-
-		fprintf(out, "path %s calls=%" PRIu64 " inclusive=%" PRIu64 " interrupted=%" PRIu64
-			" l1i_misses=%" PRIu64 " itlb_misses=%" PRIu64 "\n", f->name, f->calls,
-			f->inclusive, f->interrupted, f->l1i_misses, f->itlb_misses);
-		for (size_t j = 0; j < f->nlen; j++)
-			fprintf(out, "pathlen %s instructions=%" PRIu64 " calls=%" PRIu64
-				" interrupted=%" PRIu64 "\n", f->name, f->len[j].instructions,
-				f->len[j].calls, f->len[j].interrupted);
-	}
-	tcg_paths_release(&paths);
-	fprintf(out, "end windows=%u switches=%" PRIu64 "\n", window_no, switches);
-	tcg_rec_close();
-	fclose(out);
-}
-
-static int fail(const char *msg, const char *arg)
-{
-	char buf[512];
-
-	snprintf(buf, sizeof(buf), "lace-tcg: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
-	qemu_plugin_outs(buf);
-	return -1;
-}
-
-LACE_QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
-						int argc, char **argv)
-{
-	/* a Skylake-like front end unless the caller says otherwise (lace
-	 * passes its CPU profile) */
-	static struct tcg_args args;
-	struct sim_config cfg;
-	const char *out_path, *map_path, *record_path, *what, *why;
-	const char **path_names = args.path;
-	size_t npath;
-	int a;
-	static uint64_t *l1i, *itlb, *stlb, *litlb;
-	uint64_t nl, ni, ns, nlt;
-
-	if (tcg_args_parse(argc, argv, &args))
-		return fail(lace_error_msg(), NULL);
-	cfg = args.cfg;
-	out_path = args.out;
-	map_path = args.map;
-	record_path = args.record;
-	npath = args.npath;
-	switch_addr = args.switch_addr;
-	for (size_t i = 0; i < args.nexc; i++)
-		exc_addr[nexc++] = args.exc[i];
-	if (!info->system_emulation)
-		return fail("needs full-system emulation (qemu-system-*)", NULL);
-	if (!out_path)
-		return fail("missing out=FILE", NULL);
-	a = tcg_arch_from_target(info->target_name);
-	if (a < 0)
-		return fail("guest architecture not supported (x86_64, ppc64)", info->target_name);
-	arch = (enum tcg_arch)a;
-	if (sim_config_check(&cfg, &what, &why))
-		return fail(why, what);
-	if (map_path) {
-		if (symmap_load(&map, map_path))
-			return fail("cannot read the System.map", map_path);
-		fn_stats = calloc(map.n, sizeof(*fn_stats));
-		if (!fn_stats)
-			return fail("out of memory", NULL);
-	}
-	if (npath && !map_path)
-		return fail("path= needs map=", NULL);
-	paths.fn = calloc(npath ? npath : 1, sizeof(*paths.fn));
-	path_sym = calloc(npath ? npath : 1, sizeof(*path_sym));
-	if (!paths.fn || !path_sym)
-		return fail("out of memory", NULL);
-	for (size_t k = 0; k < npath; k++) {
-		uint64_t addr = symmap_addr(&map, path_names[k]);
-
-		if (!addr)
-			return fail("path= function not in the System.map", path_names[k]);
-		path_sym[k] = symmap_lookup(&map, addr);
-		paths.fn[k].name = path_names[k];
-	}
-	paths.n = npath;
-	paths.totals = &model.t;   /* the misses are counted live (model.c) */
-	if (npath) {
-		irq_vec = calloc(map.n ? map.n : 1, sizeof(*irq_vec));
-		if (!irq_vec)
-			return fail("out of memory", NULL);
-		for (size_t i = 0; i < map.n; i++)
-			if (tcg_is_async_vector(arch, map.syms[i].name))
-				irq_vec[nirq++] = vec_key(map.syms[i].addr);
-	}
-	out = fopen(out_path, "w");
-	if (!out)
-		return fail(strerror(errno), out_path);
-	if (record_path && tcg_rec_open(record_path))
-		return fail(strerror(errno), record_path);
-	fprintf(out, "# lace-tcg 1 target=%s\n", info->target_name);
-	fflush(out);
-	sim_model_ntags(&cfg, &nl, &ni, &ns, &nlt);
-	l1i = calloc(nl, sizeof(*l1i));
-	itlb = calloc(ni, sizeof(*itlb));
-	stlb = calloc(ns ? ns : 1, sizeof(*stlb));
-	litlb = calloc(nlt ? nlt : 1, sizeof(*litlb));
-	if (!l1i || !itlb || !stlb || !litlb)
-		return fail("out of memory", NULL);
-	sim_model_init(&model, &cfg, l1i, itlb, stlb, litlb);
-	user_limit = tcg_user_page_limit(cfg.page);
-	plugin_id = id;
-	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans_boot);
-	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
-	return 0;
 }

@@ -115,13 +115,28 @@ void stacks_init(void)
 	stacks = VG_(calloc)("lace.stacks", VG_N_THREADS, sizeof(*stacks));
 }
 
-/* now: the instruction count at the return */
+/* now: the instruction count at the return.  A function's last frame
+ * closing (or first opening, frame_push) marks its leaf segments: their
+ * calls in between ran inside an open call of it and add nothing to its
+ * inclusive count (leaf_inclusive). */
 static void frame_pop(struct lace_stack *st, ULong now)
 {
 	struct lace_frame *fr = &st->f[--st->n];
 
-	if (--fr->fn->active == 0)
+	if (--fr->fn->active == 0) {
 		fr->fn->inclusive += now - fr->start;
+		for (struct lace_seg *l = fr->fn->leaves; l; l = l->w->next_leaf)
+			l->w->act_fast += leaf_fast(l) - l->w->act_mark;
+	}
+}
+
+ULong leaf_inclusive(const struct lace_fn_hot *fn)
+{
+	ULong n = 0;
+
+	for (const struct lace_seg *l = fn->leaves; l; l = l->w->next_leaf)
+		n += (leaf_fast(l) - l->w->act_fast) * (l->w->ninsn - l->w->entry_offset);
+	return n;
 }
 
 static void frame_push(struct lace_stack *st, struct lace_fn_hot *fn, ULong start, Addr sp)
@@ -136,7 +151,9 @@ static void frame_push(struct lace_stack *st, struct lace_fn_hot *fn, ULong star
 	st->f[st->n].start = start;
 	st->f[st->n].sp = sp;
 	st->n++;
-	fn->active++;
+	if (fn->active++ == 0)
+		for (struct lace_seg *l = fn->leaves; l; l = l->w->next_leaf)
+			l->w->act_mark = leaf_fast(l);
 }
 
 void stacks_unwind_all(void)
@@ -168,31 +185,28 @@ void stacks_forget(void)
  * (see seg_flush), and calls this only when a lookup can change state. */
 static VG_REGPARM(1) void lace_seg_helper(struct lace_seg *seg)
 {
-	sim_seg_run_caches(&model, &seg->cold->s);
+	sim_seg_run_caches(&model, &seg->w->cold->s);
 }
 
-/* The same with the counts of lookups built in, for the common ones (see
- * the leaf helpers below: a loop of fixed length is predicted right). */
-#define SEG_HELPER(NL, NP)                                                        \
-	static VG_REGPARM(1) void lace_seg_helper_##NL##_##NP(struct lace_seg *seg) \
+/* The same for a compact block, with its count of lines built in: the
+ * loop then has a fixed length, which the host's branch predictor gets
+ * right (see the leaf helpers below). */
+#define SEG_HELPER(NL)                                                            \
+	static VG_REGPARM(1) void lace_seg_helper_##NL(struct lace_seg *seg)       \
 	{                                                                         \
-		sim_seg_refs_run(&model, &seg->cold->s, seg->refs, NL, seg->refs + NL, NP); \
+		sim_blk_update_n(&model, &seg->b, &seg->w->pend, NL, 0);              \
 	}
-SEG_HELPER(1, 1) SEG_HELPER(2, 1) SEG_HELPER(3, 1) SEG_HELPER(4, 1)
-SEG_HELPER(1, 2) SEG_HELPER(2, 2) SEG_HELPER(3, 2) SEG_HELPER(4, 2)
+SEG_HELPER(1) SEG_HELPER(2) SEG_HELPER(3)
 #undef SEG_HELPER
 
 seg_helper_fn seg_helper_for(const struct lace_seg *seg)
 {
-	static const seg_helper_fn fixed[2][4] = {
-		{ lace_seg_helper_1_1, lace_seg_helper_2_1, lace_seg_helper_3_1,
-		  lace_seg_helper_4_1 },
-		{ lace_seg_helper_1_2, lace_seg_helper_2_2, lace_seg_helper_3_2,
-		  lace_seg_helper_4_2 },
+	static const seg_helper_fn fixed[SIM_BLK_LINES] = {
+		lace_seg_helper_1, lace_seg_helper_2, lace_seg_helper_3,
 	};
 
-	if (seg->nlines >= 1 && seg->nlines <= 4 && seg->npages >= 1 && seg->npages <= 2)
-		return fixed[seg->npages - 1][seg->nlines - 1];
+	if (seg_flags(seg) & SEG_BLK)
+		return fixed[seg->b.nl - 1];
 	return lace_seg_helper;
 }
 
@@ -202,97 +216,107 @@ static void seg_frames(struct lace_seg *seg, UWord sp_entry, UWord sp_now, ULong
 		       ULong after)
 {
 	struct lace_stack *st = &stacks[current_tid];
-	struct lace_fn_hot *fn = seg->entry;
+	struct lace_fn_hot *fn = seg->w->entry;
 
 	if (fn) {
-		if (seg->ends_in_ret && sp_entry < sp_now && st->n < MAX_FRAMES) {
+		if (seg->w->ends_in_ret && sp_entry < sp_now && st->n < MAX_FRAMES) {
 			/* a whole call in one segment: its frame would be
 			 * pushed and popped right away (the push cannot fail,
 			 * the pop takes it first) */
 			if (fn->active == 0)
-				fn->inclusive += after - (before + seg->entry_offset);
+				fn->inclusive += after - (before + seg->w->entry_offset);
 		} else {
-			frame_push(st, fn, before + seg->entry_offset, sp_entry);
+			frame_push(st, fn, before + seg->w->entry_offset, sp_entry);
 		}
 	}
-	if (seg->ends_in_ret)
+	if (seg->w->ends_in_ret)
 		while (st->n && st->f[st->n - 1].sp < sp_now)
 			frame_pop(st, after);
 	top_sync();
 }
 
+/* The lookups and the fetch model of a segment whose helper always runs
+ * (a call helper): its compact block when it has one (nl lines; the fetch
+ * model's constants then settled by totals_sync), else (nl 0) its
+ * segment. */
+static inline __attribute__((always_inline)) void call_caches(struct lace_seg *seg, UInt nl)
+{
+	if (nl) {
+		sim_blk_fetch(&model.fetch, &seg->b);
+		/* no MRU test first: the lines of calls to many functions take
+		 * turns in their sets */
+		sim_blk_update_n(&model, &seg->b, &seg->w->pend, nl, 0);
+	} else {
+		sim_fetch_seg_apply(&model.fetch, &seg->w->fetch);
+		sim_seg_refs_run(&model, &seg->w->cold->s, seg->w->refs, seg->w->nlines,
+				 seg->w->refs + seg->w->nlines, seg->w->npages);
+	}
+}
+
 /* A segment that starts a function and/or ends in a return: always
- * called, so it runs the whole segment itself (sim_seg_run(), inline: one
- * call per function call is the tool's hottest path). */
+ * called (its generated code counts its instructions first). */
 VG_REGPARM(3) void lace_seg_call_helper(struct lace_seg *seg, UWord sp_entry,
 					       UWord sp_now)
 {
-	ULong before = model.t.instructions;
-	ULong after = before + seg->ninsn;
+	ULong after = model.t.instructions;
 
-	model.t.instructions = after;
-	seg->execs++;   /* lazy: the lookups and functions (totals_sync) */
-	sim_fetch_seg_apply(&model.fetch, &seg->fetch);
-	seg_frames(seg, sp_entry, sp_now, before, after);
+	seg->w->execs++;   /* lazy: the lookups and functions (totals_sync) */
+	seg_frames(seg, sp_entry, sp_now, after - seg->w->ninsn, after);
 	/* last: its rare slow path is a call with nothing left to do after */
-	sim_seg_refs_run(&model, &seg->cold->s, seg->refs, seg->nlines, seg->refs + seg->nlines,
-			 seg->npages);
+	call_caches(seg, seg_flags(seg) & SEG_BLK ? seg->b.nl : 0);
+}
+
+static __attribute__((noinline)) void leaf_wrap(struct lace_seg *seg)
+{
+	seg->w->fast_hi += (ULong)1 << 32;
 }
 
 /* The same for a segment that holds a whole call (a function's entry,
- * then the return from it; every call of a leaf function, mostly): the
+ * then the return from it; every call of a leaf function, mostly).  The
  * common case -- the call ran below its caller's stack pointer and the
- * return pops no older frame -- pushes and pops nothing, and only adds
- * the call to the function's inclusive count when no frame of it is open
- * (the general path would push the frame and pop it right away). */
+ * return pops no older frame -- pushes and pops nothing, and counts the
+ * call in the hot line (see struct lace_seg); nl: the compact block's
+ * lines, 0 without one (then every call takes the general path). */
 static inline __attribute__((always_inline)) void leaf_run(struct lace_seg *seg, UWord sp_entry,
-							   UWord sp_now, UInt nlines, UInt npages)
+							   UWord sp_now, UInt nl)
 {
-	ULong before = model.t.instructions;
-	ULong after = before + seg->ninsn;
-
-	model.t.instructions = after;
-	seg->execs++;
-	sim_fetch_seg_apply(&model.fetch, &seg->fetch);
-	if (__builtin_expect(sp_entry < sp_now && top_sp >= sp_now, 1)) {
-		struct lace_fn_hot *fn = seg->entry;
-		if (fn->active == 0)
-			fn->inclusive += seg->ninsn - seg->entry_offset;
+	if (__builtin_expect(nl && sp_entry < sp_now && top_sp >= sp_now, 1)) {
+		if (__builtin_expect(++seg->b.host32 == 0, 0))
+			leaf_wrap(seg);
 	} else {
-		seg_frames(seg, sp_entry, sp_now, before, after);
+		ULong after = model.t.instructions;
+
+		seg->w->execs++;
+		seg_frames(seg, sp_entry, sp_now, after - seg->w->ninsn, after);
 	}
-	sim_seg_refs_run(&model, &seg->cold->s, seg->refs, nlines, seg->refs + nlines, npages);
+	call_caches(seg, nl);
 }
 
 static VG_REGPARM(3) void lace_leaf_helper(struct lace_seg *seg, UWord sp_entry, UWord sp_now)
 {
-	leaf_run(seg, sp_entry, sp_now, seg->nlines, seg->npages);
+	leaf_run(seg, sp_entry, sp_now, 0);
 }
 
-/* The same with the counts of lookups built in, for the common ones: each
+/* The same with the count of lines built in (a compact block): each
  * copy's loops then run a fixed number of times, which the host's branch
  * predictor gets right, where the shared loop's length changes with every
  * call to another function (1, 2 or 3 lines of code). */
-#define LEAF_HELPER(NL, NP)                                                           \
-	static VG_REGPARM(3) void lace_leaf_helper_##NL##_##NP(struct lace_seg *seg,  \
-							      UWord sp_entry, UWord sp_now) \
+#define LEAF_HELPER(NL)                                                               \
+	static VG_REGPARM(3) void lace_leaf_helper_##NL(struct lace_seg *seg,         \
+						       UWord sp_entry, UWord sp_now)  \
 	{                                                                             \
-		leaf_run(seg, sp_entry, sp_now, NL, NP);                              \
+		leaf_run(seg, sp_entry, sp_now, NL);                                  \
 	}
-LEAF_HELPER(1, 1) LEAF_HELPER(2, 1) LEAF_HELPER(3, 1) LEAF_HELPER(4, 1)
-LEAF_HELPER(1, 2) LEAF_HELPER(2, 2) LEAF_HELPER(3, 2) LEAF_HELPER(4, 2)
+LEAF_HELPER(1) LEAF_HELPER(2) LEAF_HELPER(3)
 #undef LEAF_HELPER
 
 leaf_helper_fn leaf_helper_for(const struct lace_seg *seg)
 {
-	static const leaf_helper_fn fixed[2][4] = {
-		{ lace_leaf_helper_1_1, lace_leaf_helper_2_1, lace_leaf_helper_3_1,
-		  lace_leaf_helper_4_1 },
-		{ lace_leaf_helper_1_2, lace_leaf_helper_2_2, lace_leaf_helper_3_2,
-		  lace_leaf_helper_4_2 },
+	static const leaf_helper_fn fixed[SIM_BLK_LINES] = {
+		lace_leaf_helper_1, lace_leaf_helper_2, lace_leaf_helper_3,
 	};
 
-	if (seg->nlines >= 1 && seg->nlines <= 4 && seg->npages >= 1 && seg->npages <= 2)
-		return fixed[seg->npages - 1][seg->nlines - 1];
+	if (seg_flags(seg) & SEG_BLK)
+		return fixed[seg->b.nl - 1];
 	return lace_leaf_helper;
 }

@@ -99,11 +99,16 @@ IRExpr *ir_cache_guard(IRSB *sb, const struct sim_seg *s)
 		return NULL;
 	for (i = 0; i < s->nlines + s->npages; i++) {
 		const struct sim_ref *r = i < s->nlines ? &s->lines[i] : &s->pages[i - s->nlines];
-		const uint64_t *tags = i < s->nlines ? model.l1i.tags : model.itlb.tags;
-		IRExpr *x = ir_op(sb, Iop_Xor64, ir_ld64(sb, &tags[r->insn]), ir_c64(r->block));
+		const uint64_t *mru = i < s->nlines ? model.l1i.mru : model.itlb.mru;
+		IRExpr *x = ir_op(sb, Iop_Xor64, ir_ld64(sb, &mru[r->insn]), ir_c64(r->block));
 		acc = acc ? ir_op(sb, Iop_Or64, acc, x) : x;
 	}
 	return ir_tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, acc, ir_c64(0)));
+}
+
+void ir_add_instructions(IRSB *sb, UInt n)
+{
+	ir_add64(sb, &model.t.instructions, n);
 }
 
 /* What sim_seg_run() does besides the cache lookups, as generated code:

@@ -16,6 +16,9 @@ void ir_model_base_reset(void);
 /* The condition for calling the cache helper: some kept lookup of s is
  * not the most recently used tag of its set; NULL: always call. */
 IRExpr *ir_cache_guard(IRSB *sb, const struct sim_seg *s);
+/* The instruction count, as generated code (for a segment whose helper
+ * always runs). */
+void ir_add_instructions(IRSB *sb, UInt n);
 /* What sim_seg_run() does besides the cache lookups, as generated code;
  * s's pending executions are counted in *execs. */
 void ir_seg_counts(IRSB *sb, const struct sim_seg *s, ULong *execs);

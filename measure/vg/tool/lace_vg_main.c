@@ -49,6 +49,7 @@
 #include "measure/model/model.h"
 #include "measure/vg/tool/lace_vg_exec.h"
 #include "measure/vg/tool/lace_vg_ir.h"
+#include "measure/vg/tool/lace_vg_more.h"
 #include "measure/vg/tool/lace_vg_out.h"
 #include "measure/vg/tool/lace_vg_rec.h"
 #include "measure/vg/tool/lace_vg_time.h"
@@ -100,6 +101,7 @@ static Bool lace_process_cmd_line_option(const HChar *arg)
 	else if VG_INT_CLO(arg, "--lace-fetch-block", clo_fetch_block) {}
 	else if VG_BOOL_CLO(arg, "--lace-per-function", clo_per_function) {}
 	else if VG_STR_CLO(arg, "--lace-record", clo_record) {}
+	else if (more_option(arg)) {}
 	else
 		return False;
 	return True;
@@ -119,7 +121,10 @@ static void lace_print_usage(void)
 "    --lace-page=BYTES          page size, 4096 or 2097152 [4096]\n"
 "    --lace-fetch-block=BYTES   fetch block size [16]\n"
 "    --lace-per-function=yes|no attribute to functions [yes]\n"
-"    --lace-record=PREFIX       record the executed code to PREFIX.<pid>.<n>\n");
+"    --lace-record=PREFIX       record the executed code to PREFIX.<pid>.<n>\n"
+"    --lace-more=NAME:SIZE,WAYS,LINE:ENTRIES,WAYS:ENTRIES,WAYS:PAGE:FETCH\n"
+"                               model one more CPU profile beside the first\n"
+"                               (its events only), repeatable\n");
 }
 
 static void lace_print_debug_usage(void)
@@ -133,18 +138,23 @@ static void bad_config(const HChar *what, const HChar *why)
 }
 
 /* Tag arrays come from static memory when they fit: the generated code
- * reads the L1i's and iTLB's, and reaches them from the model's address
- * (lace_vg_ir.c's ir_addr) rather than by 64-bit constants. */
+ * reads the L1i's and iTLB's MRU copies, and reaches them from the model's
+ * address (lace_vg_ir.c's ir_addr) rather than by 64-bit constants.  Each
+ * starts on 128 bytes, so that a set's tags and stamps are two adjacent
+ * host cache lines (cache.h). */
 #define TAG_POOL (1u << 16)
-static uint64_t tag_pool[TAG_POOL];
+static uint64_t tag_pool[TAG_POOL] __attribute__((aligned(128)));
 
 static uint64_t *tags_alloc(const HChar *cc, uint64_t n)
 {
 	static uint64_t used;
 	uint64_t *p;
 
-	if (n > TAG_POOL - used)
-		return VG_(malloc)(cc, n * sizeof(uint64_t));
+	n = (n + 15) & ~(uint64_t)15;
+	if (n > TAG_POOL - used) {
+		HChar *q = VG_(malloc)(cc, n * sizeof(uint64_t) + 128);
+		return (uint64_t *)(((Addr)q + 127) & ~(Addr)127);
+	}
 	p = tag_pool + used;
 	used += n;
 	return p;
@@ -178,6 +188,7 @@ static void lace_post_clo_init(void)
 	sim_model_ntags(&cfg, &nl, &ni, &ns, NULL);
 	sim_model_init(&model, &cfg, tags_alloc("lace.l1i", nl), tags_alloc("lace.itlb", ni),
 		       ns ? tags_alloc("lace.stlb", ns) : NULL, NULL);
+	more_init();
 	stacks_init();
 	if (clo_record)
 		rec_start(clo_record);
@@ -202,32 +213,58 @@ struct arena {
 	HChar *chunk;
 	SizeT left;
 };
-/* The first hot parts come from static memory, near the model: the
- * generated code of plain segments counts their executions there,
- * reached from the model's address (ir_addr). */
-static HChar hot_pool[4u << 20] __attribute__((aligned(64)));
-static struct arena hot_arena = { hot_pool, sizeof(hot_pool) }, cold_arena;
+/* The hot lines have an arena of their own (struct lace_seg: the
+ * segments of a program share as few host cache lines as they can); the
+ * first warm parts come from static memory, near the model: the generated
+ * code of plain segments counts their executions there, reached from the
+ * model's address (ir_addr). */
+static HChar warm_pool[4u << 20] __attribute__((aligned(64)));
+static struct arena hot_arena, warm_arena = { warm_pool, sizeof(warm_pool) }, cold_arena;
 static struct lace_seg_cold *all_segs;
 
-/* The hot part's pending executions go to the model's segment. */
+/* The hot part's pending executions go to the model's segment, and the
+ * fetch model's constants of those its compact block ran (a call
+ * helper's) to the fetch model. */
 static void seg_fold(struct lace_seg_cold *g)
 {
-	g->s.execs += g->hot->execs;
-	g->hot->execs = 0;
+	struct lace_seg *h = g->hot;
+	ULong fast = h->w->fast_hi + h->b.host32;
+	ULong n = h->w->execs + fast;
+
+	g->s.execs += n;
+	if ((seg_flags(h) & (SEG_CALL | SEG_BLK)) == (SEG_CALL | SEG_BLK)) {
+		model.fetch.entries += n * g->s.fetch.empty_entries;
+		model.fetch.late += n * g->s.fetch.seq_late;
+	}
+	h->w->execs = 0;
+	h->w->fast_done += fast;
+	h->w->fast_hi = 0;
+	h->b.host32 = 0;
+	if (h->w->pend_to) {
+		h->w->pend_to->l1i_misses += h->w->pend.l1i_misses;
+		h->w->pend_to->itlb_misses += h->w->pend.itlb_misses;
+		h->w->pend_to->stlb_misses += h->w->pend.stlb_misses;
+	}
+	VG_(memset)(&h->w->pend, 0, sizeof(h->w->pend));
 }
 
 /* Add every segment's pending executions to its functions (zap: drop them
- * instead, for a forked child's fresh start). */
+ * instead, for a forked child's fresh start: then the leaf segments'
+ * counts start again too). */
 static void segs_settle(Bool zap)
 {
 	struct lace_seg_cold *g;
 
 	for (g = all_segs; g; g = g->next_all) {
 		seg_fold(g);
-		if (zap)
+		if (zap) {
 			g->s.execs = 0;
-		else
+			g->hot->w->fast_done = 0;
+			g->hot->w->act_mark = 0;
+			g->hot->w->act_fast = 0;
+		} else {
 			sim_seg_settle(&g->s);
+		}
 	}
 }
 
@@ -248,9 +285,10 @@ static void totals_sync(void)
 	}
 	model.t.fetch_blocks = model.fetch.entries;
 	model.t.fetch_late = model.fetch.late;
+	more_totals_sync();
 }
 
-/* sz bytes from arena a, aligned to align (a power of two, at most 64) */
+/* sz bytes from arena a, aligned to align (a power of two, at most 128) */
 static HChar *seg_alloc(struct arena *a, SizeT sz, SizeT align)
 {
 	HChar *p;
@@ -258,8 +296,8 @@ static HChar *seg_alloc(struct arena *a, SizeT sz, SizeT align)
 	sz = (sz + align - 1) & ~(align - 1);
 	if (sz > a->left) {
 		SizeT chunk = sz > (1u << 20) ? sz : (1u << 20);
-		HChar *c = VG_(malloc)("lace.segs", chunk + 64);
-		a->chunk = (HChar *)(((Addr)c + 63) & ~(Addr)63);
+		HChar *c = VG_(malloc)("lace.segs", chunk + 128);
+		a->chunk = (HChar *)(((Addr)c + 127) & ~(Addr)127);
 		a->left = chunk;
 	}
 	p = a->chunk;
@@ -293,13 +331,17 @@ static void seg_flush(IRSB *sbOut, Bool ret)
 		tmp.nfns = 0;
 
 	/* kept for the life of the process */
-	seg = (struct lace_seg *)seg_alloc(&hot_arena, sizeof(*seg) + (tmp.nlines + tmp.npages) *
-					   sizeof(struct sim_ref), 64);
+	seg = (struct lace_seg *)seg_alloc(&hot_arena, sizeof(*seg), 64);
+	VG_(memset)(seg, 0, sizeof(*seg));
+	seg->w = (struct lace_seg_warm *)seg_alloc(&warm_arena, sizeof(*seg->w) +
+						   (tmp.nlines + tmp.npages) *
+						   sizeof(struct sim_ref), 64);
+	VG_(memset)(seg->w, 0, sizeof(*seg->w));
 	cold = (struct lace_seg_cold *)seg_alloc(&cold_arena, sizeof(*cold) +
 						 tmp.nfns * sizeof(struct sim_seg_fn), 16);
 	cold->s = tmp;
-	cold->s.lines = seg->refs;
-	cold->s.pages = seg->refs + tmp.nlines;
+	cold->s.lines = seg->w->refs;
+	cold->s.pages = seg->w->refs + tmp.nlines;
 	cold->s.fns = (struct sim_seg_fn *)(cold + 1);
 	VG_(memcpy)(cold->s.lines, tmp.lines, tmp.nlines * sizeof(struct sim_ref));
 	VG_(memcpy)(cold->s.pages, tmp.pages, tmp.npages * sizeof(struct sim_ref));
@@ -308,35 +350,47 @@ static void seg_flush(IRSB *sbOut, Bool ret)
 	cold->hot = seg;
 	cold->next_all = all_segs;
 	all_segs = cold;
-	seg->execs = 0;
-	seg->cold = cold;
-	seg->ninsn = tmp.ninsn;
-	seg->nlines = (UShort)tmp.nlines;   /* at most MAX_SEG_INSNS * 4 */
-	seg->npages = (UShort)tmp.npages;
-	seg->fetch = tmp.fetch;
-	seg->entry = NULL;
+	seg->w->cold = cold;
+	seg->w->ninsn = tmp.ninsn;
+	seg->w->nlines = (UShort)tmp.nlines;   /* at most MAX_SEG_INSNS * 4 */
+	seg->w->npages = (UShort)tmp.npages;
+	seg->w->fetch = tmp.fetch;
+	seg->w->entry = NULL;
 	if (clo_per_function && seg_entry_fn) {
-		if (!seg_entry_fn->hot) {
-			seg->own.inclusive = 0;
-			seg->own.active = 0;
-			seg_entry_fn->hot = &seg->own;
-		}
-		seg->entry = seg_entry_fn->hot;
+		if (!seg_entry_fn->hot)
+			seg_entry_fn->hot = &seg->w->own;
+		seg->w->entry = seg_entry_fn->hot;
 	}
-	seg->entry_offset = seg_entry_offset;
-	seg->ends_in_ret = clo_per_function && ret;
+	seg->w->entry_offset = seg_entry_offset;
+	seg->w->ends_in_ret = clo_per_function && ret;
+	if (!sim_blk_build(&seg->b, &model, &cold->s)) {
+		seg_flags(seg) |= SEG_BLK;
+		seg->w->pend_to = sim_seg_fn(&cold->s, cold->s.lines[0].fn);
+	}
+	if (seg->w->entry || seg->w->ends_in_ret)
+		seg_flags(seg) |= SEG_CALL;
+	if (seg->w->entry && seg->w->ends_in_ret) {
+		seg_flags(seg) |= SEG_LEAF;
+		seg->w->next_leaf = seg->w->entry->leaves;
+		seg->w->entry->leaves = seg;
+		/* a function whose frame is open now: its calls from here on
+		 * are marked when the frame closes */
+		seg->w->act_mark = 0;
+	}
 
-	if (seg->entry || seg->ends_in_ret) {
-		IRExpr *sp_entry = seg->entry ? IRExpr_RdTmp(seg_entry_sp) : mkIRExpr_HWord(0);
+	if (seg->w->entry || seg->w->ends_in_ret) {
+		/* the instructions first: the helper's frames read them */
+		ir_add_instructions(sbOut, tmp.ninsn);
+		IRExpr *sp_entry = seg->w->entry ? IRExpr_RdTmp(seg_entry_sp) : mkIRExpr_HWord(0);
 		IRExpr *sp_now = mkIRExpr_HWord(0);
-		if (seg->ends_in_ret) {
+		if (seg->w->ends_in_ret) {
 			/* after the ret's own statements: the stack pointer the
 			 * caller sees */
 			IRTemp t = newIRTemp(sbOut->tyenv, Ity_I64);
 			addStmtToIRSB(sbOut, IRStmt_WrTmp(t, IRExpr_Get(OFFSET_amd64_RSP, Ity_I64)));
 			sp_now = IRExpr_RdTmp(t);
 		}
-		if (seg->entry && seg->ends_in_ret)
+		if (seg->w->entry && seg->w->ends_in_ret)
 			di = unsafeIRDirty_0_N(3, "lace_leaf_helper",
 					       VG_(fnptr_to_fnentry)(leaf_helper_for(seg)),
 					       mkIRExprVec_3(mkIRExpr_HWord((HWord)seg), sp_entry,
@@ -353,8 +407,14 @@ static void seg_flush(IRSB *sbOut, Bool ret)
 				       mkIRExprVec_1(mkIRExpr_HWord((HWord)seg)));
 		if (guard)
 			di->guard = guard;
-		ir_seg_counts(sbOut, &cold->s, &seg->execs);
+		ir_seg_counts(sbOut, &cold->s, &seg->w->execs);
 	}
+	if (nmore)
+		/* the other profiles' models: a call of their own, always */
+		addStmtToIRSB(sbOut, IRStmt_Dirty(unsafeIRDirty_0_N(
+			1, "lace_more_helper", VG_(fnptr_to_fnentry)(&lace_more_helper),
+			mkIRExprVec_1(mkIRExpr_HWord((HWord)more_seg_build(seg_insns, seg_n, sa,
+									    sl))))));
 	if (rec_on) {
 		/* the recording: this segment runs now (before its model call,
 		 * in the same order) */
@@ -484,6 +544,7 @@ static void window_reset(void)
 	windows = 0;
 	window_open = False;
 	VG_(memset)(&window_sum, 0, sizeof(window_sum));
+	more_window_reset();
 }
 /* instructions executed by the ancestors of this process before it was
  * forked: the virtual clock keeps running across a fork */
@@ -535,6 +596,7 @@ static void results_write(const HChar *why)
 		out_printf(o, "windows %u\n", windows);
 		totals_print(o, "window-", &w);
 	}
+	more_print(o, inherited_from != 0, windows, window_open);
 	if (clo_per_function) {
 		/* functions still running (main, when exit() is called from it)
 		 * end here */
@@ -548,7 +610,9 @@ static void results_write(const HChar *why)
 				out_printf(o, "fn %llu %llu %llu %llu %llu %llu %s\n",
 					   (ULong)s->instructions, (ULong)s->l1i_misses,
 					   (ULong)s->itlb_misses, (ULong)s->stlb_misses,
-					   (ULong)s->calls, f->hot ? f->hot->inclusive : 0, f->name);
+					   (ULong)s->calls,
+					   f->hot ? f->hot->inclusive + leaf_inclusive(f->hot) : 0,
+					   f->name);
 			}
 		}
 	}
@@ -562,8 +626,10 @@ static void counts_reset(void)
 {
 	UInt b;
 
-	sim_model_reset_counts(&model);
+	/* the pending executions first: they are the old counts' */
 	segs_settle(True);
+	sim_model_reset_counts(&model);
+	more_reset_counts();
 	for (b = 0; b < FN_BUCKETS; b++) {
 		struct lace_fn *f;
 		for (f = fn_table[b]; f; f = f->next) {
@@ -585,6 +651,7 @@ static void lace_atfork_child(ThreadId tid)
 {
 	totals_sync();
 	inherited = model.t;
+	more_fork_child();
 	inherited_from = VG_(getppid)();
 	clock_base_instructions += model.t.instructions;
 	counts_reset();
@@ -598,6 +665,7 @@ static void lace_atfork_child(ThreadId tid)
 			windows = 1;
 			window_open = True;
 			window_start = model.t;
+			more_window_open();
 		}
 	}
 }
@@ -634,6 +702,7 @@ static Bool lace_client_request(ThreadId tid, UWord *args, UWord *ret)
 			windows++;
 			window_open = True;
 			window_start = model.t;
+			more_window_open();
 		}
 		*ret = 0;
 		return True;
@@ -643,6 +712,7 @@ static Bool lace_client_request(ThreadId tid, UWord *args, UWord *ret)
 		if (window_open) {
 			totals_sync();
 			totals_add_span(&window_sum, &model.t, &window_start);
+			more_window_close();
 			window_open = False;
 		}
 		*ret = 0;
