@@ -16,6 +16,7 @@
 #include "util/parse_num.h"
 #include "util/fs.h"
 #include "util/paths.h"
+#include "util/xalloc.h"
 
 const char *sim_profile_dir(void)
 {
@@ -284,4 +285,25 @@ int sim_profile_list_load(const char *list, struct sim_profile *out, size_t max,
 		if (!*q)
 			return 0;
 	}
+}
+
+int sim_profiles_load(struct sim_profiles *ps, const char *list)
+{
+	struct sim_profile *all = xcalloc(SIM_MAX_PROFILES, sizeof(*all));
+	size_t n;
+	int err = sim_profile_list_load(list, all, SIM_MAX_PROFILES, &n);
+
+	if (!err) {
+		ps->prof = all[0];
+		ps->nmore = n - 1;
+		for (size_t i = 1; i < n; i++)
+			ps->more[i - 1] = all[i];
+		ps->nnames = n;
+		for (size_t i = 0; i < n; i++) {
+			snprintf(ps->names[i], sizeof(ps->names[i]), "%s", all[i].name);
+			ps->name_v[i] = ps->names[i];
+		}
+	}
+	free(all);
+	return err;
 }

@@ -47,4 +47,19 @@ int sim_profile_check(const struct sim_profile *p);
  * message set. */
 int sim_profile_list_load(const char *list, struct sim_profile *out, size_t max, size_t *n);
 
+/* The profiles one run models: the first, those modelled beside it, and
+ * the names their events carry (EVENT@NAME), as both model hosts (the
+ * Valgrind tool's backend and the qemu backend) hold them. */
+struct sim_profiles {
+	struct sim_profile prof;                        /* the first profile */
+	struct sim_profile more[SIM_MAX_PROFILES - 1];  /* the others, modelled beside */
+	size_t nmore;
+	char names[SIM_MAX_PROFILES][64];               /* as the files name them */
+	const char *name_v[SIM_MAX_PROFILES];
+	size_t nnames;
+};
+/* sim_profile_list_load() into ps: all of it, or nothing on an error
+ * (0 or -errno with the message set, -ENOENT for a name not found). */
+int sim_profiles_load(struct sim_profiles *ps, const char *list);
+
 #endif

@@ -246,6 +246,20 @@ static uint32_t refs_compact(const struct sim_cache *c, struct sim_ref *r, uint3
 	return k;
 }
 
+void sim_seg_keep(struct sim_seg *out, const struct sim_seg *seg, struct sim_ref *refs)
+{
+	uint32_t np = seg->npages + seg->nlpages;
+
+	*out = *seg;
+	for (uint32_t i = 0; i < seg->nlines; i++)
+		refs[i] = seg->lines[i];
+	for (uint32_t i = 0; i < np; i++)
+		refs[seg->nlines + i] = seg->pages[i];
+	out->lines = refs;
+	out->pages = refs + seg->nlines;
+	out->lpages = out->pages + seg->npages;
+}
+
 int sim_seg_build(const struct sim_model *m, const struct sim_insn *insns, uint32_t n,
 		  struct sim_seg *seg, struct sim_ref *lines, uint32_t line_cap,
 		  struct sim_ref *pages, uint32_t page_cap, struct sim_seg_fn *fns,

@@ -203,6 +203,16 @@ int sim_seg_build(const struct sim_model *m, const struct sim_insn *insns, uint3
 		  struct sim_ref *pages, uint32_t page_cap, struct sim_seg_fn *fns,
 		  uint32_t nfns, uint64_t *scratch_addr, uint32_t *scratch_len);
 
+/* The lookups seg keeps (lines, small and large pages), for a caller that
+ * keeps a segment built in scratch arrays (sim_seg_keep's refs). */
+static inline uint32_t sim_seg_nrefs(const struct sim_seg *seg)
+{
+	return seg->nlines + seg->npages + seg->nlpages;
+}
+/* Copy seg into *out with its lookups moved to refs (sim_seg_nrefs(seg)
+ * of them): lines first, then the small pages, then the large ones. */
+void sim_seg_keep(struct sim_seg *out, const struct sim_seg *seg, struct sim_ref *refs);
+
 /* Replay one execution of seg. */
 void sim_seg_run(struct sim_model *m, struct sim_seg *seg);
 /* The cache part of sim_seg_run() alone (L1i, iTLB, STLB lookups and

@@ -95,25 +95,16 @@ static int qemu_prepare(struct lace_backend *be, struct lace_event_spec *evs, si
 	/* the front end of the guest's kind of CPU unless told otherwise;
 	 * --cpu-profile A,B models B beside A in the same boot */
 	if (p->profile_name) {
-		struct sim_profile all[SIM_MAX_PROFILES];
-		size_t n;
-
-		err = sim_profile_list_load(p->profile_name, all, SIM_MAX_PROFILES, &n);
-		if (!err) {
-			p->prof = all[0];
-			p->nmore = n - 1;
-			for (size_t i = 1; i < n; i++)
-				p->more[i - 1] = all[i];
-		}
+		err = sim_profiles_load(&p->ps, p->profile_name);
 	} else {
 		err = sim_profile_load(p->arch == GUEST_PPC64LE ? "power9" : SIM_PROFILE_DEFAULT,
-				       &p->prof);
-		p->nmore = 0;
+				       &p->ps.prof);
+		p->ps.nmore = 0;
 	}
 	if (!err && p->kernel_page)
-		err = sim_profile_set_kernel_page(&p->prof, p->kernel_page);
-	for (size_t i = 0; !err && p->kernel_page && i < p->nmore; i++)
-		err = sim_profile_set_kernel_page(&p->more[i], p->kernel_page);
+		err = sim_profile_set_kernel_page(&p->ps.prof, p->kernel_page);
+	for (size_t i = 0; !err && p->kernel_page && i < p->ps.nmore; i++)
+		err = sim_profile_set_kernel_page(&p->ps.more[i], p->kernel_page);
 	if (err)
 		return err;
 	if (!p->qemu_version[0])
@@ -277,7 +268,7 @@ static struct sim_config prof_config(const struct sim_profile *prof, const struc
 /* The first profile's (the one the recording keeps). */
 static struct sim_config run_config(const struct qemu_priv *p, const struct qemu_kernel *k)
 {
-	return prof_config(&p->prof, k);
+	return prof_config(&p->ps.prof, k);
 }
 
 /* One profile's geometry as the plugin's key=value arguments. */
@@ -344,10 +335,10 @@ static void qemu_argv_build(const struct qemu_priv *p, const struct qemu_kernel 
 	for (size_t i = 0; i < p->paths.nr; i++)
 		strbuf_addf(&plug, ",path=%s", p->paths.v[i]);
 	/* the other profiles last: the geometry keys after profile= are its */
-	for (size_t i = 0; i < p->nmore; i++) {
-		const struct sim_config c = prof_config(&p->more[i], k);
+	for (size_t i = 0; i < p->ps.nmore; i++) {
+		const struct sim_config c = prof_config(&p->ps.more[i], k);
 
-		strbuf_addf(&plug, ",profile=%s", p->more[i].name);
+		strbuf_addf(&plug, ",profile=%s", p->ps.more[i].name);
 		plugin_geometry(&plug, &c);
 	}
 	if (!p->no_plugin) {
@@ -428,7 +419,7 @@ static json_t *run_extra(const struct qemu_priv *p, const struct qemu_kernel *k,
 	json_object_set_new(x, "perturbation", json_integer(perturb));
 	json_object_set_new(x, "initramfs_sha256", json_string(initrd_sha256));
 	json_object_set_new(x, "simulator", json_string(p->no_plugin ? "none" : "lace-tcg"));
-	json_object_set_new(x, "profile", json_string(p->prof.name));
+	json_object_set_new(x, "profile", json_string(p->ps.prof.name));
 	const struct sim_config c = run_config(p, k);
 	if (c.large_lo < c.large_hi) {
 		char lo[24], hi[24];
@@ -447,13 +438,13 @@ static json_t *run_extra(const struct qemu_priv *p, const struct qemu_kernel *k,
 	json_object_set_new(x, "user", qemu_report_split_json(&w->u));
 	json_object_set_new(x, "kernel_counts", qemu_report_split_json(&w->k));
 	json_object_set_new(x, "functions", qemu_report_top(fns, (size_t)p->top));
-	if (p->nmore) {
+	if (p->ps.nmore) {
 		/* the other profiles' windows (the functions and paths are the
 		 * first profile's) */
 		json_t *o = json_array();
 
-		for (size_t i = 0; i < p->nmore; i++)
-			json_array_append_new(o, json_pack("{s:s,s:o,s:o}", "profile", p->more[i].name,
+		for (size_t i = 0; i < p->ps.nmore; i++)
+			json_array_append_new(o, json_pack("{s:s,s:o,s:o}", "profile", p->ps.more[i].name,
 							   "user", qemu_report_split_json(&more[i].u),
 							   "kernel_counts",
 							   qemu_report_split_json(&more[i].k)));
@@ -510,7 +501,7 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 		fns = json_array();
 		paths = json_array();
 	} else if (qemu_report_read(out.buf, &w, &nwin, &fns, &paths) || nwin != 1 ||
-		   qemu_report_read_more(out.buf, more, p->nmore)) {
+		   qemu_report_read_more(out.buf, more, p->ps.nmore)) {
 		if (res->fault == LACE_FAULT_NONE) {
 			res->fault = LACE_FAULT_START;
 			snprintf(res->fault_msg, sizeof(res->fault_msg),
@@ -523,7 +514,7 @@ static int qemu_run(struct lace_backend *be, char *const argv[], const struct la
 	if (p->record && !p->no_plugin) {
 		struct strbuf raw = STRBUF_INIT;
 		const struct sim_config cfg = run_config(p, k);
-		int rerr = record_pack(p->record, p->dir, "rec", "qemu", p->prof.name, &cfg, 1,
+		int rerr = record_pack(p->record, p->dir, "rec", "qemu", p->ps.prof.name, &cfg, 1,
 				       k->kernel_path, rep.build_id);
 
 		strbuf_addf(&raw, "%s/rec.0.0", p->dir);
@@ -574,7 +565,7 @@ static const char *qemu_describe(struct lace_backend *be)
 		snprintf(kernels, sizeof(kernels), "%.200s", base_name(p->k[0].kernel_path, "kernel"));
 	snprintf(p->describe, sizeof(p->describe), "qemu (%s, %s, %.60s, %u run%s per boot)",
 		 guest_arch_name(p->arch), kernels,
-		 p->prof.name[0] && !p->nmore ? p->prof.name
+		 p->ps.prof.name[0] && !p->ps.nmore ? p->ps.prof.name
 		 : p->profile_name ? p->profile_name : "default",
 		 p->loops, p->loops == 1 ? "" : "s");
 	return p->describe;
@@ -584,8 +575,8 @@ static size_t qemu_profiles(struct lace_backend *be, const char *const **names)
 {
 	struct qemu_priv *p = be->priv;
 
-	*names = p->name_v;
-	return p->nnames;
+	*names = p->ps.name_v;
+	return p->ps.nnames;
 }
 
 static void qemu_print_extra(struct lace_backend *be, FILE *out, json_t *const *extra,

@@ -90,19 +90,10 @@ int qemu_set_option(struct lace_backend *be, const char *name, const char *value
 		return err;
 	}
 	if (!strcmp(name, "cpu-profile")) {
-		struct sim_profile *scratch = xcalloc(SIM_MAX_PROFILES, sizeof(*scratch));
-		size_t n;
-		int err = sim_profile_list_load(value ? value : "", scratch, SIM_MAX_PROFILES, &n);
+		int err = sim_profiles_load(&p->ps, value ? value : "");
 
-		if (!err) {
+		if (!err)
 			qemu_path_set(&p->profile_name, "%s", value);
-			p->nnames = n;
-			for (size_t i = 0; i < n; i++) {
-				snprintf(p->names[i], sizeof(p->names[i]), "%s", scratch[i].name);
-				p->name_v[i] = p->names[i];
-			}
-		}
-		free(scratch);
 		return err == -ENOENT ? -EINVAL : err;
 	}
 	if (!strcmp(name, "guest-arch")) {

@@ -58,12 +58,7 @@ struct qemu_priv {
 	long top;
 	char *profile_name;            /* --cpu-profile (NAME[,NAME...]), or NULL */
 	char *kernel_page;             /* --kernel-page, or NULL */
-	struct sim_profile prof;       /* the first profile */
-	struct sim_profile more[SIM_MAX_PROFILES - 1];   /* the others, modelled beside */
-	size_t nmore;
-	char names[SIM_MAX_PROFILES][64];   /* --cpu-profile's, as the files name them */
-	const char *name_v[SIM_MAX_PROFILES];
-	size_t nnames;
+	struct sim_profiles ps;        /* --cpu-profile's (the guest's kind's default) */
 	char *busybox;
 	char *plugin, *runner;
 	char *dir;                     /* this batch's temporary folder */

@@ -64,12 +64,7 @@ const struct lace_backend_option vg_backend_options[] = {
 struct vg_priv {
 	char profile_name[PATH_MAX];   /* --cpu-profile: NAME[,NAME...] */
 	char *ovr_l1i, *ovr_itlb, *ovr_stlb, *ovr_page, *ovr_fetch;
-	struct sim_profile prof;       /* the first profile */
-	struct sim_profile more[SIM_MAX_PROFILES - 1];   /* the others, modelled beside */
-	size_t nmore;
-	char names[SIM_MAX_PROFILES][64];   /* --cpu-profile's, as the files name them */
-	const char *name_v[SIM_MAX_PROFILES];
-	size_t nnames;
+	struct sim_profiles ps;        /* --cpu-profile's, overrides applied */
 	int *event_prof;      /* per event: the profile counting it (spec->profile) */
 	bool per_function;
 	bool window;          /* counts of the marked windows, not whole runs */
@@ -150,19 +145,13 @@ static int profile_override(struct vg_priv *p, struct sim_profile *out)
  * the overrides to each. */
 static int profile_resolve(struct vg_priv *p)
 {
-	struct sim_profile all[SIM_MAX_PROFILES];
-	size_t n;
-	int err = sim_profile_list_load(p->profile_name, all, SIM_MAX_PROFILES, &n);
+	int err = sim_profiles_load(&p->ps, p->profile_name);
 
-	for (size_t i = 0; !err && i < n; i++)
-		err = profile_override(p, &all[i]);
-	if (err)
-		return err;
-	p->prof = all[0];
-	p->nmore = n - 1;
-	for (size_t i = 1; i < n; i++)
-		p->more[i - 1] = all[i];
-	return 0;
+	if (!err)
+		err = profile_override(p, &p->ps.prof);
+	for (size_t i = 0; !err && i < p->ps.nmore; i++)
+		err = profile_override(p, &p->ps.more[i]);
+	return err;
 }
 
 static bool vg_supports(struct lace_backend *be, const struct lace_event_spec *ev,
@@ -244,18 +233,18 @@ static json_t *results_json(struct vg_priv *p, const struct sim_results *r)
 	json_t *o = json_object(), *procs = json_array();
 
 	json_object_set_new(o, "simulator", json_string("lace-vg"));
-	json_object_set_new(o, "profile", json_string(p->prof.name));
-	json_object_set_new(o, "geometry", geometry_json(&p->prof.cfg));
+	json_object_set_new(o, "profile", json_string(p->ps.prof.name));
+	json_object_set_new(o, "geometry", geometry_json(&p->ps.prof.cfg));
 	json_object_set_new(o, "totals", totals_json(&r->total));
 	if (r->window_procs)
 		json_object_set_new(o, "window", totals_json(&r->window));
-	if (p->nmore) {
+	if (p->ps.nmore) {
 		/* the other profiles' (the functions are the first's) */
 		json_t *more = json_array();
 
-		for (size_t k = 0; k < p->nmore && k < r->nmore; k++) {
-			json_t *m = json_pack("{s:s,s:o,s:o}", "profile", p->more[k].name,
-					      "geometry", geometry_json(&p->more[k].cfg),
+		for (size_t k = 0; k < p->ps.nmore && k < r->nmore; k++) {
+			json_t *m = json_pack("{s:s,s:o,s:o}", "profile", p->ps.more[k].name,
+					      "geometry", geometry_json(&p->ps.more[k].cfg),
 					      "totals", totals_json(&r->more_total[k]));
 			if (r->window_procs)
 				json_object_set_new(m, "window", totals_json(&r->more_window[k]));
@@ -357,7 +346,7 @@ static int vg_run(struct lace_backend *be, char *const argv[], const struct lace
 		   struct lace_run_result *res)
 {
 	struct vg_priv *p = be->priv;
-	const struct sim_config *c = &p->prof.cfg;
+	const struct sim_config *c = &p->ps.prof.cfg;
 	char dir[PATH_MAX], out[PATH_MAX + 32], envlib[PATH_MAX + 16], prog[PATH_MAX + 16];
 	struct strbuf preload = STRBUF_INIT;
 	char a_rec[PATH_MAX + 32];
@@ -400,7 +389,7 @@ static int vg_run(struct lace_backend *be, char *const argv[], const struct lace
 			    old && *old ? ":" : "", old && *old ? old : "");
 		env[nenv++] = preload.buf;
 	}
-	snprintf(a_prof, sizeof(a_prof), "--lace-profile=%s", p->prof.name);
+	snprintf(a_prof, sizeof(a_prof), "--lace-profile=%s", p->ps.prof.name);
 	snprintf(a_l1i, sizeof(a_l1i), "--lace-l1i=%llu,%u,%u", (unsigned long long)c->l1i_size,
 		 c->l1i_ways, c->l1i_line);
 	snprintf(a_itlb, sizeof(a_itlb), "--lace-itlb=%u,%u", c->itlb_entries, c->itlb_ways);
@@ -418,10 +407,10 @@ static int vg_run(struct lace_backend *be, char *const argv[], const struct lace
 		snprintf(a_rec, sizeof(a_rec), "--lace-record=%s/rec", dir);
 		strvec_push(&vargv, a_rec);
 	}
-	for (size_t k = 0; k < p->nmore; k++) {
-		const struct sim_config *m = &p->more[k].cfg;
+	for (size_t k = 0; k < p->ps.nmore; k++) {
+		const struct sim_config *m = &p->ps.more[k].cfg;
 
-		strvec_pushf(&vargv, "--lace-more=%s:%llu,%u,%u:%u,%u:%u,%u:%llu:%u", p->more[k].name,
+		strvec_pushf(&vargv, "--lace-more=%s:%llu,%u,%u:%u,%u:%u,%u:%llu:%u", p->ps.more[k].name,
 			     (unsigned long long)m->l1i_size, m->l1i_ways, m->l1i_line,
 			     m->itlb_entries, m->itlb_ways, m->stlb_entries, m->stlb_ways,
 			     (unsigned long long)m->page, m->fetch_block);
@@ -467,7 +456,7 @@ static int vg_run(struct lace_backend *be, char *const argv[], const struct lace
 			 "--window: the workload marked no measurement window (measure/lace_window.h)");
 	}
 	if (p->record)
-		err = record_pack(p->record, dir, "rec", "sim", p->prof.name, &p->prof.cfg,
+		err = record_pack(p->record, dir, "rec", "sim", p->ps.prof.name, &p->ps.prof.cfg,
 				  p->window, NULL, NULL);
 	fill_counts(p, &r, res);
 	res->extra = results_json(p, &r);
@@ -483,7 +472,7 @@ static const char *vg_describe(struct lace_backend *be)
 	struct vg_priv *p = be->priv;
 	struct strbuf sb = STRBUF_INIT;
 
-	strbuf_addf(&sb, "sim (%s", p->prof.name[0] && !p->nmore ? p->prof.name : p->profile_name);
+	strbuf_addf(&sb, "sim (%s", p->ps.prof.name[0] && !p->ps.nmore ? p->ps.prof.name : p->profile_name);
 	if (p->ovr_l1i)
 		strbuf_addf(&sb, ", l1i %s", p->ovr_l1i);
 	if (p->ovr_itlb)
@@ -544,20 +533,10 @@ static int vg_set_option(struct lace_backend *be, const char *name, const char *
 	struct vg_priv *p = be->priv;
 
 	if (!strcmp(name, "cpu-profile")) {
-		struct sim_profile *scratch = xcalloc(SIM_MAX_PROFILES, sizeof(*scratch));
-		size_t n;
-		int err = sim_profile_list_load(value ? value : "", scratch, SIM_MAX_PROFILES, &n);
+		int err = sim_profiles_load(&p->ps, value ? value : "");
 
-		if (!err) {
+		if (!err)
 			snprintf(p->profile_name, sizeof(p->profile_name), "%s", value);
-			p->prof = scratch[0];
-			p->nnames = n;
-			for (size_t i = 0; i < n; i++) {
-				snprintf(p->names[i], sizeof(p->names[i]), "%s", scratch[i].name);
-				p->name_v[i] = p->names[i];
-			}
-		}
-		free(scratch);
 		/* not -ENOENT: that would mean "not my option" */
 		return err == -ENOENT ? -EINVAL : err;
 	}
@@ -694,8 +673,8 @@ static size_t vg_profiles(struct lace_backend *be, const char *const **names)
 {
 	struct vg_priv *p = be->priv;
 
-	*names = p->name_v;
-	return p->nnames;
+	*names = p->ps.name_v;
+	return p->ps.nnames;
 }
 
 /* NULL when the tool or valgrind is missing (vg_backend_unavailable says

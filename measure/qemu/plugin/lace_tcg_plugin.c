@@ -639,18 +639,10 @@ static struct tb_x *tb_x_build(const struct sim_insn *ih, const struct sim_insn 
 
 	for (size_t k = 0; k < nxprof; k++) {
 		struct sim_seg seg;
-		uint32_t np;
-		struct sim_ref *refs;
 
 		seg_compile(&xprof[k].m, ih, iv, n, NULL, 0, &seg);
-		np = seg.npages + seg.nlpages;
-		refs = rec_alloc(&cold_arena, (seg.nlines + np) * sizeof(*refs), 16);
-		memcpy(refs, seg.lines, seg.nlines * sizeof(*refs));
-		memcpy(refs + seg.nlines, seg.pages, np * sizeof(*refs));
-		x[k].seg = seg;
-		x[k].seg.lines = refs;
-		x[k].seg.pages = refs + seg.nlines;
-		x[k].seg.lpages = x[k].seg.pages + seg.npages;
+		sim_seg_keep(&x[k].seg, &seg,
+			     rec_alloc(&cold_arena, sim_seg_nrefs(&seg) * sizeof(struct sim_ref), 16));
 		x[k].b.host8[0] = !sim_blk_build(&x[k].b, &xprof[k].m, &x[k].seg);
 	}
 	return x;
@@ -715,22 +707,16 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	seg_compile(&model, ih, iv, n, fns, nfns, &seg);
 
 	bool user = !tcg_is_kernel(vaddr);
-	/* the small pages' lookups, then the large pages' */
-	uint32_t np = seg.npages + seg.nlpages;
-	t = rec_alloc(&cold_arena, sizeof(*t) + (seg.nlines + np) * sizeof(struct sim_ref) +
+	/* the lines' lookups, the small pages', then the large pages' */
+	t = rec_alloc(&cold_arena, sizeof(*t) + sim_seg_nrefs(&seg) * sizeof(struct sim_ref) +
 		      nfns * sizeof(struct sim_seg_fn) + (user ? n * sizeof(uint16_t) : 0), 16);
 	h = rec_alloc(&hot_arena, sizeof(*h), 64);
 	h->cold = t;
 	t->hot = h;
 	t->execs_hi = 0;
 	t->base = 0;
-	t->seg = seg;
-	t->seg.lines = t->refs;
-	t->seg.pages = t->refs + seg.nlines;
-	t->seg.lpages = t->seg.pages + seg.npages;
-	t->seg.fns = (struct sim_seg_fn *)(t->seg.pages + np);
-	memcpy(t->seg.lines, seg.lines, seg.nlines * sizeof(struct sim_ref));
-	memcpy(t->seg.pages, seg.pages, np * sizeof(struct sim_ref));
+	sim_seg_keep(&t->seg, &seg, t->refs);
+	t->seg.fns = (struct sim_seg_fn *)(t->refs + sim_seg_nrefs(&seg));
 	memcpy(t->seg.fns, fns, nfns * sizeof(struct sim_seg_fn));
 	t->x = nxprof ? tb_x_build(ih, iv, n) : NULL;
 	t->ioff = NULL;

@@ -334,17 +334,13 @@ static void seg_flush(IRSB *sbOut, Bool ret)
 	seg = (struct lace_seg *)seg_alloc(&hot_arena, sizeof(*seg), 64);
 	VG_(memset)(seg, 0, sizeof(*seg));
 	seg->w = (struct lace_seg_warm *)seg_alloc(&warm_arena, sizeof(*seg->w) +
-						   (tmp.nlines + tmp.npages) *
+						   sim_seg_nrefs(&tmp) *
 						   sizeof(struct sim_ref), 64);
 	VG_(memset)(seg->w, 0, sizeof(*seg->w));
 	cold = (struct lace_seg_cold *)seg_alloc(&cold_arena, sizeof(*cold) +
 						 tmp.nfns * sizeof(struct sim_seg_fn), 16);
-	cold->s = tmp;
-	cold->s.lines = seg->w->refs;
-	cold->s.pages = seg->w->refs + tmp.nlines;
+	sim_seg_keep(&cold->s, &tmp, seg->w->refs);
 	cold->s.fns = (struct sim_seg_fn *)(cold + 1);
-	VG_(memcpy)(cold->s.lines, tmp.lines, tmp.nlines * sizeof(struct sim_ref));
-	VG_(memcpy)(cold->s.pages, tmp.pages, tmp.npages * sizeof(struct sim_ref));
 	VG_(memcpy)(cold->s.fns, fns, tmp.nfns * sizeof(struct sim_seg_fn));
 	cold->s.lazy = 1;
 	cold->hot = seg;

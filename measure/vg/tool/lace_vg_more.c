@@ -131,17 +131,12 @@ struct lace_seg_x *more_seg_build(const struct sim_insn *insns, UInt n, uint64_t
 	tl_assert(n <= CAP / 4);
 	for (UInt k = 0; k < nmore; k++) {
 		struct sim_seg s;
-		struct sim_ref *refs;
 
 		if (sim_seg_build(&more[k].m, insns, n, &s, lines, CAP, pages, CAP, NULL, 0, sa, sl))
 			VG_(tool_panic)("lace-vg: segment buffer too small");
-		refs = VG_(malloc)("lace.more.refs", (s.nlines + s.npages) * sizeof(*refs) + 1);
-		VG_(memcpy)(refs, s.lines, s.nlines * sizeof(*refs));
-		VG_(memcpy)(refs + s.nlines, s.pages, s.npages * sizeof(*refs));
-		x[k].s = s;
-		x[k].s.lines = refs;
-		x[k].s.pages = refs + s.nlines;
-		x[k].s.lpages = x[k].s.pages + s.npages;
+		/* + 1: VG_(malloc) of 0 bytes */
+		sim_seg_keep(&x[k].s, &s, VG_(malloc)("lace.more.refs",
+						      sim_seg_nrefs(&s) * sizeof(struct sim_ref) + 1));
 		x[k].b.host8[0] = !sim_blk_build(&x[k].b, &more[k].m, &x[k].s);
 	}
 	return x;
