@@ -265,14 +265,9 @@ static int block_define(struct rp_ctx *c, const struct rec_event *ev, uint64_t *
 				 REC_MAX_INSNS * 4, NULL, 0, sa, sl)) {
 		return -1;
 	}
-	/* keep the compacted lookups (the large pages' follow the small) */
-	uint32_t np = b->seg.npages + b->seg.nlpages;
-	struct sim_ref *keep = arena_alloc(c, (b->seg.nlines + np) * sizeof(*keep));
-	memcpy(keep, b->seg.lines, b->seg.nlines * sizeof(*keep));
-	memcpy(keep + b->seg.nlines, b->seg.pages, np * sizeof(*keep));
-	b->seg.lines = keep;
-	b->seg.pages = keep + b->seg.nlines;
-	b->seg.lpages = b->seg.pages + b->seg.npages;
+	/* keep the compacted lookups */
+	struct sim_seg built = b->seg;
+	sim_seg_keep(&b->seg, &built, arena_alloc(c, sim_seg_nrefs(&built) * sizeof(struct sim_ref)));
 	hot_build(c, c->nblocks - 1);
 	return 0;
 }
