@@ -103,6 +103,7 @@ static struct tcg_split win;
 struct sim_model model;
 struct tcg_xprof xprof[TCG_MAX_PROFILES - 1];
 size_t nxprof;
+bool null_exec;
 static int window_open;
 static int cur_kernel;   /* the side the model's counts since `last` belong to */
 unsigned window_no;
@@ -387,6 +388,14 @@ static void tb_exec(unsigned int vcpu, void *ud)
 	}
 TB_EXEC(1, 0) TB_EXEC(2, 0) TB_EXEC(3, 0) TB_EXEC(1, 1) TB_EXEC(2, 1) TB_EXEC(3, 1)
 #undef TB_EXEC
+
+/* LACE_TCG_NULL_EXEC's callback: QEMU's cost of calling one per block
+ * executed, with nothing modelled (bench/bench_qemu.sh's floor). */
+static void tb_exec_null(unsigned int vcpu, void *ud)
+{
+	(void)vcpu;
+	(void)ud;
+}
 
 static qemu_plugin_vcpu_udata_cb_t tb_exec_for(const struct tb_hot *h)
 {
@@ -754,7 +763,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		}
 		t->rec_id = tcg_rec_def(!user, scratch.sa, scratch.sl, scratch.pa, (uint32_t)n);
 	}
-	qemu_plugin_register_vcpu_tb_exec_cb(tb, tcg_rec_on ? tb_exec_rec
+	qemu_plugin_register_vcpu_tb_exec_cb(tb, null_exec ? tb_exec_null
+					     : tcg_rec_on ? tb_exec_rec
 					     : nxprof ? tb_exec_multi : tb_exec_for(h),
 					     QEMU_PLUGIN_CB_NO_REGS, h);
 }

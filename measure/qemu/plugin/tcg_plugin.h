@@ -26,6 +26,10 @@ struct tcg_xprof {
 extern struct sim_model model;   /* the first profile's */
 extern struct tcg_xprof xprof[TCG_MAX_PROFILES - 1];
 extern size_t nxprof;
+/* $LACE_TCG_NULL_EXEC set: every block's callback does nothing (the
+ * translation is as always), for bench/bench_qemu.sh's floor of a plugin
+ * called once per block; the counts are then all 0. */
+extern bool null_exec;
 extern unsigned window_no;
 extern uint64_t switch_addr;     /* switch=: the context-switch function */
 extern uint64_t user_limit;      /* the user pages lie below */

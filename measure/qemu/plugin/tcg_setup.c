@@ -94,6 +94,7 @@ LACE_QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_
 	record_path = args.record;
 	npath = args.npath;
 	switch_addr = args.switch_addr;
+	null_exec = getenv("LACE_TCG_NULL_EXEC") != NULL;
 	for (size_t i = 0; i < args.nexc; i++)
 		exc_addr[nexc++] = args.exc[i];
 	if (!info->system_emulation)
