@@ -172,19 +172,21 @@ static unsigned long long exec_seed(unsigned e, bool aa)
 	return 1000 + 2ull * e + aa;
 }
 
-/* conflict-N.edit: the first N units of the committed conflict-16.edit
+/* conflict-N.edit, spread-N.edit: the first N units of the committed
+ * kernel/layouts/conflict-16.edit or spread-16.edit
  * (picked from a recording by lace replay --hot --write-edit), written
  * into the plan folder; 0, or -1 with why */
-static int write_edits(struct ks *s, char paths[][PATH_MAX], char *why, size_t wlen)
+static int write_edits(struct ks *s, const char *name, char paths[][PATH_MAX], char *why,
+		       size_t wlen)
 {
 	char src[PATH_MAX], dir[PATH_MAX];
 	struct vl_edit e;
 
 	if (!s->o->src) {
-		snprintf(why, wlen, "lace's sources are not known (kernel/layouts/conflict-16.edit)");
+		snprintf(why, wlen, "lace's sources are not known (kernel/layouts/%s-16.edit)", name);
 		return -1;
 	}
-	snprintf(src, sizeof(src), "%.3000s/kernel/layouts/conflict-16.edit", s->o->src);
+	snprintf(src, sizeof(src), "%.3000s/kernel/layouts/%s-16.edit", s->o->src, name);
 	snprintf(dir, sizeof(dir), "%.3000s/r4-edits", s->o->plan_dir);
 	if (vl_edit_load(src, &e) || fs_mkdir_p(dir, 0755)) {
 		snprintf(why, wlen, "%s", lace_error_msg());
@@ -200,17 +202,38 @@ static int write_edits(struct ks *s, char paths[][PATH_MAX], char *why, size_t w
 	for (size_t c = 0; c < KSTUDY_R4_NCONFLICTS && !rc; c++) {
 		struct strbuf sb = STRBUF_INIT;
 
-		strbuf_addf(&sb, "# the first %u units of kernel/layouts/conflict-16.edit\nedit %llu\n",
-			    kstudy_r4_conflicts[c], (unsigned long long)e.align);
+		strbuf_addf(&sb, "# the first %u units of kernel/layouts/%s-16.edit\nedit %llu\n",
+			    kstudy_r4_conflicts[c], name, (unsigned long long)e.align);
 		for (size_t i = 0; i < kstudy_r4_conflicts[c] && i < e.n; i++)
 			strbuf_addf(&sb, "%s %llu\n", e.keys[i], (unsigned long long)e.offsets[i]);
-		snprintf(paths[c], PATH_MAX, "%.3000s/conflict-%u.edit", dir, kstudy_r4_conflicts[c]);
+		snprintf(paths[c], PATH_MAX, "%.3000s/%s-%u.edit", dir, name, kstudy_r4_conflicts[c]);
 		if ((rc = fs_write_file(paths[c], sb.buf, sb.len)))
 			snprintf(why, wlen, "%s", lace_error_msg());
 		strbuf_release(&sb);
 	}
 	vl_edit_free(&e);
 	return rc ? -1 : 0;
+}
+
+/* a positive control's replay of execution e: the recorded build, the
+ * extra layouts (NULL or one kernel), then the doses' edits, on Skylake */
+static struct kjob *positive_job(struct ks *s, json_t *dest, const char *key, const char *what,
+				 const char *rec, const char *own, const char *extra,
+				 char edits[][PATH_MAX], unsigned K, size_t e)
+{
+	struct kjob *j = replay_job(s, dest, key, what, rec, own);
+
+	if (extra)
+		layout_arg(s, j, extra);
+	for (size_t c = 0; c < KSTUDY_R4_NCONFLICTS; c++) {
+		strvec_push(&j->argv, "--edit");
+		kjob_input(j, edits[c]);
+	}
+	strvec_pushv(&j->argv, (const char *[]){ "--cpu-profile", kstudy_r4_profiles[0], NULL });
+	num_arg(j, "--virtual", K);
+	num_arg(j, "--seed", exec_seed((unsigned)e, false));
+	strvec_push(&j->argv, rec);
+	return j;
 }
 
 static void family_jobs(struct ks *s, const json_t *r, json_t *f, const char *fam, const char *pp,
@@ -317,13 +340,17 @@ static void queue_family(struct ks *s, json_t *r, const char *rec)
 void kstudy_r4_queue_replays(struct ks *s)
 {
 	json_t *r = json_object_get(s->res, PHASE), *o;
-	char edits[KSTUDY_R4_NCONFLICTS][PATH_MAX], why[512] = "";
-	bool have_edits = !write_edits(s, edits, why, sizeof(why));
+	char edits[KSTUDY_R4_NCONFLICTS][PATH_MAX], spreads[KSTUDY_R4_NCONFLICTS][PATH_MAX];
+	char why[512] = "";
+	bool have_edits = !write_edits(s, "conflict", edits, why, sizeof(why));
 	char real16[PATH_MAX];
 	size_t e;
 
 	if (!have_edits)
 		json_object_set_new(r, "positive_not_measured", json_string(why));
+	bool have_spreads = !write_edits(s, "spread", spreads, why, sizeof(why));
+	if (!have_spreads)
+		json_object_set_new(r, "positive_itlb_not_measured", json_string(why));
 	ks_kernel_path(s, real16, sizeof(real16), "x86_64-baseline-conflict-16", "vmlinux");
 	/* the family's checks, on the first execution (baseline's) */
 	/* first: its jobs are the longest */
@@ -369,24 +396,23 @@ void kstudy_r4_queue_replays(struct ks *s)
 		num_arg(j, "--virtual", dz(r, "draws"));
 		num_arg(j, "--seed", exec_seed((unsigned)e, true));
 		strvec_push(&j->argv, rec);
-		/* the positive control: the edits (and on baseline's executions
-		 * the real build of conflict-16, laid out by the same draws) */
-		if (!have_edits)
-			continue;
-		snprintf(what, sizeof(what), "lace replay: execution %zu, conflict-N", e);
-		j = replay_job(s, dest, "positive", what, rec, own);
-		bool real = !strcmp(own, kstudy_r4_kernels[0]) && ks_have(s, real16);
-		if (real)
-			layout_arg(s, j, "x86_64-baseline-conflict-16");
-		json_object_set_new(o, "positive_real", json_boolean(real));
-		for (size_t c = 0; c < KSTUDY_R4_NCONFLICTS; c++) {
-			strvec_push(&j->argv, "--edit");
-			kjob_input(j, edits[c]);
+		/* the positive controls: the conflict edits (and on baseline's
+		 * executions the real build of conflict-16, laid out by the same
+		 * draws), and the spread edits (iTLB) */
+		if (have_edits) {
+			bool real = !strcmp(own, kstudy_r4_kernels[0]) && ks_have(s, real16);
+
+			snprintf(what, sizeof(what), "lace replay: execution %zu, conflict-N", e);
+			positive_job(s, dest, "positive", what, rec, own,
+				     real ? "x86_64-baseline-conflict-16" : NULL, edits,
+				     dz(r, "draws_positive"), e);
+			json_object_set_new(o, "positive_real", json_boolean(real));
 		}
-		strvec_pushv(&j->argv, (const char *[]){ "--cpu-profile", kstudy_r4_profiles[0], NULL });
-		num_arg(j, "--virtual", dz(r, "draws_positive"));
-		num_arg(j, "--seed", exec_seed((unsigned)e, false));
-		strvec_push(&j->argv, rec);
+		if (have_spreads) {
+			snprintf(what, sizeof(what), "lace replay: execution %zu, spread-N", e);
+			positive_job(s, dest, "positive_itlb", what, rec, own, NULL, spreads,
+				     dz(r, "draws_positive"), e);
+		}
 	}
 }
 

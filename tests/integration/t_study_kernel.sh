@@ -69,6 +69,13 @@ fc = r4["family_checks"]
 assert fc["relinks_exact"] == fc["relinks_total"] > 0 and fc["reorders_exact"] == fc["reorders_total"] == 3, fc
 assert all(x["rank"]["p"] > 0.01 for x in fc["baseline_ranks"]), fc["baseline_ranks"]
 assert r4["positive"]["real_equal"] == r4["positive"]["real_compared"] > 0, r4["positive"]
+# the iTLB version: measured at every dose, rising (its verdicts, like the
+# L1i one's, need the full design: here 4 executions differ by their
+# builds' own large-page ranges)
+pi = r4["positive_itlb"]
+eff = [x["effect_percent"] for x in pi["doses"]]
+assert [x["n"] for x in pi["doses"]] == [4, 8, 12, 16] and pi["monotone"], pi
+assert 0 < eff[1] < eff[3], eff
 # every number comes from a command of this study, kept whole
 cmds = d["commands"]
 for c in d["r1_tracepoint"]["configs"]:
