@@ -101,12 +101,30 @@ static const char *ok_word(const json_t *c, const char *k)
 	return json_is_true(json_object_get(c, k)) ? "holds" : "FAILS";
 }
 
+/* a positive control's doses, one row each: the event's effect and its
+ * tests (holm: which doses share a Holm family) */
+static void dose_table(struct strbuf *sb, const json_t *pos, const char *event, const char *holm)
+{
+	size_t i;
+	json_t *t;
+
+	strbuf_addf(sb, "| N | %s: effect [95%% CI] | p | Holm p (%s) | sign-flip p | Shapiro-Wilk p | "
+			"smallest detectable | verdict |\n|---:|---|---:|---:|---:|---:|---:|---|\n",
+		    event, holm);
+	json_array_foreach(json_object_get(pos, "doses"), i, t) {
+		strbuf_addf(sb, "| %lld | ", (long long)json_integer_value(json_object_get(t, "n")));
+		placement_render_effect(sb, t);
+		strbuf_addstr(sb, " | ");
+		placement_render_stats_cells(sb, t);
+		strbuf_addf(sb, "%s |\n", js(t, "verdict"));
+	}
+	strbuf_addch(sb, '\n');
+}
+
 /* the iTLB version of the positive control (kstudy_r4_design.c) */
 static void positive_itlb(struct strbuf *sb, const json_t *r4)
 {
 	const json_t *c = json_object_get(r4, "controls"), *pos = json_object_get(r4, "positive_itlb");
-	size_t i;
-	json_t *t;
 
 	if (json_object_get(r4, "positive_itlb_not_measured")) {
 		strbuf_addf(sb, "- Positive control, iTLB: not measured: %s.\n",
@@ -123,17 +141,7 @@ static void positive_itlb(struct strbuf *sb, const json_t *r4)
 		    ok_word(c, "positive_itlb"), (long long)json_integer_value(json_object_get(pos, "entries")),
 		    json_is_true(json_object_get(pos, "slower_above_entries")) ? "yes" : "NO",
 		    json_is_true(json_object_get(pos, "monotone")) ? "yes" : "NO");
-	strbuf_addstr(sb, "| N | kernel iTLB misses: effect [95% CI] | p | Holm p (N >= 8; N = 4) | "
-			  "sign-flip p | Shapiro-Wilk p | smallest detectable | verdict |\n"
-			  "|---:|---|---:|---:|---:|---:|---:|---|\n");
-	json_array_foreach(json_object_get(pos, "doses"), i, t) {
-		strbuf_addf(sb, "| %lld | ", (long long)json_integer_value(json_object_get(t, "n")));
-		placement_render_effect(sb, t);
-		strbuf_addstr(sb, " | ");
-		placement_render_stats_cells(sb, t);
-		strbuf_addf(sb, "%s |\n", js(t, "verdict"));
-	}
-	strbuf_addch(sb, '\n');
+	dose_table(sb, pos, "kernel iTLB misses", "N >= 8; N = 4");
 }
 
 static void controls(struct strbuf *sb, const json_t *r4)
@@ -174,17 +182,7 @@ static void controls(struct strbuf *sb, const json_t *r4)
 			    json_is_true(json_object_get(pos, "within_mde_below_ways")) ? "yes" : "no",
 			    (long long)json_integer_value(json_object_get(pos, "real_equal")),
 			    (long long)json_integer_value(json_object_get(pos, "real_compared")));
-		strbuf_addstr(sb, "| N | kernel L1i misses: effect [95% CI] | p | Holm p (above the ways; below) | "
-				  "sign-flip p | Shapiro-Wilk p | smallest detectable | verdict |\n"
-				  "|---:|---|---:|---:|---:|---:|---:|---|\n");
-		json_array_foreach(json_object_get(pos, "doses"), i, t) {
-			strbuf_addf(sb, "| %lld | ", (long long)json_integer_value(json_object_get(t, "n")));
-			placement_render_effect(sb, t);
-			strbuf_addstr(sb, " | ");
-			placement_render_stats_cells(sb, t);
-			strbuf_addf(sb, "%s |\n", js(t, "verdict"));
-		}
-		strbuf_addch(sb, '\n');
+		dose_table(sb, pos, "kernel L1i misses", "above the ways; below");
 	}
 	positive_itlb(sb, r4);
 	strbuf_addstr(sb, "- Power, shown: a known effect added to the seed pair's own noise (its "
