@@ -391,6 +391,7 @@ static void judge_positive(json_t *r, json_t *controls)
 	json_t *exe;
 
 	if (json_object_get(r, "positive_not_measured")) {
+		json_decref(out);
 		json_object_set_new(controls, "positive", json_false());
 		return;
 	}
