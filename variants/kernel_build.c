@@ -598,7 +598,7 @@ int kernel_build_start(struct kernel_build *b, const char *out)
 	rc = patches_recover(b, sb.buf);
 out:
 	strbuf_release(&sb);
-	return rc ? rc : base_build(b);
+	return rc;
 }
 
 /* --- variants --------------------------------------------------------- */
@@ -673,6 +673,12 @@ int kernel_build_variant(struct kernel_build *b, const struct kernel_variant *v,
 		b->up_to_date++;
 		goto out;
 	}
+	/* the base is made once, by the first variant that is built: when
+	 * every one is current, kbuild's own walk of an up-to-date tree
+	 * (10-25 s an arch) is all a make would do */
+	if (!b->base_made && (rc = base_build(b)))
+		goto out;
+	b->base_made = true;
 	double t0 = phase_begin(b, phase.buf, plain ? "baseline" : "variant");
 	for (size_t i = 0; i < patches.nr && !rc; i++) {
 		/* a dry run first: a patch that does not apply leaves no

@@ -36,14 +36,16 @@ struct kernel_build {
 	int lockfd;             /* src/<dir>.lock, held from start to release */
 	double t_source, t_configure, t_base;  /* seconds, this run (0: nothing to do) */
 	unsigned up_to_date;    /* variants already in OUT with the same inputs, kept */
+	bool base_made;         /* the base configured and built, this run */
 };
 
 /* Resolve the cache and output folders, fetch and extract the source if
- * the cache lacks it, configure and build the base.  0 or -errno with the
- * step that failed and its log named. */
+ * the cache lacks it.  0 or -errno with the step that failed and its log
+ * named.  The base is configured and built by the first variant that
+ * needs building (kernel_build_variant). */
 int kernel_build_start(struct kernel_build *b, const char *out);
-/* Build one variant (patches applied, make, outputs copied, patches
- * reverted) into OUT/<arch>-<variant>/ with its manifest.json; *seconds
+/* Build one variant (the base first if this run has not, patches
+ * applied, make, outputs copied, patches reverted) into OUT/<arch>-<variant>/ with its manifest.json; *seconds
  * is the variant's own make.  0 or -errno. */
 int kernel_build_variant(struct kernel_build *b, const struct kernel_variant *v, double *seconds);
 void kernel_build_release(struct kernel_build *b);
