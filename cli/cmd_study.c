@@ -50,9 +50,11 @@ static const struct lace_option study_options[] = {
 	OPT_INTEGER(0, "executions", &executions, 2, 1000, "E", "with --kernel: reading 4's recorded boots\n"
 		    "(default 8, --quick 4)"),
 	OPT_INTEGER(0, "draws", &draws, 2, 10000, "K", "with --kernel: reading 4's virtual layout pairs\n"
-		    "per execution (default 8, --quick 4)"),
+		    "per execution on the first profile (default 64,\n"
+		    "--quick 4; the rest: at most 8)"),
 	OPT_INTEGER(0, "family-draws", &family_draws, 10, 1000000, "N", "with --kernel: the draws baseline and\n"
-		    "the relinks rank among (default 1000, --quick 200)"),
+		    "the relinks rank among (default 1000 of the relink\n"
+		    "family, 500 of the function family, --quick 200)"),
 	OPT_STRING(0, "kernels", &kernels_dir, "DIR", "with --kernel: where the kernels are built\n"
 		   "(default build/kernels)"),
 	OPT_INTEGER('j', "jobs", &jobs, 1, 1024, "N", "measurements at once (default: the number of\n"

@@ -28,9 +28,11 @@ struct kstudy_opts {
 	const char *kernels;    /* where lace build --kernel puts them: build/kernels */
 	unsigned shuffle;       /* randomized relinks of x86_64 baseline */
 	unsigned executions;    /* reading 4's recorded boots (0: 8, --quick 4) */
-	unsigned draws;         /* its layout pairs per execution (0: 8, --quick 4) */
+	unsigned draws;         /* its layout pairs per execution on the first
+				 * profile (0: 64, --quick 4; else at most 8) */
 	unsigned family_draws;  /* the draws baseline and the relinks rank among
-				 * (0: 1,000, --quick 200) */
+				 * (0: 1,000 relink, 500 function
+				 * draws, --quick 200) */
 	bool quick;             /* fewer sizes, smaller hackbench */
 	bool no_build;          /* use the kernels already in `kernels` */
 	const char *src;        /* lace's sources (scripts/fetch-guest.sh); NULL: unknown */

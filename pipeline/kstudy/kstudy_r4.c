@@ -14,8 +14,9 @@
  *     another seed), the negative control (entry-align-4k), the positive
  *     one (conflict-N edits: N hot functions in one L1i set, and the real
  *     build of N = 16), and the family's own checks on baseline's first
- *     execution: >= 1,000 draws of each family (where baseline and the
- *     real relinks rank), every real relink and three reordered builds
+ *     execution: 1,000 draws of the relink family (where baseline and
+ *     the real relinks rank) and 500 of the function family (where
+ *     baseline does), every real relink and three reordered builds
  *     against their virtual layouts.
  * Every replay is a job of the stage after the boots, so a plan spreads
  * them over machines like the boots. */
@@ -51,19 +52,36 @@ static void workload(struct ks *s, const char **g, const char **l)
 	*l = s->o->quick ? "10" : "20";
 }
 
-/* the design's sizes: given, or the defaults (--quick: a smoke run) */
+/* The design's sizes: given, or the defaults (--quick: a smoke run).
+ * Why 64 draws on 8 executions: the layouts, not the executions, set the
+ * reach.  Replayed through the same draws, executions recorded from all
+ * four kernels at six perturbations gave the seed pair's effect with an
+ * sd of 0.2% between them, while one draw's cell spreads by an sd of
+ * ~5.3% (doc/study.md, "Which level is scarce, measured"); and a draw of the four builds
+ * costs ~0.36 s of replay against ~6.5 s a boot.  64 draws put the
+ * smallest detectable effect near 0.8%.  The second profile and the
+ * positive controls keep 8: the first is judged at its own (reported)
+ * reach, the second's effects are tens of percent. */
 static void sizes(const struct ks *s, json_t *d)
 {
 	const struct kstudy_opts *o = s->o;
 	unsigned E = o->executions ? o->executions : o->quick ? 4 : 8;
-	unsigned K = o->draws ? o->draws : o->quick ? 4 : 8;
+	unsigned K = o->draws ? o->draws : o->quick ? 4 : 64;
+	unsigned K8 = K < 8 ? K : 8;
 
 	json_object_set_new(d, "executions", json_integer(E));
 	json_object_set_new(d, "draws", json_integer(K));
-	json_object_set_new(d, "draws_second_profile", json_integer(K));
-	json_object_set_new(d, "draws_positive", json_integer(K));
+	json_object_set_new(d, "draws_second_profile", json_integer(K8));
+	json_object_set_new(d, "draws_positive", json_integer(K8));
+	json_object_set_new(d, "draws_same", json_integer(K8));
+	/* the relinks rank among >= 1,000 draws of their (relink) family;
+	 * baseline's rank in the function family is one number, for which
+	 * 500 draws resolve p to 0.002 at half the replays (a quarter of
+	 * the study's work went to the two families' 2,000) */
 	json_object_set_new(d, "family_draws", json_integer(o->family_draws ? o->family_draws :
 							     o->quick ? 200 : 1000));
+	json_object_set_new(d, "family_draws_function", json_integer(o->family_draws ? o->family_draws :
+								      o->quick ? 200 : 500));
 }
 
 static unsigned dz(const json_t *r, const char *k)
@@ -236,10 +254,10 @@ static struct kjob *positive_job(struct ks *s, json_t *dest, const char *key, co
 	return j;
 }
 
-static void family_jobs(struct ks *s, const json_t *r, json_t *f, const char *fam, const char *pp,
-			const char *rec)
+static void family_jobs(struct ks *s, json_t *f, const char *fam, const char *pp, const char *rec,
+			unsigned R)
 {
-	unsigned R = dz(r, "family_draws"), n = 0;
+	unsigned n = 0;
 
 	for (unsigned c = 0; n < R; c++) {
 		unsigned k = R - n < KSTUDY_R4_FAMILY_CHUNK ? R - n : KSTUDY_R4_FAMILY_CHUNK;
@@ -268,7 +286,7 @@ static void queue_family(struct ks *s, json_t *r, const char *rec)
 	json_object_set_new(f, "relinks", json_integer(s->o->shuffle));
 	/* draws of each family: baseline's rank among them; in chunks, each
 	 * a job (its own seed), so they spread over the cores and machines */
-	family_jobs(s, r, f, "function", NULL, rec);
+	family_jobs(s, f, "function", NULL, rec, dz(r, "family_draws_function"));
 	if (s->o->src) {
 		char conf[PATH_MAX];
 		FILE *fp;
@@ -287,7 +305,7 @@ static void queue_family(struct ks *s, json_t *r, const char *rec)
 		return;
 	}
 	json_object_set_new(f, "pad_points", json_string(pp));
-	family_jobs(s, r, f, "relink", pp, rec);
+	family_jobs(s, f, "relink", pp, rec, dz(r, "family_draws"));
 	/* every real relink, and its pad vector as a virtual layout */
 	struct kjob *jr = NULL, *jp = NULL;
 	json_t *names = json_array();
@@ -387,6 +405,22 @@ void kstudy_r4_queue_replays(struct ks *s)
 			strvec_pushv(&j->argv, (const char *[]){ "--cpu-profile", kstudy_r4_profiles[p], NULL });
 			num_arg(j, "--virtual", p ? dz(r, "draws_second_profile") : dz(r, "draws"));
 			num_arg(j, "--seed", exec_seed((unsigned)e, false));
+			strvec_push(&j->argv, rec);
+		}
+		/* the executions held to the same layouts: the first
+		 * execution of each other kernel through execution 0's first
+		 * draws (draw k of a seed lays each build out alike whatever
+		 * the recording), so what still differs between them is the
+		 * execution's own */
+		if (e > 0 && e < KSTUDY_R4_NKERNELS) {
+			snprintf(what, sizeof(what), "lace replay: execution %zu, execution 0's draws", e);
+			struct kjob *j = replay_job(s, dest, "same_draws", what, rec, own);
+			for (size_t k = 0; k < KSTUDY_R4_NKERNELS; k++)
+				if (strcmp(kstudy_r4_kernels[k], own))
+					layout_arg(s, j, kstudy_r4_kernels[k]);
+			strvec_pushv(&j->argv, (const char *[]){ "--cpu-profile", kstudy_r4_profiles[0], NULL });
+			num_arg(j, "--virtual", dz(r, "draws_same"));
+			num_arg(j, "--seed", exec_seed(0, false));
 			strvec_push(&j->argv, rec);
 		}
 		/* A vs A: the recorded build's draws of another seed */

@@ -593,6 +593,58 @@ static void judge_family(json_t *r)
 	json_object_set_new(out, "reorders_exact", json_integer((json_int_t)rexact));
 }
 
+/* ---- the executions, held to the same layouts ------------------------------ */
+
+/* The seed pair's kernel L1i effect of each execution through the same
+ * draws (execution 0's first ones; the "same_draws" jobs of the first
+ * execution of each other kernel): its
+ * spread is the executions' own, with no layout noise between them, the
+ * direct measure of what the nested design's variance components only
+ * estimate. */
+static void judge_same_draws(json_t *r)
+{
+	unsigned K = (unsigned)design_num(r, "draws_same");
+	json_t *out = json_object(), *eff = json_array(), *which = json_array(), *exe;
+	double x[1024], cell_var = 0;
+	size_t n = 0, ncell = 0, e;
+
+	json_array_foreach(json_object_get(r, "executions"), e, exe) {
+		const char *own = json_string_value(json_object_get(exe, "kernel")) ?: "";
+		const json_t *rows = rows_of(exe, e ? "same_draws" : kstudy_r4_profiles[0]);
+		size_t ia = build_index(own, "x86_64-entry-align-8"), ib = build_index(own, "x86_64-entry-in-text");
+		struct cells c = { 0 };
+
+		if (e && !json_object_get(json_object_get(exe, "replays"), "same_draws"))
+			continue;   /* not one of the executions held */
+		json_array_append_new(which, json_integer((json_int_t)e));
+		for (unsigned k = 1; rows && k <= K; k++)
+			cell_add(&c, e, val(rows, k * KSTUDY_R4_NKERNELS + ia, L1K),
+				 val(rows, k * KSTUDY_R4_NKERNELS + ib, L1K));
+		if (c.n == K && K > 1 && n < ARRAY_SIZE(x)) {
+			struct lace_summary sm;
+
+			stats_summary(c.d, c.n, &sm);
+			x[n++] = sm.mean;
+			cell_var += sm.sd * sm.sd;
+			ncell++;
+			json_array_append_new(eff, lace_json_real(100 * sm.mean));
+		} else
+			json_array_append_new(eff, json_null());
+		cells_free(&c);
+	}
+	json_object_set_new(out, "draws", json_integer(K));
+	json_object_set_new(out, "executions", which);
+	json_object_set_new(out, "effects_percent", eff);
+	if (n > 1) {
+		struct lace_summary sm;
+
+		stats_summary(x, n, &sm);
+		json_object_set_new(out, "sd_percent", lace_json_real(100 * sm.sd));
+		json_object_set_new(out, "cell_sd_percent", lace_json_real(100 * sqrt(cell_var / ncell)));
+	}
+	json_object_set_new(r, "same_draws", out);
+}
+
 /* ---- the live boots ------------------------------------------------------- */
 
 /* what comparing two boots of two builds would have said: each kernel's
@@ -631,6 +683,7 @@ void kstudy_r4_judge(json_t *r)
 	judge_positive_itlb(r, controls);
 	judge_family(r);
 	judge_live(r);
+	judge_same_draws(r);
 	json_object_set_new(controls, "ok", json_boolean(
 		json_is_true(json_object_get(controls, "aa")) &&
 		json_is_true(json_object_get(controls, "negative")) &&

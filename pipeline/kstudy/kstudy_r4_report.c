@@ -260,6 +260,33 @@ static void executions(struct strbuf *sb, const json_t *r4)
 	}
 }
 
+/* the executions through the same draws: how far they differ by themselves */
+static void same_draws(struct strbuf *sb, const json_t *r4)
+{
+	const json_t *sd = json_object_get(r4, "same_draws"), *v;
+	size_t i;
+
+	if (!isfinite(jnum(sd, "sd_percent")))
+		return;
+	strbuf_addf(sb, "\n**The executions, held to the same layouts.** The first execution of each "
+			"kernel replayed through the same %.0f draws (execution 0's first ones): the seed "
+			"pair's effect on kernel L1i misses", jnum(sd, "draws"));
+	json_array_foreach(json_object_get(sd, "effects_percent"), i, v) {
+		strbuf_addf(sb, "%s execution %lld ", i ? "," : "",
+			    (long long)json_integer_value(json_array_get(json_object_get(sd, "executions"), i)));
+		if (json_is_number(v))
+			strbuf_addf(sb, "%+.2f%%", json_number_value(v));
+		else
+			strbuf_addstr(sb, "not measured");
+	}
+	double K = jnum(json_object_get(r4, "design"), "draws");
+	strbuf_addf(sb, ": an sd of %.2f%% between the executions, against %.2f%% between one "
+			"execution's draws, so in the design's per-execution means (%.0f draws each) the "
+			"executions put about %.2f%% and the layouts %.2f%%.\n",
+		    jnum(sd, "sd_percent"), jnum(sd, "cell_sd_percent"), K, jnum(sd, "sd_percent"),
+		    jnum(sd, "cell_sd_percent") / sqrt(K));
+}
+
 /* the seed's question, in numbers */
 static void seed_answer(struct strbuf *sb, const json_t *r4, bool withheld)
 {
@@ -295,6 +322,35 @@ static void seed_answer(struct strbuf *sb, const json_t *r4, bool withheld)
 			  "design, not two binaries.\n");
 }
 
+/* The design's reach for the seed pair: its variance components, its
+ * smallest detectable effect, and which level sets it (the one whose
+ * share of a mean's variance is larger), so the next design knows what
+ * to buy. */
+static void reach(struct strbuf *sb, const json_t *sp)
+{
+	double vw = jnum(sp, "var_within"), vb = jnum(sp, "var_between");
+	double K = jnum(sp, "draws_per_execution");
+	const json_t *e1 = json_object_get(sp, "executions_for_1pct");
+	const json_t *e2 = json_object_get(sp, "executions_for_1pct_many_draws");
+
+	strbuf_addf(sb, "\n**The design's reach.** For the seed pair's kernel L1i misses the layouts "
+			"spread a cell by an sd of %.2f%% and the executions the effect itself by %.2f%% "
+			"(variance components of the nested design); with %.0f executions x %.0f draws "
+			"its smallest detectable effect is %.2f%%. ",
+		    100 * sqrt(vw), 100 * sqrt(vb), jnum(sp, "executions"), K, jnum(sp, "mde_percent"));
+	if (json_is_integer(e1))
+		strbuf_addf(sb, "An effect of 1%% takes about %lld executions at %.0f draws each",
+			    (long long)json_integer_value(e1), K);
+	else
+		strbuf_addf(sb, "No number of executions at %.0f draws each reaches an effect of 1%%", K);
+	if (json_is_integer(e2))
+		strbuf_addf(sb, ", %lld however many draws", (long long)json_integer_value(e2));
+	strbuf_addstr(sb, vw / K > vb ?
+		      ": the layouts, not the executions, set the reach, and a draw (a replay) costs a "
+		      "fraction of a boot.\n" :
+		      ": the executions, not the layouts, set the reach (a boot each).\n");
+}
+
 void kstudy_r4_section(struct strbuf *sb, const json_t *res)
 {
 	const json_t *r4 = json_object_get(res, "r4_entry_text"), *d = json_object_get(r4, "design"), *k;
@@ -327,21 +383,11 @@ void kstudy_r4_section(struct strbuf *sb, const json_t *res)
 	const json_t *sp = find_verdict(r4, kstudy_r4_profiles[0], "x86_64-entry-align-8",
 					"x86_64-entry-in-text", L1K);
 	if (sp && isfinite(jnum(sp, "var_within")))
-		strbuf_addf(sb, "\n**The design's reach.** For the seed pair's kernel L1i misses the "
-				"layouts spread a cell by an sd of %.2f%% and the executions the effect "
-				"itself by %.2f%% (variance components of the nested design); with %.0f "
-				"executions x %.0f draws its smallest detectable effect is %.2f%%. An effect "
-				"of 1%% would take about %lld executions at %.0f draws each, and %lld however "
-				"many draws: the executions, not the layouts, are the scarce level (a boot "
-				"each).\n",
-			    100 * sqrt(jnum(sp, "var_within")), 100 * sqrt(jnum(sp, "var_between")),
-			    jnum(sp, "executions"), jnum(sp, "draws_per_execution"), jnum(sp, "mde_percent"),
-			    (long long)json_integer_value(json_object_get(sp, "executions_for_1pct")),
-			    jnum(sp, "draws_per_execution"),
-			    (long long)json_integer_value(json_object_get(sp, "executions_for_1pct_many_draws")));
+		reach(sb, sp);
 	strbuf_addch(sb, '\n');
 	family(sb, r4);
 	executions(sb, r4);
+	same_draws(sb, r4);
 	seed_answer(sb, r4, withheld);
 	strbuf_addstr(sb, "\n**What the emulation cannot show.** Time and the front end's other "
 			  "structures: the uop cache, the branch predictor, prefetchers and the page walker "
@@ -356,7 +402,8 @@ void kstudy_r4_figure(struct strbuf *html, const json_t *res)
 	struct svgplot_bar *bars = xcalloc(n + 1, sizeof(*bars));
 	char (*labels)[24] = xcalloc(n + 1, sizeof(*labels));
 
-	/* the executions' own spread: what two boots of two builds differ by
+
+/* the executions' own spread: what two boots of two builds differ by
 	 * with no placement question asked (the executions table's column) */
 	json_array_foreach(json_object_get(r4, "executions"), i, o) {
 		snprintf(labels[i], sizeof(labels[i]), "%zu", i);

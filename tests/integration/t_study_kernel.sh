@@ -78,6 +78,15 @@ assert [x["n"] for x in pi["doses"]] == [4, 8, 12, 16] and pi["monotone"], pi
 assert 0 < eff[1] < eff[3], eff
 # every number comes from a command of this study, kept whole
 cmds = d["commands"]
+# the executions held to the same layouts: every execution measured
+# through execution 0's seed, and what they differ by is less than what
+# one execution's draws differ by (the design's premise: layouts set its reach)
+sd = r4["same_draws"]
+assert sd["executions"] == list(range(min(len(ex), 4))) and None not in sd["effects_percent"], sd
+seeds = {c["argv"][c["argv"].index("--seed") + 1] for c in cmds
+         if c["what"].endswith("execution 0's draws") or c["what"] == "lace replay: execution 0, skylake-client"}
+assert len(seeds) == 1, seeds
+assert sd["sd_percent"] < sd["cell_sd_percent"], sd
 for c in d["r1_tracepoint"]["configs"]:
     for p in c["points"]:
         assert "--backend" in cmds[p["command"]]["argv"] and isinstance(cmds[p["command"]]["output"], dict)
