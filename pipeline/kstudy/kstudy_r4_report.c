@@ -344,7 +344,7 @@ static void reach(struct strbuf *sb, const json_t *sp)
 	else
 		strbuf_addf(sb, "No number of executions at %.0f draws each reaches an effect of 1%%", K);
 	if (json_is_integer(e2))
-		strbuf_addf(sb, ", %lld however many draws", (long long)json_integer_value(e2));
+		strbuf_addf(sb, ", and %lld with unlimited draws", (long long)json_integer_value(e2));
 	strbuf_addstr(sb, vw / K > vb ?
 		      ": the layouts, not the executions, set the reach, and a draw (a replay) costs a "
 		      "fraction of a boot.\n" :
