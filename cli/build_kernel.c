@@ -79,7 +79,10 @@ static int build_all(struct kernel_build *b, const struct kernel_config *c, cons
 		if (strcmp(v->arch, b->arch->name) || (names->nr && strvec_find(names, v->name) < 0))
 			continue;
 		if (kernel_build_variant(b, v, &s)) {
-			lace_err(CMD, "%s %s: %s", v->arch, v->name, lace_error_msg());
+			if (b->base_failed)   /* no variant's: every one needs it */
+				lace_err(CMD, "%s", lace_error_msg());
+			else
+				lace_err(CMD, "%s %s: %s", v->arch, v->name, lace_error_msg());
 			rc = LACE_EXIT_FAIL;
 			break;
 		}

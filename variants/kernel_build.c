@@ -676,8 +676,10 @@ int kernel_build_variant(struct kernel_build *b, const struct kernel_variant *v,
 	/* the base is made once, by the first variant that is built: when
 	 * every one is current, kbuild's own walk of an up-to-date tree
 	 * (10-25 s an arch) is all a make would do */
-	if (!b->base_made && (rc = base_build(b)))
+	if (!b->base_made && (rc = base_build(b))) {
+		b->base_failed = true;
 		goto out;
+	}
 	b->base_made = true;
 	double t0 = phase_begin(b, phase.buf, plain ? "baseline" : "variant");
 	for (size_t i = 0; i < patches.nr && !rc; i++) {

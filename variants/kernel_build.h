@@ -37,6 +37,7 @@ struct kernel_build {
 	double t_source, t_configure, t_base;  /* seconds, this run (0: nothing to do) */
 	unsigned up_to_date;    /* variants already in OUT with the same inputs, kept */
 	bool base_made;         /* the base configured and built, this run */
+	bool base_failed;       /* ... or that failed (the error is the base's) */
 };
 
 /* Resolve the cache and output folders, fetch and extract the source if
