@@ -57,9 +57,10 @@ static void workload(struct ks *s, const char **g, const char **l)
  * reach.  Replayed through the same draws, executions recorded from all
  * four kernels at six perturbations gave the seed pair's effect with an
  * sd of 0.2% between them, while one draw's cell spreads by an sd of
- * ~5.3% (doc/study.md, "Which level is scarce, measured"); and a draw of the four builds
- * costs ~0.36 s of replay against ~6.5 s a boot.  64 draws put the
- * smallest detectable effect near 0.8%.  The second profile and the
+ * ~5.3% (doc/study.md, "Which level is scarce, measured"); and a draw
+ * of the four builds costs ~0.36 s of replay against ~6.5 s a boot.
+ * 64 draws put the smallest detectable effect under 1% (0.94% in the
+ * committed run, 3.83% at 8 draws).  The second profile and the
  * positive controls keep 8: the first is judged at its own (reported)
  * reach, the second's effects are tens of percent. */
 static void sizes(const struct ks *s, json_t *d)

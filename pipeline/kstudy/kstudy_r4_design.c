@@ -597,10 +597,9 @@ static void judge_family(json_t *r)
 
 /* The seed pair's kernel L1i effect of each execution through the same
  * draws (execution 0's first ones; the "same_draws" jobs of the first
- * execution of each other kernel): its
- * spread is the executions' own, with no layout noise between them, the
- * direct measure of what the nested design's variance components only
- * estimate. */
+ * execution of each other kernel): its spread is the executions' own,
+ * with no layout noise between them, the direct measure of what the
+ * nested design's variance components only estimate. */
 static void judge_same_draws(json_t *r)
 {
 	unsigned K = (unsigned)design_num(r, "draws_same");
