@@ -68,13 +68,12 @@ static int build_all(struct kernel_build *b, const struct kernel_config *c, cons
 	struct strbuf sum = STRBUF_INIT;
 	double total = 0, s;
 	size_t n = 0;
-	int rc = LACE_EXIT_OK;
 
 	if (kernel_build_start(b, out)) {
 		lace_err(CMD, "%s", lace_error_msg());
 		return LACE_EXIT_FAIL;
 	}
-	for (size_t i = 0; i < c->nvariants && !rc; i++) {
+	for (size_t i = 0; i < c->nvariants; i++) {
 		const struct kernel_variant *v = &c->variants[i];
 		if (strcmp(v->arch, b->arch->name) || (names->nr && strvec_find(names, v->name) < 0))
 			continue;
@@ -83,15 +82,12 @@ static int build_all(struct kernel_build *b, const struct kernel_config *c, cons
 				lace_err(CMD, "%s", lace_error_msg());
 			else
 				lace_err(CMD, "%s %s: %s", v->arch, v->name, lace_error_msg());
-			rc = LACE_EXIT_FAIL;
-			break;
+			return LACE_EXIT_FAIL;
 		}
 		printf("%s/%s-%s\n", b->out, v->arch, v->name);
 		total += s;
 		n++;
 	}
-	if (rc)
-		return rc;
 	/* one line, terminal or not: what this run cost, phase by phase */
 	strbuf_addf(&sum, "lace build: %s: %zu kernel%s (", b->arch->name, n, n == 1 ? "" : "s");
 	if (b->t_source) {
@@ -113,7 +109,7 @@ static int build_all(struct kernel_build *b, const struct kernel_config *c, cons
 	strbuf_addf(&sum, "); logs in %s", b->kdir);
 	fprintf(stderr, "%s\n", sum.buf);
 	strbuf_release(&sum);
-	return rc;
+	return LACE_EXIT_OK;
 }
 
 struct build_kernel_opts {
