@@ -602,7 +602,8 @@ static void judge_family(json_t *r)
  * nested design's variance components only estimate. */
 static void judge_same_draws(json_t *r)
 {
-	unsigned K = (unsigned)design_num(r, "draws_same");
+	double k = design_num(r, "draws_same");   /* NaN in results from before it */
+	unsigned K = isfinite(k) && k > 0 ? (unsigned)k : 0;
 	json_t *out = json_object(), *eff = json_array(), *which = json_array(), *exe;
 	double x[1024], cell_var = 0;
 	size_t n = 0, ncell = 0, e;
