@@ -420,11 +420,38 @@ void kstudy_r4_figure(struct strbuf *html, const json_t *res)
 	free(labels);
 }
 
+/* One primary verdict's row of the terminal summary, its cells as printed. */
+struct summary_row {
+	const char *profile, *event;
+	char pair[80];
+	struct strbuf effect, verdict;
+};
+
+/* The widest of n rows' cells that cell() picks, at least the header's: the columns then line up whatever the events are
+ * called ("L1-icache-load-misses:k" is wider than a fixed column was). */
+static int summary_width(const struct summary_row *r, size_t n, const char *head,
+			 const char *(*cell)(const struct summary_row *))
+{
+	size_t w = strlen(head);
+
+	for (size_t i = 0; i < n; i++)
+		if (strlen(cell(&r[i])) > w)
+			w = strlen(cell(&r[i]));
+	return (int)w;
+}
+
+static const char *cell_profile(const struct summary_row *r) { return r->profile; }
+static const char *cell_pair(const struct summary_row *r) { return r->pair; }
+static const char *cell_event(const struct summary_row *r) { return r->event; }
+static const char *cell_effect(const struct summary_row *r) { return r->effect.buf; }
+
 void kstudy_r4_summary(const json_t *res, FILE *f)
 {
 	const json_t *r4 = json_object_get(res, "r4_entry_text"), *fc = json_object_get(r4, "family_checks");
+	const json_t *verdicts = json_object_get(r4, "verdicts");
 	bool withheld = !json_is_true(json_object_get(json_object_get(r4, "controls"), "ok"));
-	size_t i;
+	struct summary_row *rows = xcalloc(json_array_size(verdicts) + 1, sizeof(*rows));
+	size_t i, n = 0;
 	json_t *t;
 
 	fprintf(f, "\n  hackbench on x86-64: %.0f executions x %.0f virtual layout pairs; controls %s\n",
@@ -435,18 +462,35 @@ void kstudy_r4_summary(const json_t *res, FILE *f)
 		(long long)json_integer_value(json_object_get(fc, "relinks_total")),
 		(long long)json_integer_value(json_object_get(fc, "reorders_exact")),
 		(long long)json_integer_value(json_object_get(fc, "reorders_total")));
-	json_array_foreach(json_object_get(r4, "verdicts"), i, t) {
-		struct strbuf sb = STRBUF_INIT, v = STRBUF_INIT;
-		char pair[80];
+	json_array_foreach(verdicts, i, t) {
+		struct summary_row *r = &rows[n];
 
 		if (!json_is_true(json_object_get(t, "primary")))
 			continue;
-		snprintf(pair, sizeof(pair), "%s -> %s", short_name(js(t, "a")), short_name(js(t, "b")));
-		placement_render_effect(&sb, t);
-		verdict(&v, t, withheld);
-		fprintf(f, "    %-15s %-34s %-20s %-30s %s\n", js(t, "profile"), pair, js(t, "event"), sb.buf,
-			v.buf);
-		strbuf_release(&sb);
-		strbuf_release(&v);
+		r->profile = js(t, "profile");
+		r->event = js(t, "event");
+		snprintf(r->pair, sizeof(r->pair), "%s -> %s", short_name(js(t, "a")), short_name(js(t, "b")));
+		strbuf_init(&r->effect, 0);
+		strbuf_init(&r->verdict, 0);
+		placement_render_effect(&r->effect, t);
+		verdict(&r->verdict, t, withheld);
+		n++;
 	}
+	if (n) {
+		int wp = summary_width(rows, n, "profile", cell_profile);
+		int wa = summary_width(rows, n, "A -> B", cell_pair);
+		int we = summary_width(rows, n, "event", cell_event);
+		int wf = summary_width(rows, n, "effect [95% CI]", cell_effect);
+
+		fprintf(f, "    %-*s  %-*s  %-*s  %-*s  %s\n", wp, "profile", wa, "A -> B", we, "event", wf,
+			"effect [95% CI]", "verdict");
+		for (i = 0; i < n; i++)
+			fprintf(f, "    %-*s  %-*s  %-*s  %-*s  %s\n", wp, rows[i].profile, wa, rows[i].pair,
+				we, rows[i].event, wf, rows[i].effect.buf, rows[i].verdict.buf);
+	}
+	for (i = 0; i < n; i++) {
+		strbuf_release(&rows[i].effect);
+		strbuf_release(&rows[i].verdict);
+	}
+	free(rows);
 }

@@ -82,6 +82,19 @@ grep -q "^| skylake-client | \`entry-align-8\` -> \`entry-in-text\` | \`L1-icach
 grep -q "What the emulation cannot show" "$md" || fail "no reading says what emulation cannot show"
 [ "$(grep -c "<svg" ks/report.html)" -ge 2 ] || fail "report.html has fewer than 2 figures"
 grep -q "kernel instructions per hash fault" summary.txt || fail "no terminal summary: $(head -3 summary.txt)"
+# the summary's verdict table: every row's cells start under their
+# headers, however wide the events' names ("L1-icache-load-misses:k")
+python3 - summary.txt <<'PY' || fail "the summary's verdict columns do not line up"
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+h = next(i for i, l in enumerate(lines) if l.lstrip().startswith("profile ") and " event " in l)
+cols = [lines[h].index(c) for c in ("A -> B", "event", "effect [95% CI]", "verdict")]
+rows = [l for l in lines[h + 1:] if l.startswith("    ") and l.strip()]
+assert rows, "no rows"
+for l in rows:
+    for c in cols:
+        assert l[c - 1] == " " and l[c] != " ", (c, l)
+PY
 
 # a failed step: its reading says so, and the exit status is 1
 mkdir ks2
