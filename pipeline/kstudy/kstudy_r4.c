@@ -356,6 +356,25 @@ static void queue_family(struct ks *s, json_t *r, const char *rec)
 		strvec_push(&j->argv, rec);
 }
 
+/* A replay job (results under dest's key) of recording rec, whose own
+ * kernel is own, through draws draws of seed seed of every build of
+ * reading 4 on profile: the recording's own as recorded, each other
+ * kernel as a --layout. */
+static void every_build_job(struct ks *s, json_t *dest, const char *key, const char *what,
+			    const char *rec, const char *own, const char *profile, unsigned draws,
+			    unsigned long long seed)
+{
+	struct kjob *j = replay_job(s, dest, key, what, rec, own);
+
+	for (size_t k = 0; k < KSTUDY_R4_NKERNELS; k++)
+		if (strcmp(kstudy_r4_kernels[k], own))
+			layout_arg(s, j, kstudy_r4_kernels[k]);
+	strvec_pushv(&j->argv, (const char *[]){ "--cpu-profile", profile, NULL });
+	num_arg(j, "--virtual", draws);
+	num_arg(j, "--seed", seed);
+	strvec_push(&j->argv, rec);
+}
+
 void kstudy_r4_queue_replays(struct ks *s)
 {
 	json_t *r = json_object_get(s->res, PHASE), *o;
@@ -399,14 +418,9 @@ void kstudy_r4_queue_replays(struct ks *s)
 		/* the pairs, on each profile: every variant's draws */
 		for (size_t p = 0; p < KSTUDY_R4_NPROFILES; p++) {
 			snprintf(what, sizeof(what), "lace replay: execution %zu, %s", e, kstudy_r4_profiles[p]);
-			struct kjob *j = replay_job(s, dest, kstudy_r4_profiles[p], what, rec, own);
-			for (size_t k = 0; k < KSTUDY_R4_NKERNELS; k++)
-				if (strcmp(kstudy_r4_kernels[k], own))
-					layout_arg(s, j, kstudy_r4_kernels[k]);
-			strvec_pushv(&j->argv, (const char *[]){ "--cpu-profile", kstudy_r4_profiles[p], NULL });
-			num_arg(j, "--virtual", p ? dz(r, "draws_second_profile") : dz(r, "draws"));
-			num_arg(j, "--seed", exec_seed((unsigned)e, false));
-			strvec_push(&j->argv, rec);
+			every_build_job(s, dest, kstudy_r4_profiles[p], what, rec, own, kstudy_r4_profiles[p],
+					p ? dz(r, "draws_second_profile") : dz(r, "draws"),
+					exec_seed((unsigned)e, false));
 		}
 		/* the executions held to the same layouts: the first
 		 * execution of each other kernel through execution 0's first
@@ -415,14 +429,8 @@ void kstudy_r4_queue_replays(struct ks *s)
 		 * execution's own */
 		if (e > 0 && e < KSTUDY_R4_NKERNELS) {
 			snprintf(what, sizeof(what), "lace replay: execution %zu, execution 0's draws", e);
-			struct kjob *j = replay_job(s, dest, "same_draws", what, rec, own);
-			for (size_t k = 0; k < KSTUDY_R4_NKERNELS; k++)
-				if (strcmp(kstudy_r4_kernels[k], own))
-					layout_arg(s, j, kstudy_r4_kernels[k]);
-			strvec_pushv(&j->argv, (const char *[]){ "--cpu-profile", kstudy_r4_profiles[0], NULL });
-			num_arg(j, "--virtual", dz(r, "draws_same"));
-			num_arg(j, "--seed", exec_seed(0, false));
-			strvec_push(&j->argv, rec);
+			every_build_job(s, dest, "same_draws", what, rec, own, kstudy_r4_profiles[0],
+					dz(r, "draws_same"), exec_seed(0, false));
 		}
 		/* A vs A: the recorded build's draws of another seed */
 		snprintf(what, sizeof(what), "lace replay: execution %zu, A vs A", e);

@@ -23,7 +23,7 @@
 #define POWER_TRIALS 200
 
 static const struct { const char *a, *b, *why; } pairs[] = {
-	{ "x86_64-entry-align-8", "x86_64-entry-in-text", "the seed's pair: the kprobes patch's "
+	{ KSTUDY_R4_SEED_A, KSTUDY_R4_SEED_B, "the seed's pair: the kprobes patch's "
 	  ".entry.text (ALIGN(8)) against the entry code in .text" },
 	{ BASE, "x86_64-entry-in-text", "the entry code moved into .text" },
 	{ BASE, "x86_64-entry-align-8", "the entry text aligned to 8, not 2 MiB" },
@@ -611,7 +611,7 @@ static void judge_same_draws(json_t *r)
 	json_array_foreach(json_object_get(r, "executions"), e, exe) {
 		const char *own = json_string_value(json_object_get(exe, "kernel")) ?: "";
 		const json_t *rows = rows_of(exe, e ? "same_draws" : kstudy_r4_profiles[0]);
-		size_t ia = build_index(own, "x86_64-entry-align-8"), ib = build_index(own, "x86_64-entry-in-text");
+		size_t ia = build_index(own, KSTUDY_R4_SEED_A), ib = build_index(own, KSTUDY_R4_SEED_B);
 		struct cells c = { 0 };
 
 		if (e && !json_object_get(json_object_get(exe, "replays"), "same_draws"))

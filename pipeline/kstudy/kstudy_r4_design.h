@@ -19,6 +19,12 @@
 /* the family's draws per replay job */
 #define KSTUDY_R4_FAMILY_CHUNK 250
 
+/* the seed's pair, A -> B: the kprobes patch's .entry.text (ALIGN(8))
+ * against the entry code in .text (the verdicts', the report's and the
+ * same-draws check's first pair) */
+#define KSTUDY_R4_SEED_A "x86_64-entry-align-8"
+#define KSTUDY_R4_SEED_B "x86_64-entry-in-text"
+
 /* the kernels whose boots are recorded, round robin, and whose draws
  * every execution is replayed through: baseline first */
 extern const char *const kstudy_r4_kernels[KSTUDY_R4_NKERNELS];

@@ -291,16 +291,16 @@ static void same_draws(struct strbuf *sb, const json_t *r4)
 static void seed_answer(struct strbuf *sb, const json_t *r4, bool withheld)
 {
 	const json_t *live = json_object_get(r4, "live");
-	double a = jnum(json_object_get(live, "x86_64-entry-align-8"), "mean");
-	double b = jnum(json_object_get(live, "x86_64-entry-in-text"), "mean");
+	double a = jnum(json_object_get(live, KSTUDY_R4_SEED_A), "mean");
+	double b = jnum(json_object_get(live, KSTUDY_R4_SEED_B), "mean");
 
 	strbuf_addstr(sb, "\n**The seed's question.** The kprobes thread measured kernel L1i misses "
 			  "6.13% lower with the entry code in `.entry.text` than without (perf stat -r "
 			  "100/500 on one build of each, real hardware): a difference between two binaries, "
 			  "each one draw of its incidental layout. Here, per core:");
 	for (size_t p = 0; p < KSTUDY_R4_NPROFILES; p++) {
-		const json_t *t = find_verdict(r4, kstudy_r4_profiles[p], "x86_64-entry-align-8",
-					       "x86_64-entry-in-text", L1K);
+		const json_t *t = find_verdict(r4, kstudy_r4_profiles[p], KSTUDY_R4_SEED_A,
+					       KSTUDY_R4_SEED_B, L1K);
 		if (!t)
 			continue;
 		strbuf_addf(sb, " on %s, moving the entry code into `.text` changes kernel L1i misses by ",
@@ -380,8 +380,8 @@ void kstudy_r4_section(struct strbuf *sb, const json_t *res)
 			  "2 MiB pages with 8 large-page iTLB entries; nehalem: the seed's Core i7-920, "
 			  "4-way L1i, 7 large-page entries):\n\n");
 	table_verdicts(sb, r4, withheld);
-	const json_t *sp = find_verdict(r4, kstudy_r4_profiles[0], "x86_64-entry-align-8",
-					"x86_64-entry-in-text", L1K);
+	const json_t *sp = find_verdict(r4, kstudy_r4_profiles[0], KSTUDY_R4_SEED_A,
+					KSTUDY_R4_SEED_B, L1K);
 	if (sp && isfinite(jnum(sp, "var_within")))
 		reach(sb, sp);
 	strbuf_addch(sb, '\n');
