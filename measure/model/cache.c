@@ -115,21 +115,27 @@ int sim_cache_ref_search(struct sim_cache *c, uint32_t s, uint64_t block, uint8_
 {
 	uint64_t *set = &c->tags[(uint64_t)s * c->stride];
 	uint64_t *stamp = &c->stamps[(uint64_t)s * c->stride];
-	uint32_t w, victim = 0;
+	uint32_t w, ways = c->ways, hit = ways, victim = 0;
+	uint64_t oldest = stamp[0];
 
-	for (w = 0; w < c->ways; w++) {
-		if (set[w] == block) {
-			stamp[w] = ++c->clock;
-			c->mru[s] = block;
-			*way = (uint8_t)w;
-			return 0;
-		}
+	/* every way looked at, the choices as selects: a loop whose length is
+	 * the cache's and no branch on where the block or the oldest way is
+	 * (those mispredicted on most searches).  A block sits in one way at
+	 * most; the least recently used way is the first with the smallest
+	 * stamp (an invalid way has 0, below every valid one). */
+	for (w = 0; w < ways; w++) {
+		int older = stamp[w] < oldest;
+
+		hit = set[w] == block ? w : hit;
+		oldest = older ? stamp[w] : oldest;
+		victim = older ? w : victim;
 	}
-	/* the least recently used way: the smallest stamp (an invalid way
-	 * has 0, below every valid one; the MRU way has the largest) */
-	for (w = 1; w < c->ways; w++)
-		if (stamp[w] < stamp[victim])
-			victim = w;
+	if (hit < ways) {
+		stamp[hit] = ++c->clock;
+		c->mru[s] = block;
+		*way = (uint8_t)hit;
+		return 0;
+	}
 	set[victim] = block;
 	stamp[victim] = ++c->clock;
 	c->mru[s] = block;
