@@ -427,8 +427,9 @@ struct summary_row {
 	struct strbuf effect, verdict;
 };
 
-/* The widest of n rows' cells that cell() picks, at least the header's: the columns then line up whatever the events are
- * called ("L1-icache-load-misses:k" is wider than a fixed column was). */
+/* The widest of n rows' cells that cell() picks, at least the header's:
+ * the columns then line up whatever the events are called
+ * ("L1-icache-load-misses:k" is wider than a fixed column was). */
 static int summary_width(const struct summary_row *r, size_t n, const char *head,
 			 const char *(*cell)(const struct summary_row *))
 {
