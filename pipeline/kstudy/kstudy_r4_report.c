@@ -420,40 +420,54 @@ void kstudy_r4_figure(struct strbuf *html, const json_t *res)
 	free(labels);
 }
 
-/* One primary verdict's row of the terminal summary, its cells as printed. */
-struct summary_row {
-	const char *profile, *event;
-	char pair[80];
-	struct strbuf effect, verdict;
-};
+/* The summary's columns: profile, pair, event, effect, verdict. */
+#define SUMMARY_COLS 5
 
-/* The widest of n rows' cells that cell() picks, at least the header's:
- * the columns then line up whatever the events are called
- * ("L1-icache-load-misses:k" is wider than a fixed column was). */
-static int summary_width(const struct summary_row *r, size_t n, const char *head,
-			 const char *(*cell)(const struct summary_row *))
+/* The primary verdicts as the summary's rows under a header row, each
+ * column but the last as wide as its widest cell (an event such as
+ * "L1-icache-load-misses:k" is wider than a fixed column was). */
+static void summary_table(FILE *f, const json_t *verdicts, bool withheld)
 {
-	size_t w = strlen(head);
+	static const char *const head[SUMMARY_COLS] = { "profile", "A -> B", "event",
+							"effect [95% CI]", "verdict" };
+	size_t nrows = json_array_size(verdicts) + 1, i, n = 1;
+	struct strbuf (*rows)[SUMMARY_COLS] = xcalloc(nrows, sizeof(*rows));
+	int w[SUMMARY_COLS - 1] = { 0 };
+	json_t *t;
 
-	for (size_t i = 0; i < n; i++)
-		if (strlen(cell(&r[i])) > w)
-			w = strlen(cell(&r[i]));
-	return (int)w;
+	for (i = 0; i < nrows; i++)
+		for (size_t c = 0; c < SUMMARY_COLS; c++)
+			strbuf_init(&rows[i][c], 0);
+	for (size_t c = 0; c < SUMMARY_COLS; c++)
+		strbuf_addstr(&rows[0][c], head[c]);
+	json_array_foreach(verdicts, i, t) {
+		struct strbuf *r = rows[n];
+
+		if (!json_is_true(json_object_get(t, "primary")))
+			continue;
+		strbuf_addstr(&r[0], js(t, "profile"));
+		strbuf_addf(&r[1], "%s -> %s", short_name(js(t, "a")), short_name(js(t, "b")));
+		strbuf_addstr(&r[2], js(t, "event"));
+		placement_render_effect(&r[3], t);
+		verdict(&r[4], t, withheld);
+		n++;
+	}
+	for (i = 0; i < n; i++)
+		for (size_t c = 0; c + 1 < SUMMARY_COLS; c++)
+			w[c] = rows[i][c].len > (size_t)w[c] ? (int)rows[i][c].len : w[c];
+	for (i = 0; n > 1 && i < n; i++)
+		fprintf(f, "    %-*s  %-*s  %-*s  %-*s  %s\n", w[0], rows[i][0].buf, w[1], rows[i][1].buf,
+			w[2], rows[i][2].buf, w[3], rows[i][3].buf, rows[i][4].buf);
+	for (i = 0; i < nrows; i++)
+		for (size_t c = 0; c < SUMMARY_COLS; c++)
+			strbuf_release(&rows[i][c]);
+	free(rows);
 }
-
-static const char *cell_profile(const struct summary_row *r) { return r->profile; }
-static const char *cell_pair(const struct summary_row *r) { return r->pair; }
-static const char *cell_event(const struct summary_row *r) { return r->event; }
-static const char *cell_effect(const struct summary_row *r) { return r->effect.buf; }
 
 void kstudy_r4_summary(const json_t *res, FILE *f)
 {
 	const json_t *r4 = json_object_get(res, "r4_entry_text"), *fc = json_object_get(r4, "family_checks");
-	const json_t *verdicts = json_object_get(r4, "verdicts");
 	bool withheld = !json_is_true(json_object_get(json_object_get(r4, "controls"), "ok"));
-	struct summary_row *rows = xcalloc(json_array_size(verdicts) + 1, sizeof(*rows));
-	size_t i, n = 0;
-	json_t *t;
 
 	fprintf(f, "\n  hackbench on x86-64: %.0f executions x %.0f virtual layout pairs; controls %s\n",
 		jnum(json_object_get(r4, "design"), "executions"), jnum(json_object_get(r4, "design"), "draws"),
@@ -463,35 +477,5 @@ void kstudy_r4_summary(const json_t *res, FILE *f)
 		(long long)json_integer_value(json_object_get(fc, "relinks_total")),
 		(long long)json_integer_value(json_object_get(fc, "reorders_exact")),
 		(long long)json_integer_value(json_object_get(fc, "reorders_total")));
-	json_array_foreach(verdicts, i, t) {
-		struct summary_row *r = &rows[n];
-
-		if (!json_is_true(json_object_get(t, "primary")))
-			continue;
-		r->profile = js(t, "profile");
-		r->event = js(t, "event");
-		snprintf(r->pair, sizeof(r->pair), "%s -> %s", short_name(js(t, "a")), short_name(js(t, "b")));
-		strbuf_init(&r->effect, 0);
-		strbuf_init(&r->verdict, 0);
-		placement_render_effect(&r->effect, t);
-		verdict(&r->verdict, t, withheld);
-		n++;
-	}
-	if (n) {
-		int wp = summary_width(rows, n, "profile", cell_profile);
-		int wa = summary_width(rows, n, "A -> B", cell_pair);
-		int we = summary_width(rows, n, "event", cell_event);
-		int wf = summary_width(rows, n, "effect [95% CI]", cell_effect);
-
-		fprintf(f, "    %-*s  %-*s  %-*s  %-*s  %s\n", wp, "profile", wa, "A -> B", we, "event", wf,
-			"effect [95% CI]", "verdict");
-		for (i = 0; i < n; i++)
-			fprintf(f, "    %-*s  %-*s  %-*s  %-*s  %s\n", wp, rows[i].profile, wa, rows[i].pair,
-				we, rows[i].event, wf, rows[i].effect.buf, rows[i].verdict.buf);
-	}
-	for (i = 0; i < n; i++) {
-		strbuf_release(&rows[i].effect);
-		strbuf_release(&rows[i].verdict);
-	}
-	free(rows);
+	summary_table(f, json_object_get(r4, "verdicts"), withheld);
 }
