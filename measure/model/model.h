@@ -438,13 +438,14 @@ sim_blk_update_n(struct sim_model *m, struct sim_blk *b, struct sim_fn_stats *fn
 /* The cache part of one execution (sim_seg_run_caches() of its segment;
  * misses also counted in *fn, which may be NULL).  Most executions change
  * nothing: every lookup is its set's most recently used block.  That is
- * tested first, with a fixed number of loads and one branch, nl being the
- * block's b->nl and large its SIM_BLK_LARGE flag: a host that knows them
- * at translation passes constants (one function per shape), so that
- * nothing the host CPU must predict depends on the block. */
-static inline __attribute__((always_inline)) void
-sim_blk_run_caches_n(struct sim_model *m, struct sim_blk *b, struct sim_fn_stats *fn,
-		     uint32_t nl, int large)
+ * tested first (sim_blk_changes: non-zero when sim_blk_update_n has work),
+ * with a fixed number of loads and one branch, nl being the block's b->nl
+ * and large its SIM_BLK_LARGE flag: a host that knows them at translation
+ * passes constants (one function per shape), so that nothing the host CPU
+ * must predict depends on the block.  A host whose common path should
+ * save no registers calls the update out of line itself. */
+static inline __attribute__((always_inline)) int
+sim_blk_changes(const struct sim_model *m, const struct sim_blk *b, uint32_t nl, int large)
 {
 	const struct sim_cache *l = &m->l1i, *p = large ? &m->litlb : &m->itlb;
 	uint64_t diff = 0;
@@ -452,7 +453,14 @@ sim_blk_run_caches_n(struct sim_model *m, struct sim_blk *b, struct sim_fn_stats
 	for (uint32_t i = 0; i < nl; i++)
 		diff |= l->mru[sim_cache_set_of(l, b->ref[i])] ^ b->ref[i];
 	diff |= p->mru[sim_cache_set_of(p, b->ref[nl])] ^ b->ref[nl];
-	if (__builtin_expect(diff != 0, 0))
+	return __builtin_expect(diff != 0, 0);
+}
+
+static inline __attribute__((always_inline)) void
+sim_blk_run_caches_n(struct sim_model *m, struct sim_blk *b, struct sim_fn_stats *fn,
+		     uint32_t nl, int large)
+{
+	if (sim_blk_changes(m, b, nl, large))
 		sim_blk_update_n(m, b, fn, nl, large);
 }
 
