@@ -10,6 +10,7 @@
 #include "cli/command.h"
 #include "cli/session_cli.h"
 #include "layout/symkeys.h"
+#include "measure/build_scope.h"
 #include "measure/ab_run.h"
 #include "util/error.h"
 #include "util/parse_num.h"
@@ -88,6 +89,19 @@ static int commands_check(void)
 	return 0;
 }
 
+/* One build on both sides (`lace ab -- CMD` with no second build, say) is
+ * an A/A run: a fine control, but not a comparison, so say so up front */
+static void aa_warn(const struct lace_session *s)
+{
+	struct build_scope sc;
+
+	ab_scope(s, &plan, &sc);
+	if (!build_scope_two(&sc))
+		fprintf(stderr, "lace: note: A and B are one build (%s): an A/A run, which measures "
+				"the noise alone; -A/-B, --base/--head or --kernel-a/-b compare two\n",
+			sc.why);
+}
+
 static int ab_main(int argc, char **argv)
 {
 	struct lace_session *s = &session_cli.sess;
@@ -119,6 +133,7 @@ static int ab_main(int argc, char **argv)
 	if (ab_begin(s, &plan))
 		return session_cli_begin_failed();
 	fprintf(stderr, "lace: ab: seed %lu%s\n", plan.seed, plan.autorounds ? ", rounds: auto" : "");
+	aa_warn(s);
 
 	session_cli_run_begin(isatty(2));
 	ab_run(s, &plan);

@@ -107,6 +107,9 @@ SIM="ab --no-results --backend sim -r 2 --warmup 0 --seed 1 -e instructions"
 expect_exit 0 "$LACE" $SIM --json -- ./old
 printf '%s' "$OUT" | jq -e '.builds.builds == "same" and .events[0].scope == "one build"
   and .events[0].deterministic and .scope_notes == []' >/dev/null || fail "A/A --json: $OUT"
+# ... which it says up front, on stderr, once; two builds say nothing of it
+expect_eq "$(printf '%s\n' "$ERR" | grep -c 'an A/A run')" 1 "the A/A note"
+expect_match '^lace: note: A and B are one build \(one command on both sides\): an A/A run, which measures the noise alone; -A/-B, --base/--head or --kernel-a/-b compare two$' "$ERR"
 # shellcheck disable=SC2086
 expect_exit 0 "$LACE" $SIM --base ./old --head ./old.copy --workload '{elf}'
 expect_nomatch 'scope:' "$OUT"
@@ -116,6 +119,7 @@ id_old=$(readelf -n old | awk '/Build ID/ { print substr($3, 1, 12) }')
 id_new=$(readelf -n new | awk '/Build ID/ { print substr($3, 1, 12) }')
 # shellcheck disable=SC2086
 expect_exit 0 "$LACE" $SIM --base ./old --head ./new --workload '{elf}'
+expect_nomatch 'A/A' "$ERR"
 expect_match "^ scope: two binaries, not a placement: A and B are different builds \\(the ELFs differ: build-id $id_old\\.\\.\\. and build-id $id_new\\.\\.\\.\\); " "$OUT"
 expect_match '^  instructions \[sim\] .* exact .* none \(deterministic count\)$' "$OUT"
 # with the layouts' spread, the exact count gets an interval and a verdict
