@@ -41,6 +41,31 @@ same_twice forker ./forker 2
 n=$(python3 -c 'import json; print([len(json.loads(l)["procs"]) for l in open("forker.jsonl") if "\"procs\"" in l][0])')
 expect_eq "$n" 3 "forker: processes in one run (parent + 2 children)"
 
+# a LOCK-prefixed add on memory two processes share: under Valgrind a
+# compare-and-swap that VEX retries when the other process wrote the line
+# in between.  A core runs the instruction once, so the child (whose code
+# is the same either way) counts what it counts when the two run one after
+# the other (s: no retries), and every run counts the same, whatever the
+# timing.
+cc -O1 -o casrace "$SRC/tests/fixtures/sim/casrace.c" || fail "cannot build casrace"
+procs() { # MODE RUNS: per run, "parent child", each [instructions, fetch-blocks]
+  expect_exit 0 "$LACE" stat --backend sim -r "$2" --no-results --json --results "cas-$1.jsonl" \
+    -e instructions,fetch-blocks -- ./casrace 3000000 "$1"
+  python3 -c 'import json, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if "procs" in r:
+        v = [p["values"] for p in sorted(r["procs"], key=lambda p: p["pid"])]
+        print("%s_%s" % (v[0], v[1]))' "cas-$1.jsonl" | tr -d ' '
+}
+serial=$(procs s 1)
+echo "casrace: one after the other: $serial"
+runs=$(procs p 3)
+echo "casrace: at once: $runs"
+expect_eq "$(printf '%s\n' "$runs" | sort -u | wc -l)" 1 "casrace: runs whose locked adds raced count alike"
+expect_eq "$(printf '%s\n' "$runs" | head -1 | cut -d_ -f2)" "${serial#*_}" \
+  "casrace: the child's counts, racing and not"
+
 # the study's workloads: they time themselves; with --virtual-clock (the
 # study's setting) their clock is one ns per instruction, so even that
 # output agrees

@@ -148,3 +148,11 @@ void ir_seg_counts(IRSB *sb, const struct sim_seg *s, ULong *execs)
 	ir_st64(sb, &f->state, ir_c64(fs->last_state));
 }
 
+
+Bool ir_cas_failure(const IRExpr *e)
+{
+	return e->tag == Iex_Binop && (e->Iex.Binop.op == Iop_CasCmpNE8 ||
+				       e->Iex.Binop.op == Iop_CasCmpNE16 ||
+				       e->Iex.Binop.op == Iop_CasCmpNE32 ||
+				       e->Iex.Binop.op == Iop_CasCmpNE64);
+}

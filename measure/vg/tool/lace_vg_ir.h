@@ -22,5 +22,8 @@ void ir_add_instructions(IRSB *sb, UInt n);
 /* What sim_seg_run() does besides the cache lookups, as generated code;
  * s's pending executions are counted in *execs. */
 void ir_seg_counts(IRSB *sb, const struct sim_seg *s, ULong *execs);
+/* Is e the test of a failed compare-and-swap (CasCmpNE: VEX's own op for
+ * it, so that tools can tell it from other compares)? */
+Bool ir_cas_failure(const IRExpr *e);
 
 #endif

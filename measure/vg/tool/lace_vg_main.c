@@ -465,12 +465,49 @@ static Bool seg_add(DiEpoch ep, Addr a, UInt len, IRSB *sbOut)
 	return entry;
 }
 
+/* An exit back to the current instruction (the segment's last) when its
+ * compare-and-swap failed (cas_failed: ir_cas_failure): VEX's retry of a
+ * LOCK-prefixed read-modify-write after another process wrote the shared
+ * line in between.  Taken, the instruction has not run -- a core runs it
+ * once -- but those before it have: they are flushed before the exit, and
+ * the next segment starts with it.  (Charged with them, a retry counted it
+ * twice: counts that moved with the timing.)  Other exits to the current
+ * instruction (a REPE/REPNE's next iteration) ran it. */
+static Bool exit_restarts(const IRStmt *st, IRTemp cas_failed)
+{
+	const IRConst *dst = st->Ist.Exit.dst;
+	const IRExpr *guard = st->Ist.Exit.guard;
+
+	return cas_failed != IRTemp_INVALID && guard->tag == Iex_RdTmp &&
+	       guard->Iex.RdTmp.tmp == cas_failed && dst->tag == Ico_U64 && seg_n &&
+	       dst->Ico.U64 == seg_insns[seg_n - 1].addr;
+}
+
+static void seg_flush_restart(DiEpoch ep, IRSB *sbOut)
+{
+	const struct sim_insn cur = seg_insns[--seg_n];
+	UInt i = 0;
+
+	while (i < seg_n && seg_insns[i].fn != cur.fn)
+		i++;
+	if (i == seg_n && cur.fn == seg_nfns - 1)
+		seg_nfns--;   /* a function slot of its own */
+	if (cur.entry)
+		seg_entry_fn = NULL;
+	seg_flush(sbOut, False);   /* nothing when it was alone */
+	seg_nfns = 0;
+	seg_entry_fn = NULL;
+	/* an entry's stack pointer temporary (seg_entry_sp) is still its own */
+	seg_add(ep, cur.addr, cur.len, sbOut);
+}
+
 static IRSB *lace_instrument(VgCallbackClosure *closure, IRSB *sbIn,
 			     const VexGuestLayout *layout, const VexGuestExtents *vge,
 			     const VexArchInfo *archinfo_host, IRType gWordTy, IRType hWordTy)
 {
 	DiEpoch ep = VG_(current_DiEpoch)();
 	IRSB *sbOut;
+	IRTemp cas_failed = IRTemp_INVALID;
 	Int i;
 
 	if (gWordTy != hWordTy)
@@ -503,7 +540,11 @@ static IRSB *lace_instrument(VgCallbackClosure *closure, IRSB *sbIn,
 			}
 			continue;
 		}
-		if (st->tag == Ist_Exit)
+		if (st->tag == Ist_WrTmp && ir_cas_failure(st->Ist.WrTmp.data))
+			cas_failed = st->Ist.WrTmp.tmp;
+		if (st->tag == Ist_Exit && exit_restarts(st, cas_failed))
+			seg_flush_restart(ep, sbOut);
+		else if (st->tag == Ist_Exit)
 			/* the instructions so far have run whether or not it exits */
 			seg_flush(sbOut, False);
 		addStmtToIRSB(sbOut, st);
