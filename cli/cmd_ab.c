@@ -12,6 +12,7 @@
 #include "layout/symkeys.h"
 #include "measure/ab_run.h"
 #include "measure/build_scope.h"
+#include "measure/stats/render.h"
 #include "util/error.h"
 #include "util/parse_num.h"
 #include "util/parse_options.h"
@@ -90,12 +91,13 @@ static int commands_check(void)
 }
 
 /* One build on both sides (`lace ab -- CMD` with no second build, say) is
- * an A/A run: a fine control, but not a comparison, so say so up front */
+ * an A/A run: a fine control, but not a comparison, so say so up front
+ * (the scope ab_begin() decided and kept in the batch's header) */
 static void aa_warn(const struct lace_session *s)
 {
 	struct build_scope sc;
 
-	ab_scope(s, &plan, &sc);
+	ab_batch_scope(&s->batch, &sc);
 	if (!build_scope_two(&sc))
 		fprintf(stderr, "lace: note: A and B are one build (%s): an A/A run, which measures "
 				"the noise alone; -A/-B, --base/--head or --kernel-a/-b compare two\n",
