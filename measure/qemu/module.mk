@@ -15,7 +15,7 @@ QEMU_RUNNER := $(QEMU_DIR)/lace-guest-run
 
 ifneq ($(wildcard $(QEMU_SYSTEM)),)
 QEMU_PLUGIN_SRCS := measure/qemu/plugin/lace_tcg_plugin.c measure/qemu/plugin/tcg_record.c \
-                    measure/qemu/plugin/tcg_setup.c \
+                    measure/qemu/plugin/tcg_setup.c measure/qemu/plugin/tcg_classify.c \
                     measure/qemu/tcg_core.c measure/qemu/tcg_args.c util/parse_num.c \
                     measure/qemu/symmap.c util/error.c \
                     measure/model/cache.c measure/model/fetch.c measure/model/model.c \

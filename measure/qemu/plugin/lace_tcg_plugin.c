@@ -524,52 +524,12 @@ static void mark_close(unsigned int vcpu, void *ud)
 	fflush(out);
 }
 
-/* ppc64 takes an interrupt in real mode (MSR[IR] off) at the vector's
- * physical address (0x900), with relocation on at 0xc000...4900: compare
- * without the top nibble, which real mode ignores. */
-uint64_t vec_key(uint64_t va)
-{
-	return arch == TCG_ARCH_PPC64 ? va & ~((uint64_t)0xf << 60) : va;
-}
-
-static int is_irq_vector(uint64_t va)
-{
-	for (size_t i = 0; i < nirq; i++)
-		if (irq_vec[i] == vec_key(va))
-			return 1;
-	return 0;
-}
-
-/* Does the instruction at va (host copy ha) enter symbol s? */
-static int is_entry(const struct symmap_sym *s, uint64_t va, const void *ha)
-{
-	if (s->addr == va)
-		return 1;
-	/* the global entry's 8 bytes lie just before, on the same guest page
-	 * (so in the same host mapping) */
-	if (arch != TCG_ARCH_PPC64 || va != s->addr + 8 || !ha || (va & 0xfff) < 8)
-		return 0;
-	return tcg_ppc64_has_local_entry((const uint8_t *)ha - 8);
-}
-
-static enum tcg_mark mark_at(struct qemu_plugin_tb *tb, size_t i, size_t n,
-			     struct qemu_plugin_insn *insn, size_t len)
-{
-	if (arch == TCG_ARCH_PPC64) {
-		if (i + 1 >= n || len != 4 || qemu_plugin_insn_size(qemu_plugin_tb_get_insn(tb, i + 1)) != 4)
-			return TCG_MARK_NONE;
-		return tcg_mark_kind_ppc64(qemu_plugin_insn_data(insn),
-					   qemu_plugin_insn_data(qemu_plugin_tb_get_insn(tb, i + 1)));
-	}
-	return tcg_mark_kind(qemu_plugin_insn_data(insn), len);
-}
-
 /* Register the window callbacks on the instruction i of tb when it is a
  * marker. */
 static void markers_register(struct qemu_plugin_tb *tb, size_t i, size_t n,
 			     struct qemu_plugin_insn *insn, size_t len)
 {
-	switch (mark_at(tb, i, n, insn, len)) {
+	switch (tcg_mark_at(tb, i, n, insn, len)) {
 	case TCG_MARK_OPEN:
 		qemu_plugin_register_vcpu_insn_exec_cb(insn, mark_open, QEMU_PLUGIN_CB_NO_REGS,
 						       NULL);
@@ -713,7 +673,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		iv[i].addr = va;
 		iv[i].len = (uint32_t)len;
 		iv[i].fn = slot;
-		iv[i].entry = sym >= 0 && is_entry(&map.syms[sym], va, ha);
+		iv[i].entry = sym >= 0 && tcg_is_entry(&map.syms[sym], va, ha);
 		if (i == 0 && iv[i].entry)
 			for (size_t k = 0; k < paths.n; k++)
 				if (path_sym[k] == sym)
@@ -762,7 +722,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	t->vaddr = vaddr;
 	t->call_ret = call_ret;
 	t->path_fn = path_fn;
-	t->irq = nirq && is_irq_vector(vaddr);
+	t->irq = nirq && tcg_is_irq_vector(vaddr);
 	for (size_t k = 0; k < nexc && !user; k++)
 		if (exc_addr[k] == vaddr)
 			key |= TB_EXC;

@@ -46,8 +46,15 @@ extern uint64_t exc_addr[TCG_MAX_EXC];   /* exc=: where synchronous exceptions e
 extern size_t nexc;
 extern qemu_plugin_id_t plugin_id;
 
-/* An interrupt vector's address as blocks are compared with it. */
+/* tcg_classify.c, at translation: an interrupt vector's address as
+ * blocks are compared with it; does a block at va start at one (irq_vec);
+ * does the instruction at va (host copy ha) enter symbol s; is
+ * instruction i of tb's n (insn, len bytes) a window marker. */
 uint64_t vec_key(uint64_t va);
+int tcg_is_irq_vector(uint64_t va);
+int tcg_is_entry(const struct symmap_sym *s, uint64_t va, const void *ha);
+enum tcg_mark tcg_mark_at(struct qemu_plugin_tb *tb, size_t i, size_t n,
+			  struct qemu_plugin_insn *insn, size_t len);
 /* The translation until the first window: the markers only. */
 void tb_trans_boot(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
 /* Close a window left open and settle every block's counts. */
