@@ -18,6 +18,7 @@ void sim_fetch_init(struct sim_fetch *f, uint32_t block)
 	f->state = ~(uint64_t)0;
 	f->entries = 0;
 	f->late = 0;
+	f->late_entries = 0;
 }
 
 static int is_late(uint32_t bits, uint64_t addr)

@@ -25,6 +25,9 @@ struct sim_fetch {
 			      * bit 63, which canonical addresses repeat.) */
 	uint64_t entries;    /* fetch-blocks */
 	uint64_t late;       /* fetch-late-entries */
+	uint64_t late_entries;   /* entries that are late, counted once for
+				  * both of the above (sim_blk_fetch_kind;
+				  * sim_model_fetch_sync adds them) */
 };
 
 /* block must be a power of two (16, 32, 64 ...). */

@@ -90,6 +90,7 @@ void sim_model_reset_counts(struct sim_model *m)
 	m->t = zero;
 	m->fetch.entries = 0;
 	m->fetch.late = 0;
+	m->fetch.late_entries = 0;
 }
 
 void sim_model_init(struct sim_model *m, const struct sim_config *cfg, uint64_t *l1i_tags,
@@ -171,8 +172,7 @@ void sim_model_insn(struct sim_model *m, uint64_t addr, uint32_t len,
 	}
 
 	sim_fetch_insn(&m->fetch, addr, len);
-	m->t.fetch_blocks = m->fetch.entries;
-	m->t.fetch_late = m->fetch.late;
+	sim_model_fetch_sync(m);
 }
 
 /* ---- segments ---------------------------------------------------------- */
@@ -409,8 +409,7 @@ void sim_seg_run(struct sim_model *m, struct sim_seg *seg)
 	}
 	sim_seg_run_caches_inline(m, seg);
 	sim_fetch_seg_apply(&m->fetch, &seg->fetch);
-	m->t.fetch_blocks = m->fetch.entries;
-	m->t.fetch_late = m->fetch.late;
+	sim_model_fetch_sync(m);
 }
 
 /* ---- compact blocks ------------------------------------------------------ */

@@ -124,6 +124,13 @@ uint64_t sim_model_ntags(const struct sim_config *cfg, uint64_t *l1i, uint64_t *
  * (litlb_tags may be NULL without large pages). */
 void sim_model_init(struct sim_model *m, const struct sim_config *cfg, uint64_t *l1i_tags,
 		    uint64_t *itlb_tags, uint64_t *stlb_tags, uint64_t *litlb_tags);
+/* The fetch model's counters into m->t (fetch_blocks, fetch_late), which
+ * a host that leaves them in m->fetch calls before reading them. */
+static inline void sim_model_fetch_sync(struct sim_model *m)
+{
+	m->t.fetch_blocks = m->fetch.entries + m->fetch.late_entries;
+	m->t.fetch_late = m->fetch.late + m->fetch.late_entries;
+}
 /* Is code at addr mapped with a large page? */
 static inline int sim_model_is_large(const struct sim_model *m, uint64_t addr)
 {
@@ -479,6 +486,38 @@ static inline void sim_blk_fetch(struct sim_fetch *f, const struct sim_blk *b)
 
 	f->entries += jump | ((d == 0) & (b->flags & SIM_BLK_ALIGNED));
 	f->late += jump & (b->flags >> 1);
+	f->state = b->first_state + (uint64_t)(int64_t)b->last_delta;
+}
+
+/* A block's fetch kind: SIM_BLK_ALIGNED, SIM_BLK_LATE (they exclude each
+ * other) or 0; 0..2, an index for a host's table of copies. */
+#define SIM_BLK_KIND_ANY 0x80u   /* not known: sim_blk_fetch() */
+static inline unsigned sim_blk_kind(const struct sim_blk *b)
+{
+	return b->flags & (SIM_BLK_ALIGNED | SIM_BLK_LATE);
+}
+
+/* sim_blk_fetch() for a host that knows the block's kind at translation
+ * and passes it as a constant, one copy per kind: entered by a jump
+ * (d > 1), one entry; falling through, one more when aligned (d == 0, a
+ * non-empty instruction before it).  A late block's entries are all late:
+ * they are counted once, in f->late_entries (sim_model_fetch_sync).  Half
+ * the host instructions of the general step. */
+static inline __attribute__((always_inline)) void
+sim_blk_fetch_kind(struct sim_fetch *f, const struct sim_blk *b, unsigned kind)
+{
+	uint64_t d = f->state ^ b->first_state;
+
+	if (kind == SIM_BLK_KIND_ANY) {
+		sim_blk_fetch(f, b);
+		return;
+	}
+	if (kind == SIM_BLK_ALIGNED)
+		f->entries += d != 1;
+	else if (kind == SIM_BLK_LATE)
+		f->late_entries += d > 1;
+	else
+		f->entries += d > 1;
 	f->state = b->first_state + (uint64_t)(int64_t)b->last_delta;
 }
 

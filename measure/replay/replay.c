@@ -293,8 +293,7 @@ static void side_set(struct rp_ctx *c, int kernel)
  * (the compact blocks' executions leave them in c->m.fetch). */
 static void totals_sync(struct rp_ctx *c)
 {
-	c->m.t.fetch_blocks = c->m.fetch.entries;
-	c->m.t.fetch_late = c->m.fetch.late;
+	sim_model_fetch_sync(&c->m);
 }
 
 /* What the compact blocks' executions since the last call add by a

@@ -171,12 +171,9 @@ static void *rec_alloc(struct arena *a, size_t size, size_t align)
  * before anyone reads model.t. */
 static void totals_sync(void)
 {
-	model.t.fetch_blocks = model.fetch.entries;
-	model.t.fetch_late = model.fetch.late;
-	for (size_t k = 0; k < nxprof; k++) {
-		xprof[k].m.t.fetch_blocks = xprof[k].m.fetch.entries;
-		xprof[k].m.t.fetch_late = xprof[k].m.fetch.late;
-	}
+	sim_model_fetch_sync(&model);
+	for (size_t k = 0; k < nxprof; k++)
+		sim_model_fetch_sync(&xprof[k].m);
 }
 
 static uint64_t tb_execs(const struct tb_info *t)
@@ -235,22 +232,6 @@ static __attribute__((noinline)) void tb_wrap(struct tb_hot *h)
 	h->cold->execs_hi += (uint64_t)1 << 32;
 }
 
-/* One execution of a block that counts (the window open, its side the
- * current one), but for its constants (tb_window_sums); nl and large are
- * its shape (sim_blk_run_caches_n), constants in tb_exec's copies, whose
- * update (some lookup not its set's most recently used) is a call of its
- * own: the common path then saves no registers (~2% of the shell loop). */
-static inline __attribute__((always_inline)) void
-tb_count_n(struct tb_hot *h, uint32_t nl, int large, void (*update)(struct tb_hot *))
-{
-	if (__builtin_expect(++h->b.host32 == 0, 0))
-		tb_wrap(h);
-	sim_blk_fetch(&model.fetch, &h->b);
-	last_tb = h;
-	if (sim_blk_changes(&model, &h->b, nl, large))
-		update(h);
-}
-
 #define TB_UPDATE(NAME, NL, LARGE)                                              \
 	static __attribute__((noinline)) void NAME(struct tb_hot *h)            \
 	{                                                                       \
@@ -261,9 +242,43 @@ TB_UPDATE(tb_update_1_0, 1, 0) TB_UPDATE(tb_update_2_0, 2, 0) TB_UPDATE(tb_updat
 TB_UPDATE(tb_update_1_1, 1, 1) TB_UPDATE(tb_update_2_1, 2, 1) TB_UPDATE(tb_update_3_1, 3, 1)
 #undef TB_UPDATE
 
+/* One execution of a block that counts (the window open, its side the
+ * current one), but for its constants (tb_window_sums) and its count; nl
+ * and large are its shape (sim_blk_run_caches_n) and kind its fetch kind
+ * (sim_blk_fetch_kind), constants in tb_exec's copies; update, the
+ * lookups' when one is not its set's most recently used, is a call of its
+ * own: the common path then saves no registers (~2% of the shell loop). */
+static inline __attribute__((always_inline)) void
+tb_count_rest(struct tb_hot *h, uint32_t nl, int large, unsigned kind,
+	      void (*update)(struct tb_hot *))
+{
+	sim_blk_fetch_kind(&model.fetch, &h->b, kind);
+	last_tb = h;
+	if (sim_blk_changes(&model, &h->b, nl, large))
+		update(h);
+}
+
+/* An execution whose count wrapped, out of line: the common path then
+ * makes no call of its own (no stack frame to align). */
+static __attribute__((noinline)) void tb_count_wrapped(struct tb_hot *h)
+{
+	tb_wrap(h);
+	tb_count_rest(h, h->b.nl, h->b.flags & SIM_BLK_LARGE, SIM_BLK_KIND_ANY, tb_update);
+}
+
+static inline __attribute__((always_inline)) void
+tb_count_n(struct tb_hot *h, uint32_t nl, int large, unsigned kind,
+	   void (*update)(struct tb_hot *))
+{
+	if (__builtin_expect(++h->b.host32 == 0, 0))
+		tb_count_wrapped(h);
+	else
+		tb_count_rest(h, nl, large, kind, update);
+}
+
 static void tb_count(struct tb_hot *h)
 {
-	tb_count_n(h, h->b.nl, h->b.flags & SIM_BLK_LARGE, tb_update);
+	tb_count_n(h, h->b.nl, h->b.flags & SIM_BLK_LARGE, SIM_BLK_KIND_ANY, tb_update);
 }
 
 /* A TB_GENERAL block: all of its segment (sim_seg_run of a lazy segment
@@ -385,21 +400,27 @@ static void tb_exec(unsigned int vcpu, void *ud)
 		tb_count(h);
 }
 
-/* tb_exec for each shape of compact block (lines, large page): the host
- * CPU then predicts every branch of an execution that changes nothing
- * (one shared copy mispredicted its loops as blocks of one, two and three
- * lines took turns). */
-#define TB_EXEC(NL, LARGE)                                                    \
-	static void tb_exec_##NL##_##LARGE(unsigned int vcpu, void *ud)       \
-	{                                                                     \
-		struct tb_hot *h = ud;                                        \
-									      \
-		if (__builtin_expect(tb_key(h) != fast_key, 0))               \
-			tb_slow(h);                                           \
-		else                                                          \
-			tb_count_n(h, NL, LARGE, tb_update_##NL##_##LARGE);   \
+/* tb_exec for each shape of compact block (lines, large page) and fetch
+ * kind (F: 0, A aligned, L late): the host CPU then predicts every branch
+ * of an execution that changes nothing (one shared copy mispredicted its
+ * loops as blocks of one, two and three lines took turns), and the fetch
+ * step tests no flag. */
+#define KIND_0 0u
+#define KIND_A SIM_BLK_ALIGNED
+#define KIND_L SIM_BLK_LATE
+#define TB_EXEC(NL, LARGE, F)                                                       \
+	static void tb_exec_##NL##_##LARGE##F(unsigned int vcpu, void *ud)          \
+	{                                                                           \
+		struct tb_hot *h = ud;                                              \
+											    \
+		if (__builtin_expect(tb_key(h) != fast_key, 0))                     \
+			tb_slow(h);                                                 \
+		else                                                                \
+			tb_count_n(h, NL, LARGE, KIND_##F, tb_update_##NL##_##LARGE); \
 	}
-TB_EXEC(1, 0) TB_EXEC(2, 0) TB_EXEC(3, 0) TB_EXEC(1, 1) TB_EXEC(2, 1) TB_EXEC(3, 1)
+#define TB_EXEC3(NL, LARGE) TB_EXEC(NL, LARGE, 0) TB_EXEC(NL, LARGE, A) TB_EXEC(NL, LARGE, L)
+TB_EXEC3(1, 0) TB_EXEC3(2, 0) TB_EXEC3(3, 0) TB_EXEC3(1, 1) TB_EXEC3(2, 1) TB_EXEC3(3, 1)
+#undef TB_EXEC3
 #undef TB_EXEC
 
 /* LACE_TCG_NULL_EXEC's callback: QEMU's cost of calling one per block
@@ -412,14 +433,17 @@ static void tb_exec_null(unsigned int vcpu, void *ud)
 
 static qemu_plugin_vcpu_udata_cb_t tb_exec_for(const struct tb_hot *h)
 {
-	static const qemu_plugin_vcpu_udata_cb_t fixed[2][SIM_BLK_LINES] = {
-		{ tb_exec_1_0, tb_exec_2_0, tb_exec_3_0 },
-		{ tb_exec_1_1, tb_exec_2_1, tb_exec_3_1 },
+#define KINDS(NL, LARGE) { tb_exec_##NL##_##LARGE##0, tb_exec_##NL##_##LARGE##A, \
+			   tb_exec_##NL##_##LARGE##L }
+	static const qemu_plugin_vcpu_udata_cb_t fixed[2][SIM_BLK_LINES][3] = {
+		{ KINDS(1, 0), KINDS(2, 0), KINDS(3, 0) },
+		{ KINDS(1, 1), KINDS(2, 1), KINDS(3, 1) },
 	};
+#undef KINDS
 
 	if (tb_key(h) & TB_GENERAL)
 		return tb_exec;
-	return fixed[!!(h->b.flags & SIM_BLK_LARGE)][h->b.nl - 1];
+	return fixed[!!(h->b.flags & SIM_BLK_LARGE)][h->b.nl - 1][sim_blk_kind(&h->b)];
 }
 
 /* tb_exec with the other profiles (profile=) */

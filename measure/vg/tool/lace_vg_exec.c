@@ -236,13 +236,14 @@ static void seg_frames(struct lace_seg *seg, UWord sp_entry, UWord sp_now, ULong
 }
 
 /* The lookups and the fetch model of a segment whose helper always runs
- * (a call helper): its compact block when it has one (nl lines; the fetch
- * model's constants then settled by totals_sync), else (nl 0) its
- * segment. */
-static inline __attribute__((always_inline)) void call_caches(struct lace_seg *seg, UInt nl)
+ * (a call helper): its compact block when it has one (nl lines, fetch
+ * kind kind: sim_blk_fetch_kind; the fetch model's constants then settled
+ * by totals_sync), else (nl 0) its segment. */
+static inline __attribute__((always_inline)) void call_caches(struct lace_seg *seg, UInt nl,
+							      UInt kind)
 {
 	if (nl) {
-		sim_blk_fetch(&model.fetch, &seg->b);
+		sim_blk_fetch_kind(&model.fetch, &seg->b, kind);
 		/* no MRU test first: the lines of calls to many functions take
 		 * turns in their sets */
 		sim_blk_update_n(&model, &seg->b, &seg->w->pend, nl, 0);
@@ -263,7 +264,7 @@ VG_REGPARM(3) void lace_seg_call_helper(struct lace_seg *seg, UWord sp_entry,
 	seg->w->execs++;   /* lazy: the lookups and functions (totals_sync) */
 	seg_frames(seg, sp_entry, sp_now, after - seg->w->ninsn, after);
 	/* last: its rare slow path is a call with nothing left to do after */
-	call_caches(seg, seg_flags(seg) & SEG_BLK ? seg->b.nl : 0);
+	call_caches(seg, seg_flags(seg) & SEG_BLK ? seg->b.nl : 0, SIM_BLK_KIND_ANY);
 }
 
 static __attribute__((noinline)) void leaf_wrap(struct lace_seg *seg)
@@ -276,9 +277,10 @@ static __attribute__((noinline)) void leaf_wrap(struct lace_seg *seg)
  * common case -- the call ran below its caller's stack pointer and the
  * return pops no older frame -- pushes and pops nothing, and counts the
  * call in the hot line (see struct lace_seg); nl: the compact block's
- * lines, 0 without one (then every call takes the general path). */
+ * lines, 0 without one (then every call takes the general path), and kind
+ * its fetch kind. */
 static inline __attribute__((always_inline)) void leaf_run(struct lace_seg *seg, UWord sp_entry,
-							   UWord sp_now, UInt nl)
+							   UWord sp_now, UInt nl, UInt kind)
 {
 	if (__builtin_expect(nl && sp_entry < sp_now && top_sp >= sp_now, 1)) {
 		if (__builtin_expect(++seg->b.host32 == 0, 0))
@@ -289,34 +291,40 @@ static inline __attribute__((always_inline)) void leaf_run(struct lace_seg *seg,
 		seg->w->execs++;
 		seg_frames(seg, sp_entry, sp_now, after - seg->w->ninsn, after);
 	}
-	call_caches(seg, nl);
+	call_caches(seg, nl, kind);
 }
 
 static VG_REGPARM(3) void lace_leaf_helper(struct lace_seg *seg, UWord sp_entry, UWord sp_now)
 {
-	leaf_run(seg, sp_entry, sp_now, 0);
+	leaf_run(seg, sp_entry, sp_now, 0, SIM_BLK_KIND_ANY);
 }
 
-/* The same with the count of lines built in (a compact block): each
- * copy's loops then run a fixed number of times, which the host's branch
- * predictor gets right, where the shared loop's length changes with every
- * call to another function (1, 2 or 3 lines of code). */
-#define LEAF_HELPER(NL)                                                               \
-	static VG_REGPARM(3) void lace_leaf_helper_##NL(struct lace_seg *seg,         \
-						       UWord sp_entry, UWord sp_now)  \
+/* The same with the count of lines and the fetch kind built in (a
+ * compact block; F: 0, A aligned, L late): each copy's loops then run a
+ * fixed number of times, which the host's branch predictor gets right,
+ * where the shared loop's length changes with every call to another
+ * function (1, 2 or 3 lines of code), and its fetch step tests no flag. */
+#define KIND_0 0u
+#define KIND_A SIM_BLK_ALIGNED
+#define KIND_L SIM_BLK_LATE
+#define LEAF_HELPER(NL, F)                                                            \
+	static VG_REGPARM(3) void lace_leaf_helper_##NL##F(struct lace_seg *seg,      \
+							  UWord sp_entry, UWord sp_now) \
 	{                                                                             \
-		leaf_run(seg, sp_entry, sp_now, NL);                                  \
+		leaf_run(seg, sp_entry, sp_now, NL, KIND_##F);                        \
 	}
-LEAF_HELPER(1) LEAF_HELPER(2) LEAF_HELPER(3)
+#define LEAF_HELPER3(NL) LEAF_HELPER(NL, 0) LEAF_HELPER(NL, A) LEAF_HELPER(NL, L)
+LEAF_HELPER3(1) LEAF_HELPER3(2) LEAF_HELPER3(3)
+#undef LEAF_HELPER3
 #undef LEAF_HELPER
 
 leaf_helper_fn leaf_helper_for(const struct lace_seg *seg)
 {
-	static const leaf_helper_fn fixed[SIM_BLK_LINES] = {
-		lace_leaf_helper_1, lace_leaf_helper_2, lace_leaf_helper_3,
-	};
+#define KINDS(NL) { lace_leaf_helper_##NL##0, lace_leaf_helper_##NL##A, lace_leaf_helper_##NL##L }
+	static const leaf_helper_fn fixed[SIM_BLK_LINES][3] = { KINDS(1), KINDS(2), KINDS(3) };
+#undef KINDS
 
 	if (seg_flags(seg) & SEG_BLK)
-		return fixed[seg->b.nl - 1];
+		return fixed[seg->b.nl - 1][sim_blk_kind(&seg->b)];
 	return lace_leaf_helper;
 }

@@ -283,8 +283,7 @@ static void totals_sync(void)
 		model.t.itlb_loads += g->s.execs * g->s.itlb_loads;
 		sim_seg_settle(&g->s);
 	}
-	model.t.fetch_blocks = model.fetch.entries;
-	model.t.fetch_late = model.fetch.late;
+	sim_model_fetch_sync(&model);
 	more_totals_sync();
 }
 

@@ -165,10 +165,8 @@ VG_REGPARM(1) void lace_more_helper(struct lace_seg_x *x)
 
 void more_totals_sync(void)
 {
-	for (UInt k = 0; k < nmore; k++) {
-		more[k].m.t.fetch_blocks = more[k].m.fetch.entries;
-		more[k].m.t.fetch_late = more[k].m.fetch.late;
-	}
+	for (UInt k = 0; k < nmore; k++)
+		sim_model_fetch_sync(&more[k].m);
 }
 
 /* sum += now - start, counter by counter (every field is a ULong) */
