@@ -267,31 +267,31 @@ VG_REGPARM(3) void lace_seg_call_helper(struct lace_seg *seg, UWord sp_entry,
 	call_caches(seg, seg_flags(seg) & SEG_BLK ? seg->b.nl : 0, SIM_BLK_KIND_ANY);
 }
 
-static __attribute__((noinline)) void leaf_wrap(struct lace_seg *seg)
+/* A call counted in the hot line whose count wrapped: out of line, as
+ * every rare case of leaf_run, which then makes no call of its own (no
+ * frame, no register saved). */
+static __attribute__((noinline)) void leaf_wrapped(struct lace_seg *seg)
 {
 	seg->w->fast_hi += (ULong)1 << 32;
+	call_caches(seg, seg->b.nl, SIM_BLK_KIND_ANY);
 }
 
 /* The same for a segment that holds a whole call (a function's entry,
  * then the return from it; every call of a leaf function, mostly).  The
  * common case -- the call ran below its caller's stack pointer and the
  * return pops no older frame -- pushes and pops nothing, and counts the
- * call in the hot line (see struct lace_seg); nl: the compact block's
- * lines, 0 without one (then every call takes the general path), and kind
- * its fetch kind. */
+ * call in the hot line (see struct lace_seg); the others are
+ * lace_seg_call_helper's.  nl: the compact block's lines, 0 without one
+ * (then every call takes the general path), and kind its fetch kind. */
 static inline __attribute__((always_inline)) void leaf_run(struct lace_seg *seg, UWord sp_entry,
 							   UWord sp_now, UInt nl, UInt kind)
 {
-	if (__builtin_expect(nl && sp_entry < sp_now && top_sp >= sp_now, 1)) {
-		if (__builtin_expect(++seg->b.host32 == 0, 0))
-			leaf_wrap(seg);
-	} else {
-		ULong after = model.t.instructions;
-
-		seg->w->execs++;
-		seg_frames(seg, sp_entry, sp_now, after - seg->w->ninsn, after);
-	}
-	call_caches(seg, nl, kind);
+	if (__builtin_expect(!(nl && sp_entry < sp_now && top_sp >= sp_now), 0))
+		lace_seg_call_helper(seg, sp_entry, sp_now);
+	else if (__builtin_expect(++seg->b.host32 == 0, 0))
+		leaf_wrapped(seg);
+	else
+		call_caches(seg, nl, kind);
 }
 
 static VG_REGPARM(3) void lace_leaf_helper(struct lace_seg *seg, UWord sp_entry, UWord sp_now)
