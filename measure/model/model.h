@@ -492,6 +492,10 @@ static inline void sim_blk_fetch(struct sim_fetch *f, const struct sim_blk *b)
 /* A block's fetch kind: SIM_BLK_ALIGNED, SIM_BLK_LATE (they exclude each
  * other) or 0; 0..2, an index for a host's table of copies. */
 #define SIM_BLK_KIND_ANY 0x80u   /* not known: sim_blk_fetch() */
+/* the kinds by a letter, for hosts that paste them into copies' names */
+#define SIM_BLK_KIND_0 0u
+#define SIM_BLK_KIND_A SIM_BLK_ALIGNED
+#define SIM_BLK_KIND_L SIM_BLK_LATE
 static inline unsigned sim_blk_kind(const struct sim_blk *b)
 {
 	return b->flags & (SIM_BLK_ALIGNED | SIM_BLK_LATE);

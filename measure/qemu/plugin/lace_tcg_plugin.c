@@ -405,18 +405,16 @@ static void tb_exec(unsigned int vcpu, void *ud)
  * of an execution that changes nothing (one shared copy mispredicted its
  * loops as blocks of one, two and three lines took turns), and the fetch
  * step tests no flag. */
-#define KIND_0 0u
-#define KIND_A SIM_BLK_ALIGNED
-#define KIND_L SIM_BLK_LATE
-#define TB_EXEC(NL, LARGE, F)                                                       \
-	static void tb_exec_##NL##_##LARGE##F(unsigned int vcpu, void *ud)          \
-	{                                                                           \
-		struct tb_hot *h = ud;                                              \
-											    \
-		if (__builtin_expect(tb_key(h) != fast_key, 0))                     \
-			tb_slow(h);                                                 \
-		else                                                                \
-			tb_count_n(h, NL, LARGE, KIND_##F, tb_update_##NL##_##LARGE); \
+#define TB_EXEC(NL, LARGE, F)                                              \
+	static void tb_exec_##NL##_##LARGE##F(unsigned int vcpu, void *ud) \
+	{                                                                  \
+		struct tb_hot *h = ud;                                     \
+                                                                           \
+		if (__builtin_expect(tb_key(h) != fast_key, 0))            \
+			tb_slow(h);                                        \
+		else                                                       \
+			tb_count_n(h, NL, LARGE, SIM_BLK_KIND_##F,         \
+				   tb_update_##NL##_##LARGE);              \
 	}
 #define TB_EXEC3(NL, LARGE) TB_EXEC(NL, LARGE, 0) TB_EXEC(NL, LARGE, A) TB_EXEC(NL, LARGE, L)
 TB_EXEC3(1, 0) TB_EXEC3(2, 0) TB_EXEC3(3, 0) TB_EXEC3(1, 1) TB_EXEC3(2, 1) TB_EXEC3(3, 1)

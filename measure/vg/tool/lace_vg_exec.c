@@ -304,14 +304,11 @@ static VG_REGPARM(3) void lace_leaf_helper(struct lace_seg *seg, UWord sp_entry,
  * fixed number of times, which the host's branch predictor gets right,
  * where the shared loop's length changes with every call to another
  * function (1, 2 or 3 lines of code), and its fetch step tests no flag. */
-#define KIND_0 0u
-#define KIND_A SIM_BLK_ALIGNED
-#define KIND_L SIM_BLK_LATE
 #define LEAF_HELPER(NL, F)                                                            \
 	static VG_REGPARM(3) void lace_leaf_helper_##NL##F(struct lace_seg *seg,      \
 							  UWord sp_entry, UWord sp_now) \
 	{                                                                             \
-		leaf_run(seg, sp_entry, sp_now, NL, KIND_##F);                        \
+		leaf_run(seg, sp_entry, sp_now, NL, SIM_BLK_KIND_##F);                \
 	}
 #define LEAF_HELPER3(NL) LEAF_HELPER(NL, 0) LEAF_HELPER(NL, A) LEAF_HELPER(NL, L)
 LEAF_HELPER3(1) LEAF_HELPER3(2) LEAF_HELPER3(3)
