@@ -16,6 +16,10 @@ install-kernel-files:
 	  done; \
 	done
 
+# the relinks the kernel study makes (pipeline/kstudy/kstudy.c: reading
+# 4's positive control and three reordered builds), which t_study_kernel*
+# read from $(BUILD)/kernels
+KERNEL_TEST_LAYOUTS := conflict-16.edit reorder-1.order reorder-2.order reorder-3.order
 KERNEL_TESTS ?= t_kernel_build t_vlayout_kernel t_study_kernel t_check_kernel t_study_kernel_jobs \
 	t_study_kernel_parallel t_study_kernel_slurm t_ab_same_execution
 check-kernel:
@@ -23,7 +27,8 @@ check-kernel:
 	$(Q)$(MAKE) --no-print-directory all-targets
 	$(Q)$(LACE) build kernel x86_64 -o $(BUILD)/kernels
 	$(Q)$(LACE) build kernel x86_64 --shuffle 19 -o $(BUILD)/kernels
-	$(Q)$(LACE) build kernel x86_64 --layout kernel/layouts/conflict-16.edit -o $(BUILD)/kernels
+	$(Q)$(LACE) build kernel x86_64 $(foreach l,$(KERNEL_TEST_LAYOUTS),--layout kernel/layouts/$(l)) \
+	  -o $(BUILD)/kernels
 	$(Q)$(LACE) build kernel ppc64le -o $(BUILD)/kernels
 	$(Q)$(LACE) build kernel ppc64le-4k --variant baseline --variant old-ptes -o $(BUILD)/kernels
 	$(Q)LACE=$(abspath $(LACE)) BUILD=$(abspath $(BUILD)) LACE_KERNELS=$(abspath $(BUILD))/kernels \
