@@ -58,12 +58,23 @@ const char *sim_cache_geometry_error(int code)
 	return "bad geometry";
 }
 
+/* slots per set (struct sim_cache's stride) */
+static uint32_t stride_bits_of(uint32_t ways)
+{
+	uint32_t bits = 0;
+
+	while (((uint64_t)1 << bits) < 2 * (uint64_t)ways)
+		bits++;
+	return bits;
+}
+
 uint64_t sim_cache_ntags(uint64_t size, uint32_t ways, uint64_t line)
 {
 	uint64_t sets = size / line / ways;
 
-	/* tags and stamps of every way, then the MRU copies */
-	return 2 * sets * ways + sets;
+	/* tags and stamps of every way (a set's slots a power of two), then
+	 * the MRU copies */
+	return (sets << stride_bits_of(ways)) + sets;
 }
 
 void sim_cache_flush(struct sim_cache *c)
@@ -71,8 +82,8 @@ void sim_cache_flush(struct sim_cache *c)
 	for (uint64_t s = 0; s < c->sets; s++) {
 		c->mru[s] = SIM_TAG_INVALID;
 		for (uint32_t w = 0; w < c->ways; w++) {
-			c->tags[s * c->stride + w] = SIM_TAG_INVALID;
-			c->stamps[s * c->stride + w] = 0;
+			c->tags[sim_cache_slot(c, (uint32_t)s, w)] = SIM_TAG_INVALID;
+			c->stamps[sim_cache_slot(c, (uint32_t)s, w)] = 0;
 		}
 	}
 	c->clock = 0;
@@ -81,8 +92,8 @@ void sim_cache_flush(struct sim_cache *c)
 void sim_cache_flush_below(struct sim_cache *c, uint64_t limit)
 {
 	for (uint32_t s = 0; s < c->sets; s++) {
-		uint64_t *set = &c->tags[(uint64_t)s * c->stride];
-		uint64_t *stamp = &c->stamps[(uint64_t)s * c->stride];
+		uint64_t *set = &c->tags[sim_cache_slot(c, s, 0)];
+		uint64_t *stamp = &c->stamps[sim_cache_slot(c, s, 0)];
 
 		if (c->mru[s] != SIM_TAG_INVALID && c->mru[s] < limit)
 			c->mru[s] = SIM_TAG_INVALID;
@@ -104,7 +115,8 @@ void sim_cache_init(struct sim_cache *c, uint64_t size, uint32_t ways, uint64_t 
 	c->sets = (uint32_t)(size / line / ways);
 	c->line_bits = log2_u64(line);
 	c->set_mask = c->sets - 1;
-	c->stride = 2 * ways;
+	c->stride_bits = stride_bits_of(ways);
+	c->stride = (uint32_t)1 << c->stride_bits;
 	c->tags = tags;
 	c->stamps = tags + ways;
 	c->mru = tags + (uint64_t)c->sets * c->stride;
@@ -113,8 +125,8 @@ void sim_cache_init(struct sim_cache *c, uint64_t size, uint32_t ways, uint64_t 
 
 int sim_cache_ref_search(struct sim_cache *c, uint32_t s, uint64_t block, uint8_t *way)
 {
-	uint64_t *set = &c->tags[(uint64_t)s * c->stride];
-	uint64_t *stamp = &c->stamps[(uint64_t)s * c->stride];
+	uint64_t *set = &c->tags[sim_cache_slot(c, s, 0)];
+	uint64_t *stamp = &c->stamps[sim_cache_slot(c, s, 0)];
 	uint32_t w, ways = c->ways, hit = ways, victim = 0;
 	uint64_t oldest = stamp[0];
 

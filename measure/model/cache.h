@@ -20,7 +20,8 @@
  * the copies of every set fit in a few host cache lines), which the hosts'
  * hot paths compare against: a hit on the MRU tag changes nothing (its
  * stamp is already the newest of the set) and may be skipped.  A set's
- * tags and stamps lie together (the tags of its ways, then their stamps:
+ * tags and stamps lie together (the tags of its ways, then their stamps,
+ * padded to a power of two of slots:
  * 128 bytes for 8 ways, two adjacent host cache lines when the caller's
  * array is 128-byte aligned), so that a miss, which reads them all,
  * touches one place.  A caller that looks up the same block again and
@@ -40,7 +41,11 @@ struct sim_cache {
 	uint64_t clock;     /* the last stamp given */
 	uint32_t ways;
 	uint32_t sets;
-	uint32_t stride;    /* 2 * ways */
+	uint32_t stride;    /* slots per set: 2 * ways rounded up to a power of
+			     * two, so that a set's first slot is a shift of
+			     * its number (sim_cache_slot), not a multiply on
+			     * the way to every tag load */
+	uint32_t stride_bits;   /* log2(stride) */
 	uint32_t line_bits;
 	uint64_t set_mask;  /* sets - 1 */
 };
@@ -69,10 +74,16 @@ static inline uint64_t sim_cache_block(const struct sim_cache *c, uint64_t addr)
 }
 
 /* The set of a block: its index in mru[], and its ways' first slot in
- * tags[] and stamps[] is set * stride. */
+ * tags[] and stamps[] is sim_cache_slot(c, set, 0). */
 static inline uint32_t sim_cache_set_of(const struct sim_cache *c, uint64_t block)
 {
 	return (uint32_t)(block & c->set_mask);
+}
+
+/* The slot of a set's way in tags[] and stamps[]. */
+static inline uint32_t sim_cache_slot(const struct sim_cache *c, uint32_t set, uint32_t way)
+{
+	return (set << c->stride_bits) + way;
 }
 
 /* The most recently used tag of a set (~0: none). */
@@ -92,7 +103,7 @@ int sim_cache_ref_search(struct sim_cache *c, uint32_t set, uint64_t block, uint
 static inline int sim_cache_ref_way(struct sim_cache *c, uint32_t set, uint64_t block,
 				    uint8_t *way)
 {
-	uint32_t slot = set * c->stride + *way;
+	uint32_t slot = sim_cache_slot(c, set, *way);
 
 	if (__builtin_expect(c->tags[slot] == block, 1)) {
 		c->stamps[slot] = ++c->clock;

@@ -271,11 +271,11 @@ static inline void sim_seg_refs_run(struct sim_model *m, const struct sim_seg *s
 {
 	uint64_t *mru = m->l1i.mru, *tags = m->l1i.tags, *stamps = m->l1i.stamps;
 	uint64_t clock = m->l1i.clock;
-	uint32_t stride = m->l1i.stride, i;
+	uint32_t sbits = m->l1i.stride_bits, i;
 
 	for (i = 0; i < nlines; i++) {
 		uint64_t block = lines[i].block;
-		uint32_t set = lines[i].insn, slot = set * stride + lines[i].way;
+		uint32_t set = lines[i].insn, slot = (set << sbits) + lines[i].way;
 
 		if (__builtin_expect(tags[slot] != block, 0)) {
 			m->l1i.clock = clock;
@@ -291,10 +291,10 @@ static inline void sim_seg_refs_run(struct sim_model *m, const struct sim_seg *s
 	tags = m->itlb.tags;
 	stamps = m->itlb.stamps;
 	clock = m->itlb.clock;
-	stride = m->itlb.stride;
+	sbits = m->itlb.stride_bits;
 	for (i = 0; i < npages; i++) {
 		uint64_t block = pages[i].block;
-		uint32_t set = pages[i].insn, slot = set * stride + pages[i].way;
+		uint32_t set = pages[i].insn, slot = (set << sbits) + pages[i].way;
 
 		/* a page is nearly always the MRU one of its set: that hit
 		 * changes nothing (code lines are not, they take turns) */
@@ -399,7 +399,7 @@ void sim_blk_finish(struct sim_model *m, struct sim_blk *b, struct sim_fn_stats 
 static inline int sim_blk_ref_page(struct sim_cache *c, uint64_t block, uint8_t way)
 {
 	uint32_t set = sim_cache_set_of(c, block);
-	uint32_t slot = set * c->stride + way;
+	uint32_t slot = sim_cache_slot(c, set, way);
 
 	if (c->mru[set] == block)
 		return 0;
@@ -422,7 +422,7 @@ sim_blk_update_n(struct sim_model *m, struct sim_blk *b, struct sim_fn_stats *fn
 {
 	uint64_t *tags = m->l1i.tags, *stamps = m->l1i.stamps, *mru = m->l1i.mru;
 	uint64_t clock = m->l1i.clock, mask = m->l1i.set_mask;
-	uint32_t stride = m->l1i.stride;
+	uint32_t sbits = m->l1i.stride_bits;
 
 	/* unrolled (3: SIM_BLK_LINES; a pragma takes no macro): a host
 	 * passing nl as a constant gets straight code, with no loop counter
@@ -430,7 +430,7 @@ sim_blk_update_n(struct sim_model *m, struct sim_blk *b, struct sim_fn_stats *fn
 #pragma GCC unroll 3
 	for (uint32_t i = 0; i < nl; i++) {
 		uint64_t block = b->ref[i];
-		uint32_t set = (uint32_t)(block & mask), slot = set * stride + b->way[i];
+		uint32_t set = (uint32_t)(block & mask), slot = (set << sbits) + b->way[i];
 
 		if (__builtin_expect(tags[slot] == block, 1)) {
 			stamps[slot] = ++clock;

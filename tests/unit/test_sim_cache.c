@@ -8,7 +8,7 @@
 
 #include "measure/model/cache.h"
 
-static uint64_t tags[4096];
+static uint64_t tags[8192];
 
 /* 4 sets x 2 ways x 64 B lines = 512 B */
 static void small(struct sim_cache *c)
@@ -190,7 +190,7 @@ static void random_vs_oracle(uint32_t sets, uint32_t ways, uint32_t nblocks)
 	uint64_t line = 64, high = (uint64_t)1 << 40;
 
 	assert_true(nblocks <= 256);
-	assert_true(sim_cache_ntags(sets * ways * line, ways, line) <= 4096);
+	assert_true(sim_cache_ntags(sets * ways * line, ways, line) <= 8192);
 	sim_cache_init(&c, sets * ways * line, ways, line, tags);
 	mru_init(&o, sets, ways, 6);
 	for (uint32_t i = 0; i < 256; i++)
