@@ -62,8 +62,7 @@ static bool qemu_supports(struct lace_backend *be, const struct lace_event_spec 
 	if (is_guest_tracepoint(ev))
 		return true;
 
-	/* fetch-late-entries needs per-fetch timing the split does not keep */
-	if (idx < 0 || !strcmp(ev->base, "fetch-late-entries")) {
+	if (idx < 0) {
 		*why = "the qemu backend does not model it";
 		return false;
 	}

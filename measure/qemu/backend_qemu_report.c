@@ -211,12 +211,13 @@ json_t *qemu_report_top(json_t *fns, size_t top)
 
 json_t *qemu_report_split_json(const struct sim_totals *t)
 {
-	return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "instructions",
+	return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "instructions",
 			 (json_int_t)t->instructions, "L1-icache-loads", (json_int_t)t->l1i_loads,
 			 "L1-icache-load-misses", (json_int_t)t->l1i_misses, "iTLB-loads",
 			 (json_int_t)t->itlb_loads, "iTLB-load-misses", (json_int_t)t->itlb_misses,
 			 "stlb-loads", (json_int_t)t->stlb_loads, "stlb-misses",
-			 (json_int_t)t->stlb_misses, "fetch-blocks", (json_int_t)t->fetch_blocks);
+			 (json_int_t)t->stlb_misses, "fetch-blocks", (json_int_t)t->fetch_blocks,
+			 "fetch-late-entries", (json_int_t)t->fetch_late);
 }
 
 /* one vCPU under -icount: every boot of one kernel and workload should

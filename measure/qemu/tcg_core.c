@@ -281,7 +281,7 @@ void tcg_paths_block(struct tcg_paths *p, uint64_t vaddr, long entry_fn, uint64_
 }
 
 #define FIELDS(X) X(instructions) X(l1i_loads) X(l1i_misses) X(itlb_loads) \
-	X(itlb_misses) X(stlb_loads) X(stlb_misses) X(fetch_blocks)
+	X(itlb_misses) X(stlb_loads) X(stlb_misses) X(fetch_blocks) X(fetch_late)
 
 void tcg_split_account(struct tcg_split *w, int kernel, const struct sim_totals *now,
 		       struct sim_totals *last)

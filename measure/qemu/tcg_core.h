@@ -93,8 +93,8 @@ void tcg_split_account(struct tcg_split *w, int kernel, const struct sim_totals 
 /* One window's line of the plugin's output file ("window N k=v ..."),
  * and its reader.  Keys: u.<field>, k.<field> with the sim_totals fields
  * instructions, l1i_loads, l1i_misses, itlb_loads, itlb_misses,
- * stlb_loads, stlb_misses, fetch_blocks.  Returns the length written
- * (snprintf's). */
+ * stlb_loads, stlb_misses, fetch_blocks, fetch_late.  Returns the length
+ * written (snprintf's). */
 int tcg_split_format(char *buf, size_t size, unsigned window, const struct tcg_split *w);
 /* 0 on a well-formed line, -1 otherwise. */
 int tcg_split_parse(const char *line, unsigned *window, struct tcg_split *w);

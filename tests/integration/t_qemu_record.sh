@@ -22,7 +22,7 @@ command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 not install
 command -v jq >/dev/null || skip "jq needed to read the JSON"
 [ -x "$BUILD/bench/hackbench" ] || skip "no $BUILD/bench/hackbench (make bench builds it)"
 cd "$T" || fail "no temp dir"
-EV=instructions,L1-icache-loads,L1-icache-load-misses,iTLB-loads,iTLB-load-misses,stlb-loads,stlb-misses,fetch-blocks
+EV=instructions,L1-icache-loads,L1-icache-load-misses,iTLB-loads,iTLB-load-misses,stlb-loads,stlb-misses,fetch-blocks,fetch-late-entries
 EVS=$(printf '%s\n' ${EV//,/ } | sed 's/.*/&:u,&:k/' | paste -sd,)
 HB="$BUILD/bench/hackbench -g 2 -f 5 -l 10"
 cc -static -nostdlib -o faults "$SRC/tests/fixtures/qemu/nolibc_fault.S" ||
@@ -36,7 +36,7 @@ check_own() { # KERNEL-ARGS...: record $W into $REC, replay, compare
   # shellcheck disable=SC2086
   "$LACE" stat --backend qemu "$@" -e "$EVS" -x, --no-results --record "$REC" -- $W \
     > live.csv 2> live.err || fail "recorded run of $W: $(tail -n 3 live.err)"
-  [ "$(live live.csv | wc -l)" -eq 16 ] || fail "live counts: $(cat live.csv)"
+  [ "$(live live.csv | wc -l)" -eq 18 ] || fail "live counts: $(cat live.csv)"
   expect_exit 0 "$LACE" replay -e "$EV" --csv "$REC"
   printf '%s\n' "$OUT" > replay.csv
   expect_eq "$(replayed replay.csv recorded)" "$(live live.csv)" "replay of $W differs from the live run"

@@ -70,11 +70,12 @@ cc -static -O1 -o libc "$F/libc_loop.c" 2>/dev/null || skip "no static libc (lib
 measure() { # NAME SIMENV PROG ARGS...
   local name=$1 simenv=$2; shift 2
   "$LACE" stat --backend qemu -r 1 --json --no-results --output=null \
-    -e instructions:u,instructions:k,L1-icache-loads:u,L1-icache-load-misses:u -- "$@" \
+    -e instructions:u,instructions:k,L1-icache-loads:u,L1-icache-load-misses:u,fetch-blocks:u,fetch-late-entries:u \
+    -- "$@" \
     > q.json 2> q.err || fail "qemu backend on $*: $(tail -n 3 q.err)"
   # shellcheck disable=SC2086
   env $simenv "$LACE" stat --backend sim -r 1 --json --no-results --output=null \
-    -e instructions,L1-icache-loads,L1-icache-load-misses -- "$@" \
+    -e instructions,L1-icache-loads,L1-icache-load-misses,fetch-blocks,fetch-late-entries -- "$@" \
     > s.json 2> s.err || fail "simulator on $*: $(tail -n 3 s.err)"
   python3 - "$name" q.json s.json >> counts <<'PY' || fail "$name: not counted: $(head -c 600 q.json s.json)"
 import json, sys
@@ -99,7 +100,7 @@ cat counts
 
 python3 - counts <<'PY' || fail "qemu backend and simulator disagree beyond the bounds"
 import sys
-K = ("qu", "qk", "qloads", "qmiss", "su", "sloads", "smiss")
+K = ("qu", "qk", "qloads", "qmiss", "qfb", "qlate", "su", "sloads", "smiss", "sfb", "slate")
 r = {}
 for line in open(sys.argv[1]):
     f = line.split()
@@ -116,6 +117,9 @@ R = e["qmiss"] - e["smiss"]
 runner_loads = e["qloads"] - e["sloads"]
 check(0 < C < 1000, "runner's user instructions in the window: C = %d" % C)
 check(0 <= R <= runner_loads, "runner's L1i misses: R = %d (of %d loads)" % (R, runner_loads))
+FB = e["qfb"] - e["sfb"]
+LATE = e["qlate"] - e["slate"]
+check(0 <= LATE <= FB < 1000, "runner's fetch blocks FB = %d, late entries LATE = %d" % (FB, LATE))
 for n, lines, iters in (("big", 1536, 100), ("fits", 256, 3000)):
     x = r[n]
     # xor..mov, 8 per digit of N, the digit test at the end, test, jnz,
@@ -131,6 +135,14 @@ for n, lines, iters in (("big", 1536, 100), ("fits", 256, 3000)):
     check(0 <= k <= bound,
           "%s: L1i misses:u %d = simulator %d + R + %d, 0 <= %d <= %d + min(512, %d) * %d ticks"
           % (n, x["qmiss"], x["smiss"], k, k, runner_loads - R, footprint, ticks))
+    # the fetch model crosses sides: a return from the kernel enters the
+    # user block it lands at, an entry the simulator need not count (at
+    # most one per tick here)
+    for qk, sk, runner, what in (("qfb", "sfb", FB, "fetch-blocks"),
+                                 ("qlate", "slate", LATE, "fetch-late-entries")):
+        d = x[qk] - x[sk] - runner
+        check(0 <= d <= ticks, "%s: %s:u %d = simulator %d + %d + %d, 0 <= %d <= %d ticks"
+              % (n, what, x[qk], x[sk], runner, d, d, ticks))
 x = r["faults"]
 # xor, cmpq, jb, mov; 8 per digit and 4 for the end of atoi; lea, test, jz;
 # 9 per page touched; the exit's 3 (4 digits, 1,000 pages)

@@ -60,9 +60,11 @@ static void test_split_account_and_line(void **state)
 	now.instructions = 25;
 	now.l1i_misses = 3;
 	now.stlb_misses = 7;
+	now.fetch_late = 4;
 	tcg_split_account(&w, 1, &now, &last);
 	assert_true(w.u.instructions == 10 && w.u.l1i_misses == 2);
 	assert_true(w.k.instructions == 15 && w.k.l1i_misses == 1 && w.k.stlb_misses == 7);
+	assert_true(w.k.fetch_late == 4 && w.u.fetch_late == 0);
 	assert_true(last.instructions == 25);
 
 	tcg_split_format(line, sizeof(line), 3, &w);
