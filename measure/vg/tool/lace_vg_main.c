@@ -396,13 +396,18 @@ static void seg_flush(IRSB *sbOut, Bool ret)
 					       mkIRExprVec_3(mkIRExpr_HWord((HWord)seg), sp_entry,
 							     sp_now));
 	} else {
-		IRExpr *guard = ir_cache_guard(sbOut, &cold->s);
+		IRExpr *guard;
+
+		/* the counts first: the guard's loads, behind the last store,
+		 * then fold into the call's condition (VEX's tree builder
+		 * moves no load past a store) */
+		ir_seg_counts(sbOut, &cold->s, &seg->w->execs);
+		guard = ir_cache_guard(sbOut, &cold->s);
 		di = unsafeIRDirty_0_N(1, "lace_seg_helper",
 				       VG_(fnptr_to_fnentry)(seg_helper_for(seg)),
 				       mkIRExprVec_1(mkIRExpr_HWord((HWord)seg)));
 		if (guard)
 			di->guard = guard;
-		ir_seg_counts(sbOut, &cold->s, &seg->w->execs);
 	}
 	if (nmore)
 		/* the other profiles' models: a call of their own, always */
