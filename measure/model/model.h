@@ -493,13 +493,14 @@ static inline void sim_blk_fetch(struct sim_fetch *f, const struct sim_blk *b)
 	f->state = b->first_state + (uint64_t)(int64_t)b->last_delta;
 }
 
-/* A block's fetch kind: SIM_BLK_ALIGNED, SIM_BLK_LATE (they exclude each
- * other) or 0; 0..2, an index for a host's table of copies. */
-#define SIM_BLK_KIND_ANY 0x80u   /* not known: sim_blk_fetch() */
 /* the kinds by a letter, for hosts that paste them into copies' names */
 #define SIM_BLK_KIND_0 0u
 #define SIM_BLK_KIND_A SIM_BLK_ALIGNED
 #define SIM_BLK_KIND_L SIM_BLK_LATE
+#define SIM_BLK_KIND_ANY 0x80u   /* not known: sim_blk_fetch() */
+
+/* A block's fetch kind: SIM_BLK_ALIGNED, SIM_BLK_LATE (they exclude each
+ * other) or 0; 0..2, an index for a host's table of copies. */
 static inline unsigned sim_blk_kind(const struct sim_blk *b)
 {
 	return b->flags & (SIM_BLK_ALIGNED | SIM_BLK_LATE);
@@ -514,12 +515,13 @@ static inline unsigned sim_blk_kind(const struct sim_blk *b)
 static inline __attribute__((always_inline)) void
 sim_blk_fetch_kind(struct sim_fetch *f, const struct sim_blk *b, unsigned kind)
 {
-	uint64_t d = f->state ^ b->first_state;
+	uint64_t d;
 
 	if (kind == SIM_BLK_KIND_ANY) {
 		sim_blk_fetch(f, b);
 		return;
 	}
+	d = f->state ^ b->first_state;
 	if (kind == SIM_BLK_ALIGNED)
 		f->entries += d != 1;
 	else if (kind == SIM_BLK_LATE)
