@@ -58,7 +58,7 @@ const char *sim_cache_geometry_error(int code)
 	return "bad geometry";
 }
 
-/* slots per set (struct sim_cache's stride) */
+/* log2 of the slots per set (struct sim_cache's stride_bits) */
 static uint32_t stride_bits_of(uint32_t ways)
 {
 	uint32_t bits = 0;
@@ -79,11 +79,11 @@ uint64_t sim_cache_ntags(uint64_t size, uint32_t ways, uint64_t line)
 
 void sim_cache_flush(struct sim_cache *c)
 {
-	for (uint64_t s = 0; s < c->sets; s++) {
+	for (uint32_t s = 0; s < c->sets; s++) {
 		c->mru[s] = SIM_TAG_INVALID;
 		for (uint32_t w = 0; w < c->ways; w++) {
-			c->tags[sim_cache_slot(c, (uint32_t)s, w)] = SIM_TAG_INVALID;
-			c->stamps[sim_cache_slot(c, (uint32_t)s, w)] = 0;
+			c->tags[sim_cache_slot(c, s, w)] = SIM_TAG_INVALID;
+			c->stamps[sim_cache_slot(c, s, w)] = 0;
 		}
 	}
 	c->clock = 0;
@@ -116,10 +116,9 @@ void sim_cache_init(struct sim_cache *c, uint64_t size, uint32_t ways, uint64_t 
 	c->line_bits = log2_u64(line);
 	c->set_mask = c->sets - 1;
 	c->stride_bits = stride_bits_of(ways);
-	c->stride = (uint32_t)1 << c->stride_bits;
 	c->tags = tags;
 	c->stamps = tags + ways;
-	c->mru = tags + (uint64_t)c->sets * c->stride;
+	c->mru = tags + ((uint64_t)c->sets << c->stride_bits);
 	sim_cache_flush(c);
 }
 

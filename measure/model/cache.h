@@ -21,10 +21,9 @@
  * hot paths compare against: a hit on the MRU tag changes nothing (its
  * stamp is already the newest of the set) and may be skipped.  A set's
  * tags and stamps lie together (the tags of its ways, then their stamps,
- * padded to a power of two of slots:
- * 128 bytes for 8 ways, two adjacent host cache lines when the caller's
- * array is 128-byte aligned), so that a miss, which reads them all,
- * touches one place.  A caller that looks up the same block again and
+ * padded to a power of two of slots: 128 bytes for 8 ways, two adjacent
+ * host cache lines when the caller's array is 128-byte aligned), so that
+ * a miss, which reads them all, touches one place.  A caller that looks up the same block again and
  * again (a compiled segment) keeps the way it found it in as a hint: the
  * hit is then one compare and two stores. */
 #ifndef LACE_SIM_CACHE_H
@@ -33,19 +32,19 @@
 #include <stdint.h>
 
 struct sim_cache {
-	uint64_t *tags;     /* per set (stride slots): the ways' tags (~0 =
-			     * invalid), then their stamps */
+	uint64_t *tags;     /* per set (1 << stride_bits slots): the ways'
+			     * tags (~0 = invalid), then their stamps */
 	uint64_t *stamps;   /* tags + ways: stamps[slot] is the last use of
 			     * the way whose tag is tags[slot] (0 = never) */
 	uint64_t *mru;      /* per set: its most recently used tag; ~0 = none */
 	uint64_t clock;     /* the last stamp given */
 	uint32_t ways;
 	uint32_t sets;
-	uint32_t stride;    /* slots per set: 2 * ways rounded up to a power of
-			     * two, so that a set's first slot is a shift of
-			     * its number (sim_cache_slot), not a multiply on
-			     * the way to every tag load */
-	uint32_t stride_bits;   /* log2(stride) */
+	uint32_t stride_bits;   /* log2 of the slots per set: 2 * ways rounded
+				 * up to a power of two, so that a set's first
+				 * slot is a shift of its number
+				 * (sim_cache_slot), not a multiply on the way
+				 * to every tag load */
 	uint32_t line_bits;
 	uint64_t set_mask;  /* sets - 1 */
 };
