@@ -6,6 +6,7 @@
  * time is one job, instrumenting and output another. */
 #include "pub_tool_basics.h"
 #include "pub_tool_tooliface.h"
+#include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_debuginfo.h"
@@ -314,6 +315,38 @@ static VG_REGPARM(3) void lace_leaf_helper(struct lace_seg *seg, UWord sp_entry,
 LEAF_HELPER3(1) LEAF_HELPER3(2) LEAF_HELPER3(3)
 #undef LEAF_HELPER3
 #undef LEAF_HELPER
+
+/* A segment that ends in a return, without functions (SEG_RET): its
+ * executions counted in the hot line as a leaf's calls are, its lookups
+ * and fetch step as a call helper's, no frames. */
+static inline __attribute__((always_inline)) void ret_run(struct lace_seg *seg, UInt nl,
+							  UInt kind)
+{
+	if (__builtin_expect(++seg->b.host32 == 0, 0))
+		leaf_wrapped(seg);
+	else
+		call_caches(seg, nl, kind);
+}
+
+#define RET_HELPER(NL, F)                                                         \
+	static VG_REGPARM(1) void lace_ret_helper_##NL##F(struct lace_seg *seg)   \
+	{                                                                         \
+		ret_run(seg, NL, SIM_BLK_KIND_##F);                               \
+	}
+#define RET_HELPER3(NL) RET_HELPER(NL, 0) RET_HELPER(NL, A) RET_HELPER(NL, L)
+RET_HELPER3(1) RET_HELPER3(2) RET_HELPER3(3)
+#undef RET_HELPER3
+#undef RET_HELPER
+
+seg_helper_fn ret_helper_for(const struct lace_seg *seg)
+{
+#define KINDS(NL) { lace_ret_helper_##NL##0, lace_ret_helper_##NL##A, lace_ret_helper_##NL##L }
+	static const seg_helper_fn fixed[SIM_BLK_LINES][3] = { KINDS(1), KINDS(2), KINDS(3) };
+#undef KINDS
+
+	tl_assert(seg_flags(seg) & SEG_BLK);
+	return fixed[seg->b.nl - 1][sim_blk_kind(&seg->b)];
+}
 
 leaf_helper_fn leaf_helper_for(const struct lace_seg *seg)
 {

@@ -58,6 +58,9 @@ struct lace_fn *fn_of(DiEpoch ep, Addr a, Bool *entry);
 #define SEG_LEAF 2u   /* a whole call (leaf_helper_for) */
 #define SEG_CALL 4u   /* starts a function or ends in a return: a call
 		       * helper (its fetch constants are settled) */
+#define SEG_RET  8u   /* without functions, a compact block that ends in a
+		       * return: always called, counted in the hot line
+		       * (ret_helper_for; its fetch constants are settled) */
 #define seg_flags(seg) ((seg)->b.host8[0])
 struct lace_seg_cold;
 struct lace_seg_warm;
@@ -120,6 +123,8 @@ typedef VG_REGPARM(1) void (*seg_helper_fn)(struct lace_seg *);
 typedef VG_REGPARM(3) void (*leaf_helper_fn)(struct lace_seg *, UWord, UWord);
 seg_helper_fn seg_helper_for(const struct lace_seg *seg);
 leaf_helper_fn leaf_helper_for(const struct lace_seg *seg);
+/* The helper of a SEG_RET segment (a compact block's). */
+seg_helper_fn ret_helper_for(const struct lace_seg *seg);
 /* The helper of any other segment that starts a function or ends in a
  * return (pushes and pops frames). */
 VG_REGPARM(3) void lace_seg_call_helper(struct lace_seg *seg, UWord sp_entry, UWord sp_now);

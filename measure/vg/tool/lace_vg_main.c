@@ -223,8 +223,8 @@ static struct arena hot_arena, warm_arena = { warm_pool, sizeof(warm_pool) }, co
 static struct lace_seg_cold *all_segs;
 
 /* The hot part's pending executions go to the model's segment, and the
- * fetch model's constants of those its compact block ran (a call
- * helper's) to the fetch model. */
+ * fetch model's constants of those its compact block ran (a call or a
+ * return helper's) to the fetch model. */
 static void seg_fold(struct lace_seg_cold *g)
 {
 	struct lace_seg *h = g->hot;
@@ -232,7 +232,8 @@ static void seg_fold(struct lace_seg_cold *g)
 	ULong n = h->w->execs + fast;
 
 	g->s.execs += n;
-	if ((seg_flags(h) & (SEG_CALL | SEG_BLK)) == (SEG_CALL | SEG_BLK)) {
+	if ((seg_flags(h) & (SEG_CALL | SEG_BLK)) == (SEG_CALL | SEG_BLK) ||
+	    (seg_flags(h) & SEG_RET)) {
 		model.fetch.entries += n * g->s.fetch.empty_entries;
 		model.fetch.late += n * g->s.fetch.seq_late;
 	}
@@ -364,6 +365,11 @@ static void seg_flush(IRSB *sbOut, Bool ret)
 	}
 	if (seg->w->entry || seg->w->ends_in_ret)
 		seg_flags(seg) |= SEG_CALL;
+	/* Without functions, a return's lines are mostly those of a call to
+	 * one function of many, which take turns in their sets: the guard's
+	 * test would fail and the call follow anyway. */
+	if (!clo_per_function && ret && (seg_flags(seg) & SEG_BLK))
+		seg_flags(seg) |= SEG_RET;
 	if (seg->w->entry && seg->w->ends_in_ret) {
 		seg_flags(seg) |= SEG_LEAF;
 		seg->w->next_leaf = seg->w->entry->leaves;
@@ -395,6 +401,11 @@ static void seg_flush(IRSB *sbOut, Bool ret)
 					       VG_(fnptr_to_fnentry)(&lace_seg_call_helper),
 					       mkIRExprVec_3(mkIRExpr_HWord((HWord)seg), sp_entry,
 							     sp_now));
+	} else if (seg_flags(seg) & SEG_RET) {
+		ir_add_instructions(sbOut, tmp.ninsn);
+		di = unsafeIRDirty_0_N(1, "lace_ret_helper",
+				       VG_(fnptr_to_fnentry)(ret_helper_for(seg)),
+				       mkIRExprVec_1(mkIRExpr_HWord((HWord)seg)));
 	} else {
 		IRExpr *guard;
 
