@@ -1,13 +1,17 @@
 /* lace-vg's generated code: the IR that updates the model in place for a
- * segment (its counts, the fetch model) and the guard that decides whether
- * the cache helper must run at all (lace_vg_main.c's seg_flush emits it).
- * Split from lace_vg_main.c, which instruments superblocks and keeps the
+ * segment (its counts, the fetch model), the guard that decides whether
+ * the cache helper must run at all, and the call of the helper that fits
+ * the segment (ir_seg_call; lace_vg_main.c's seg_flush adds it).  Split
+ * from lace_vg_main.c, which instruments superblocks and keeps the
  * functions, stacks and output. */
 #include "pub_tool_basics.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_libcassert.h"
+#include "pub_tool_machine.h"
+#include "libvex_guest_offsets.h"
 
 #include "measure/model/model.h"
+#include "measure/vg/tool/lace_vg_exec.h"
 #include "measure/vg/tool/lace_vg_ir.h"
 
 
@@ -90,7 +94,7 @@ static void ir_add64(IRSB *sb, void *p, ULong k)
  * changes nothing (a hit on the MRU tag leaves the set as it is, so the
  * later lookups see the state the test saw) and the call would do nothing.
  * NULL: call always. */
-IRExpr *ir_cache_guard(IRSB *sb, const struct sim_seg *s)
+static IRExpr *ir_cache_guard(IRSB *sb, const struct sim_seg *s)
 {
 	IRExpr *acc = NULL;
 	UInt i;
@@ -106,7 +110,7 @@ IRExpr *ir_cache_guard(IRSB *sb, const struct sim_seg *s)
 	return ir_tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, acc, ir_c64(0)));
 }
 
-void ir_add_instructions(IRSB *sb, UInt n)
+static void ir_add_instructions(IRSB *sb, UInt n)
 {
 	ir_add64(sb, &model.t.instructions, n);
 }
@@ -115,7 +119,7 @@ void ir_add_instructions(IRSB *sb, UInt n)
  * the instruction count, the lazy executions (counted in *execs, from
  * which totals_sync derives the lookups) and the fetch model
  * (sim_fetch_seg_apply). */
-void ir_seg_counts(IRSB *sb, const struct sim_seg *s, ULong *execs)
+static void ir_seg_counts(IRSB *sb, const struct sim_seg *s, ULong *execs)
 {
 	const struct sim_fetch_seg *fs = &s->fetch;
 	struct sim_fetch *f = &model.fetch;
@@ -148,6 +152,63 @@ void ir_seg_counts(IRSB *sb, const struct sim_seg *s, ULong *execs)
 	ir_st64(sb, &f->state, ir_c64(fs->last_state));
 }
 
+
+/* The generated code of a segment (seg, whose model segment is s) up to
+ * the call of its helper, which is returned for the caller to add after
+ * what must run first (the other profiles' call, the recording's).  A
+ * segment that starts a function or ends in a return counts its
+ * instructions and calls its call or leaf helper with the stack pointers
+ * (entry_sp: the temporary holding it at the function's entry); a
+ * SEG_RET segment counts its instructions and calls its helper; a plain
+ * segment runs its counts and fetch step here and calls its helper only
+ * when the guard says a lookup can change state. */
+IRDirty *ir_seg_call(IRSB *sb, struct lace_seg *seg, const struct sim_seg *s, IRTemp entry_sp)
+{
+	IRDirty *di;
+
+	if (seg->w->entry || seg->w->ends_in_ret) {
+		/* the instructions first: the helper's frames read them */
+		ir_add_instructions(sb, s->ninsn);
+		IRExpr *sp_entry = seg->w->entry ? IRExpr_RdTmp(entry_sp) : mkIRExpr_HWord(0);
+		IRExpr *sp_now = mkIRExpr_HWord(0);
+		if (seg->w->ends_in_ret) {
+			/* after the ret's own statements: the stack pointer the
+			 * caller sees */
+			IRTemp t = newIRTemp(sb->tyenv, Ity_I64);
+			addStmtToIRSB(sb, IRStmt_WrTmp(t, IRExpr_Get(OFFSET_amd64_RSP, Ity_I64)));
+			sp_now = IRExpr_RdTmp(t);
+		}
+		if (seg->w->entry && seg->w->ends_in_ret)
+			di = unsafeIRDirty_0_N(3, "lace_leaf_helper",
+					       VG_(fnptr_to_fnentry)(leaf_helper_for(seg)),
+					       mkIRExprVec_3(mkIRExpr_HWord((HWord)seg), sp_entry,
+							     sp_now));
+		else
+			di = unsafeIRDirty_0_N(3, "lace_seg_call_helper",
+					       VG_(fnptr_to_fnentry)(&lace_seg_call_helper),
+					       mkIRExprVec_3(mkIRExpr_HWord((HWord)seg), sp_entry,
+							     sp_now));
+	} else if (seg_flags(seg) & SEG_RET) {
+		ir_add_instructions(sb, s->ninsn);
+		di = unsafeIRDirty_0_N(1, "lace_ret_helper",
+				       VG_(fnptr_to_fnentry)(ret_helper_for(seg)),
+				       mkIRExprVec_1(mkIRExpr_HWord((HWord)seg)));
+	} else {
+		IRExpr *guard;
+
+		/* the counts first: the guard's loads, behind the last store,
+		 * then fold into the call's condition (VEX's tree builder
+		 * moves no load past a store) */
+		ir_seg_counts(sb, s, &seg->w->execs);
+		guard = ir_cache_guard(sb, s);
+		di = unsafeIRDirty_0_N(1, "lace_seg_helper",
+				       VG_(fnptr_to_fnentry)(seg_helper_for(seg)),
+				       mkIRExprVec_1(mkIRExpr_HWord((HWord)seg)));
+		if (guard)
+			di->guard = guard;
+	}
+	return di;
+}
 
 Bool ir_cas_failure(const IRExpr *e)
 {

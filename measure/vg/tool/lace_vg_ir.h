@@ -13,15 +13,11 @@ extern struct sim_model model;
 
 /* A new superblock: the model's base address is loaded again in it. */
 void ir_model_base_reset(void);
-/* The condition for calling the cache helper: some kept lookup of s is
- * not the most recently used tag of its set; NULL: always call. */
-IRExpr *ir_cache_guard(IRSB *sb, const struct sim_seg *s);
-/* The instruction count, as generated code (for a segment whose helper
- * always runs). */
-void ir_add_instructions(IRSB *sb, UInt n);
-/* What sim_seg_run() does besides the cache lookups, as generated code;
- * s's pending executions are counted in *execs. */
-void ir_seg_counts(IRSB *sb, const struct sim_seg *s, ULong *execs);
+struct lace_seg;
+/* The generated code of segment seg (model segment s) up to its helper's
+ * call, returned for the caller to add last; entry_sp: the temporary of
+ * the stack pointer at its function's entry, when it has one. */
+IRDirty *ir_seg_call(IRSB *sb, struct lace_seg *seg, const struct sim_seg *s, IRTemp entry_sp);
 /* Is e the test of a failed compare-and-swap (CasCmpNE: VEX's own op for
  * it, so that tools can tell it from other compares)? */
 Bool ir_cas_failure(const IRExpr *e);

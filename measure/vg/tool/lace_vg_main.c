@@ -379,47 +379,7 @@ static void seg_flush(IRSB *sbOut, Bool ret)
 		seg->w->act_mark = 0;
 	}
 
-	if (seg->w->entry || seg->w->ends_in_ret) {
-		/* the instructions first: the helper's frames read them */
-		ir_add_instructions(sbOut, tmp.ninsn);
-		IRExpr *sp_entry = seg->w->entry ? IRExpr_RdTmp(seg_entry_sp) : mkIRExpr_HWord(0);
-		IRExpr *sp_now = mkIRExpr_HWord(0);
-		if (seg->w->ends_in_ret) {
-			/* after the ret's own statements: the stack pointer the
-			 * caller sees */
-			IRTemp t = newIRTemp(sbOut->tyenv, Ity_I64);
-			addStmtToIRSB(sbOut, IRStmt_WrTmp(t, IRExpr_Get(OFFSET_amd64_RSP, Ity_I64)));
-			sp_now = IRExpr_RdTmp(t);
-		}
-		if (seg->w->entry && seg->w->ends_in_ret)
-			di = unsafeIRDirty_0_N(3, "lace_leaf_helper",
-					       VG_(fnptr_to_fnentry)(leaf_helper_for(seg)),
-					       mkIRExprVec_3(mkIRExpr_HWord((HWord)seg), sp_entry,
-							     sp_now));
-		else
-			di = unsafeIRDirty_0_N(3, "lace_seg_call_helper",
-					       VG_(fnptr_to_fnentry)(&lace_seg_call_helper),
-					       mkIRExprVec_3(mkIRExpr_HWord((HWord)seg), sp_entry,
-							     sp_now));
-	} else if (seg_flags(seg) & SEG_RET) {
-		ir_add_instructions(sbOut, tmp.ninsn);
-		di = unsafeIRDirty_0_N(1, "lace_ret_helper",
-				       VG_(fnptr_to_fnentry)(ret_helper_for(seg)),
-				       mkIRExprVec_1(mkIRExpr_HWord((HWord)seg)));
-	} else {
-		IRExpr *guard;
-
-		/* the counts first: the guard's loads, behind the last store,
-		 * then fold into the call's condition (VEX's tree builder
-		 * moves no load past a store) */
-		ir_seg_counts(sbOut, &cold->s, &seg->w->execs);
-		guard = ir_cache_guard(sbOut, &cold->s);
-		di = unsafeIRDirty_0_N(1, "lace_seg_helper",
-				       VG_(fnptr_to_fnentry)(seg_helper_for(seg)),
-				       mkIRExprVec_1(mkIRExpr_HWord((HWord)seg)));
-		if (guard)
-			di->guard = guard;
-	}
+	di = ir_seg_call(sbOut, seg, &cold->s, seg_entry_sp);
 	if (nmore)
 		/* the other profiles' models: a call of their own, always */
 		addStmtToIRSB(sbOut, IRStmt_Dirty(unsafeIRDirty_0_N(
