@@ -23,9 +23,9 @@
  * tags and stamps lie together (the tags of its ways, then their stamps,
  * padded to a power of two of slots: 128 bytes for 8 ways, two adjacent
  * host cache lines when the caller's array is 128-byte aligned), so that
- * a miss, which reads them all, touches one place.  A caller that looks up the same block again and
- * again (a compiled segment) keeps the way it found it in as a hint: the
- * hit is then one compare and two stores. */
+ * a miss, which reads them all, touches one place.  A caller that looks
+ * up the same block again and again (a compiled segment) keeps the way it
+ * found it in as a hint: the hit is then one compare and two stores. */
 #ifndef LACE_SIM_CACHE_H
 #define LACE_SIM_CACHE_H
 
