@@ -7,7 +7,10 @@
 # costs per executed instruction.  lace-vg simulates L1i + iTLB + STLB +
 # fetch blocks with per-function attribution (the skylake-client profile),
 # and without it (--lace-per-function=no, what lace stat runs unless asked
-# for functions), printed beside.
+# for functions), printed beside.  So is the floor of the instrumentation:
+# lace-vg with $LACE_VG_NULL_MODEL set, where every segment calls an empty
+# helper and adds no code of its own (counts all 0): what one helper call
+# per segment costs with nothing modelled, as bench_qemu's empty callback.
 # Two programs, each run at least ~2 s so that start-up does not hide the
 # model's cost:
 #  - tests/fixtures/sim/footprint.c, 200,000 rounds (2.5 G instructions):
@@ -77,11 +80,12 @@ cpu() { # CMD...: CPU seconds (user + sys) of CMD
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 minimum() { printf '%s\n' "$@" | sort -g | head -n 1; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
-lace_vg() { # yes|no CMD...: lace-vg with or without functions
-  local fns=$1
+lace_vg() { # yes|no|null CMD...: lace-vg with or without functions, or its floor
+  local fns=$1 null=
   shift
+  [ "$fns" = null ] && fns=no null=1
   rm -f "$tmp"/lv.*
-  cpu valgrind -q --tool=lace-vg --lace-out="$tmp/lv" --lace-l1i="$l1i" --lace-itlb="$itlb" \
+  cpu env ${null:+LACE_VG_NULL_MODEL=1} valgrind -q --tool=lace-vg --lace-out="$tmp/lv" --lace-l1i="$l1i" --lace-itlb="$itlb" \
     --lace-stlb="$stlb" --lace-fetch-block="$(geom fetch block)" --lace-per-function="$fns" "$@"
 }
 
@@ -91,8 +95,9 @@ for w in footprint big; do
     footprint) prog=("$tmp/footprint" "${BENCH_SIM_ROUNDS:-200000}") ;;
     big) prog=("$tmp/big" "${BENCH_SIM_BIG_ROUNDS:-25000}") ;;
   esac
-  lv=() lvn=() nn=() cg=()
+  lv=() lvn=() nn=() cg=() nul=()
   for i in $(seq "$repeat"); do
+    nul+=("$(lace_vg null "${prog[@]}")")
     lvn+=("$(lace_vg no "${prog[@]}")")
     lv+=("$(lace_vg yes "${prog[@]}")")
     nn+=("$(cpu valgrind -q --tool=none "${prog[@]}")")
@@ -106,7 +111,8 @@ for w in footprint big; do
   r=$(ratio "$l" "$n")
   echo "bench_sim: $w: $insns instructions, $misses L1i misses: lace-vg ${l}s, valgrind --tool=none ${n}s CPU (least of $repeat): ${r}x (goal <= 1.25x); medians $(ratio "$(median "${lv[@]}")" "$(median "${nn[@]}")")x"
   echo "bench_sim: $w: without functions (lace stat's default): lace-vg $(minimum "${lvn[@]}")s: $(ratio "$(minimum "${lvn[@]}")" "$n")x; medians $(ratio "$(median "${lvn[@]}")" "$(median "${nn[@]}")")x"
-  echo "bench_sim: $w: samples: lace-vg ${lv[*]}; without functions ${lvn[*]}; none ${nn[*]}"
+  echo "bench_sim: $w: the floor, one empty helper call per segment: $(minimum "${nul[@]}")s: $(ratio "$(minimum "${nul[@]}")" "$n")x; medians $(ratio "$(median "${nul[@]}")" "$(median "${nn[@]}")")x"
+  echo "bench_sim: $w: samples: lace-vg ${lv[*]}; without functions ${lvn[*]}; floor ${nul[*]}; none ${nn[*]}"
   [ ${#cg[@]} -gt 0 ] &&
     echo "bench_sim: $w: cachegrind --cache-sim=yes $(median "${cg[@]}")s (median of ${#cg[@]}): lace-vg $(ratio "$(median "${lv[@]}")" "$(median "${cg[@]}")")x of it"
   worst=$(awk -v a="$worst" -v b="$r" 'BEGIN { print (b > a) ? b : a }')

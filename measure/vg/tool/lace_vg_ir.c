@@ -8,6 +8,8 @@
 #include "pub_tool_tooliface.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_machine.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_libcprint.h"
 #include "libvex_guest_offsets.h"
 
 #include "measure/model/model.h"
@@ -34,6 +36,24 @@ static IRExpr *ir_c64(ULong v)
  * 10-byte instruction per access. */
 static struct sim_model *const model_addr = &model;
 static IRTemp model_base = IRTemp_INVALID;
+
+/* $LACE_VG_NULL_MODEL set: every segment calls an empty helper and adds
+ * no code of its own (bench/bench_sim.sh's floor of the instrumentation:
+ * what one helper call per segment costs, nothing modelled, every count
+ * 0), as the plugin's $LACE_TCG_NULL_EXEC. */
+static Bool null_model;
+
+void ir_init(void)
+{
+	null_model = VG_(getenv)("LACE_VG_NULL_MODEL") != NULL;
+	if (null_model)
+		VG_(umsg)("lace-vg: LACE_VG_NULL_MODEL is set: nothing is modelled, every count is 0\n");
+}
+
+static VG_REGPARM(1) void lace_null_helper(struct lace_seg *seg)
+{
+	(void)seg;
+}
 
 void ir_model_base_reset(void)
 {
@@ -166,6 +186,10 @@ IRDirty *ir_seg_call(IRSB *sb, struct lace_seg *seg, const struct sim_seg *s, IR
 {
 	IRDirty *di;
 
+	if (null_model)
+		return unsafeIRDirty_0_N(1, "lace_null_helper",
+					 VG_(fnptr_to_fnentry)(&lace_null_helper),
+					 mkIRExprVec_1(mkIRExpr_HWord((HWord)seg)));
 	if (seg->w->entry || seg->w->ends_in_ret) {
 		/* the instructions first: the helper's frames read them */
 		ir_add_instructions(sb, s->ninsn);

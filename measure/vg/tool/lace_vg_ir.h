@@ -11,6 +11,8 @@
 /* The one model of the tool (lace_vg_main.c owns it). */
 extern struct sim_model model;
 
+/* Read the environment (after the command line). */
+void ir_init(void);
 /* A new superblock: the model's base address is loaded again in it. */
 void ir_model_base_reset(void);
 struct lace_seg;

@@ -190,6 +190,7 @@ static void lace_post_clo_init(void)
 		       ns ? tags_alloc("lace.stlb", ns) : NULL, NULL);
 	more_init();
 	stacks_init();
+	ir_init();
 	if (clo_record)
 		rec_start(clo_record);
 }
