@@ -348,6 +348,14 @@ static __attribute__((noinline)) void hot_first(struct rp_ctx *c, uint64_t id)
 	c->dirty[c->ndirty++] = (uint32_t)id;
 }
 
+/* The lookups of an execution that changes some set's state, out of
+ * line: the common path (each lookup its set's most recently used block)
+ * then saves no registers. */
+static __attribute__((noinline)) void hot_update(struct rp_ctx *c, struct rp_hot *h)
+{
+	sim_blk_update_n(&c->m, &h->b, NULL, h->b.nl, h->b.flags & SIM_BLK_LARGE);
+}
+
 /* One execution of a compact block but for its constants. */
 static inline void hot_run(struct rp_ctx *c, uint64_t id)
 {
@@ -356,7 +364,8 @@ static inline void hot_run(struct rp_ctx *c, uint64_t id)
 	if (__builtin_expect((uint32_t)(h->b.host32++ + 1u) <= 1u, 0))
 		hot_first(c, id);
 	sim_blk_fetch(&c->m.fetch, &h->b);
-	sim_blk_run_caches(&c->m, &h->b, NULL);
+	if (sim_blk_changes(&c->m, &h->b, h->b.nl, h->b.flags & SIM_BLK_LARGE))
+		hot_update(c, h);
 }
 
 static void block_run(struct rp_ctx *c, struct rp_block *b, bool counting)
