@@ -133,6 +133,11 @@ static int qemu_prepare(struct lace_backend *be, struct lace_event_spec *evs, si
 			return lace_error_set(EINVAL, "%s needs lace's TCG plugin: drop --qemu-no-plugin "
 					      "(which counts guest tracepoints only)", needs);
 	}
+	/* bench_qemu's floor (tcg_plugin.h): say so, or the zeros pass for
+	 * a measurement */
+	if (!p->no_plugin && getenv("LACE_TCG_NULL_EXEC"))
+		lace_warn(NULL, "LACE_TCG_NULL_EXEC is set: the TCG plugin models nothing, "
+			  "every count it gives is 0");
 	free(p->trace_idx);
 	p->trace_idx = xcalloc(nevents, sizeof(*p->trace_idx));
 	strbuf_reset(&p->trace);
