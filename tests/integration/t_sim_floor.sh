@@ -8,12 +8,12 @@ VG=$BUILD/vg
 need_vg
 export VALGRIND_LIB=$VG
 
-cc -O1 -o footprint "$SRC/tests/fixtures/sim/footprint.c" || fail "cannot build footprint"
-./footprint 50 > plain.out || fail "footprint failed natively"
-run() { # NAME [ENV...]: lace-vg on footprint 50; counts in NAME.counts
+printf '%s\n' delta alpha charlie bravo echo golf foxtrot hotel > words
+sort words > plain.out || fail "sort failed natively"
+run() { # NAME [ENV...]: lace-vg on sort words; counts in NAME.counts
   local name=$1; shift
   rm -f "$name".lv.*
-  env "$@" valgrind -q --tool=lace-vg --lace-out="$name.lv" ./footprint 50 >"$name.out" 2>"$name.err" ||
+  env "$@" valgrind -q --tool=lace-vg --lace-out="$name.lv" sort words >"$name.out" 2>"$name.err" ||
     fail "$name: lace-vg failed: $(tail -3 "$name.err")"
   cmp -s plain.out "$name.out" || fail "$name: the program's output differs from its native run"
   awk '$1 ~ /^(instructions|L1-icache-loads|L1-icache-load-misses|iTLB-loads|iTLB-load-misses|stlb-loads|stlb-misses|fetch-blocks)$/ { print $1, $2 }' \
