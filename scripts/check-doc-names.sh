@@ -81,6 +81,7 @@ def files_under(dirs, exts):
 # ---- what the tree defines ------------------------------------------------
 defined = set()
 c_def = re.compile(r'^(?:[A-Za-z_][\w \t\*]*?[\s\*])?([A-Za-z_]\w*)\s*\([^;]*$')
+c_attr = re.compile(r'__attribute__\s*\(\(.*?\)\)\s*')
 macro_def = re.compile(r'^\s*#\s*define\s+([A-Za-z_]\w*)\(')
 member_def = re.compile(r'\(\s*\*\s*([A-Za-z_]\w*)\s*\)\s*\(')
 sh_def = re.compile(r'^\s*(?:function\s+)?([A-Za-z_][\w-]*)\s*\(\)\s*\{?')
@@ -109,7 +110,9 @@ for f in all_files:
                 defined.add(m.group(1)); continue
             if l[:1] in ("", " ", "\t", "#", "/", "*", "}") :
                 continue
-            m = c_def.match(l)
+            # static __attribute__((noinline)) void name(...): the
+            # attribute is not the name
+            m = c_def.match(c_attr.sub("", l))
             if m and not l.rstrip().endswith(";"):
                 defined.add(m.group(1))
     elif ext in ("sh", "bash") or base.startswith("t_") or text.startswith("#!/bin/"):

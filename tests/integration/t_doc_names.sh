@@ -18,6 +18,7 @@ mkdir tree
   (cd "$SRC" && tar --exclude=./build --exclude=./build-san --exclude=./.git -cf - . | tar -xf - -C "$T/tree") ||
   fail "cannot copy the tree"
 expect_exit 0 "$check" "$T/tree"
+cp -r tree tree2 || fail "cannot copy the tree"
 
 printf '\nSee `no_such_helper_fn()` in `measure/no_such_room/runner.c`.\n' >>tree/doc/architecture.md
 expect_exit 1 "$check" "$T/tree"
@@ -37,4 +38,13 @@ printf '.PP\nSee \\fBscripts/fetch\\-nothing.sh\\fR and \\fBgone_fn\\fR().\n' >>
 expect_exit 1 "$check" "$T/tree"
 expect_match '^doc/lace.1:[0-9]+: stale scripts/fetch-nothing.sh' "$OUT"
 expect_match '^doc/lace.1:[0-9]+: stale gone_fn\(\)' "$OUT"
+
+# a definition with an attribute before its name defines the name, not
+# __attribute__: on the copy kept clean, a doc naming it passes
+printf 'static __attribute__((noinline)) void planted_attr_fn(int x)\n{\n}\n' >tree2/measure/planted.c
+printf '\nSee `planted_attr_fn()`.\n' >>tree2/doc/architecture.md
+expect_exit 0 "$check" "$T/tree2"
+rm tree2/measure/planted.c
+expect_exit 1 "$check" "$T/tree2"
+expect_match "stale planted_attr_fn\\(\\)" "$OUT"
 exit 0
