@@ -182,6 +182,14 @@ void stacks_forget(void)
 
 /* ---- segment helpers ---------------------------------------------------- */
 
+/* Where a compact block's misses are counted for its function: its warm
+ * line's pending counts, or nowhere (SEG_PEND; a select on the hot line,
+ * not a branch). */
+static inline struct sim_fn_stats *seg_pend(struct lace_seg *seg)
+{
+	return seg_flags(seg) & SEG_PEND ? &seg->w->pend : NULL;
+}
+
 /* A plain segment: its generated code does all but the cache lookups
  * (see seg_flush), and calls this only when a lookup can change state. */
 static VG_REGPARM(1) void lace_seg_helper(struct lace_seg *seg)
@@ -195,7 +203,7 @@ static VG_REGPARM(1) void lace_seg_helper(struct lace_seg *seg)
 #define SEG_HELPER(NL)                                                            \
 	static VG_REGPARM(1) void lace_seg_helper_##NL(struct lace_seg *seg)       \
 	{                                                                         \
-		sim_blk_update_n(&model, &seg->b, &seg->w->pend, NL, 0);              \
+		sim_blk_update_n(&model, &seg->b, seg_pend(seg), NL, 0);              \
 	}
 SEG_HELPER(1) SEG_HELPER(2) SEG_HELPER(3)
 #undef SEG_HELPER
@@ -247,7 +255,7 @@ static inline __attribute__((always_inline)) void call_caches(struct lace_seg *s
 		sim_blk_fetch_kind(&model.fetch, &seg->b, kind);
 		/* no MRU test first: the lines of calls to many functions take
 		 * turns in their sets */
-		sim_blk_update_n(&model, &seg->b, &seg->w->pend, nl, 0);
+		sim_blk_update_n(&model, &seg->b, seg_pend(seg), nl, 0);
 	} else {
 		sim_fetch_seg_apply(&model.fetch, &seg->w->fetch);
 		sim_seg_refs_run(&model, &seg->w->cold->s, seg->w->refs, seg->w->nlines,

@@ -61,6 +61,11 @@ struct lace_fn *fn_of(DiEpoch ep, Addr a, Bool *entry);
 #define SEG_RET  8u   /* without functions, a compact block that ends in a
 		       * return: always called, counted in the hot line
 		       * (ret_helper_for; its fetch constants are settled) */
+#define SEG_PEND 16u  /* b's misses go to a function (pend_to): counted in
+		       * w->pend.  Without it the helpers count them in the
+		       * model's totals alone, and do not write the warm line
+		       * (a host cache miss on most of a large program's
+		       * misses, lace stat's default mode) */
 #define seg_flags(seg) ((seg)->b.host8[0])
 struct lace_seg_cold;
 struct lace_seg_warm;

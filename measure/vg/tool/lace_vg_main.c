@@ -363,6 +363,8 @@ static void seg_flush(IRSB *sbOut, Bool ret)
 	if (!sim_blk_build(&seg->b, &model, &cold->s)) {
 		seg_flags(seg) |= SEG_BLK;
 		seg->w->pend_to = sim_seg_fn(&cold->s, cold->s.lines[0].fn);
+		if (seg->w->pend_to)
+			seg_flags(seg) |= SEG_PEND;
 	}
 	if (seg->w->entry || seg->w->ends_in_ret)
 		seg_flags(seg) |= SEG_CALL;
